@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { authenticate } from './auth';
+import { errorHandler, notFoundHandler } from './platform/http/error-handler';
+import { mountRoutes } from './routes';
+import type { Services } from './services';
+
+/** Paths that belong to the API and never fall back to the UI. */
+const API_PREFIXES = ['/api', '/auths', '/compat', '/local', '/health', '/socket.io', '/oauth'];
+
+/** Parses JSON bodies, keeping a parse failure for the route to raise after its guards ran. */
+function jsonBody(limitBytes: number): RequestHandler {
+  const parse = express.json({ limit: limitBytes });
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => {
+      if (error) {
+        const e = error as { type?: string };
+        if (e.type === 'entity.too.large') return next(error);
+        req.bodyError = error as Error;
+      }
+      next();
+    });
+  };
+}
+
+/** Serves the built UI with a single-page-app fallback, or a page saying it is not built. */
+function serveRenderer(rendererDir: string | undefined): RequestHandler[] {
+  const index = rendererDir ? path.join(rendererDir, 'index.html') : undefined;
+  const built = index !== undefined && existsSync(index);
+  const isApi = (p: string) => API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+  const fallback: RequestHandler = (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isApi(req.path) || !req.accepts('html')) return next();
+    if (built && index) return res.sendFile(index);
+    res
+      .status(200)
+      .type('html')
+      .send('<!doctype html><title>Parley</title><h1>Parley</h1><p>The service is running. The UI has not been built: run <code>npm run build</code>.</p>');
+  };
+  return built && rendererDir ? [express.static(rendererDir, { index: false, maxAge: '1h' }), fallback] : [fallback];
+}
+
+/** Builds the Express app from its services. Never listens. */
+export function createApp(services: Services): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(cookieParser());
+  app.use(jsonBody(services.boot.maxJsonBytes));
+  app.use(authenticate(services.auth));
+  mountRoutes(app, services);
+  app.use(serveRenderer(services.boot.rendererDir));
+  app.use(notFoundHandler);
+  app.use(errorHandler(services.log));
+  return app;
+}

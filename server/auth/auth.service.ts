@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import type { AddUserRequest, AddUserResponse, AuthConfig, SessionResponse, SignupRequest, UpdatePasswordRequest, UpdateProfileRequest } from '../contracts/auth';
+import { DEFAULT_PROFILE_IMAGE_URL, type User } from '../contracts/users';
+import type { ConfigService } from '../config';
+import type { Clock } from '../platform/clock';
+import { sha256Hex } from '../platform/crypto';
+import { readJson, writeJson } from '../platform/db/json';
+import { onUniqueViolation } from '../platform/db/translate-error';
+import { badRequest, forbidden, type HttpError, notFound, unauthorized } from '../platform/http/errors';
+import { newId } from '../platform/ids';
+import type { Logger } from '../platform/log';
+import { parseDuration } from '../platform/duration';
+import type { PermissionsService } from '../permissions';
+import type { SecretStore } from '../secrets';
+import { presentUser, type UserRow, type UsersRepo } from '../users';
+import type { AuthContext, AuthFailure } from './auth-context';
+import { AuthConfigSection } from './auth-config';
+import type { AuthRepo } from './auth.repo';
+import { dummyHash, hashPassword, verifyPassword } from './passwords';
+import type { SigninLimiter } from './signin-limiter';
+import { looksLikeJwt, type TokenService } from './tokens';
+
+export interface AuthServiceDeps {
+  users: UsersRepo;
+  repo: AuthRepo;
+  tokens: TokenService;
+  config: ConfigService;
+  permissions: PermissionsService;
+  secrets: SecretStore;
+  limiter: SigninLimiter;
+  clock: Clock;
+  log: Logger;
+  /** Set when a trusted proxy signs people in by header (SSO). */
+  trustedEmailHeader?: string;
+  trustedNameHeader?: string;
+}
+
+const apiKeySecretName = (userId: string) => `api-key:${userId}`;
+const emailTaken = () => badRequest('This email is already registered', 'EMAIL_TAKEN');
+
+/** Accounts, sessions, API keys and the auth admin settings. */
+export function createAuthService(deps: AuthServiceDeps) {
+  const { users, repo, tokens, config, clock } = deps;
+  const lastTouch = new Map<string, number>();
+
+  async function session(user: UserRow, withExtras: boolean): Promise<{ body: SessionResponse; token: string; expiresAt: number | null }> {
+    const settings = await config.get(AuthConfigSection);
+    const lifetime = parseDuration(settings.JWT_EXPIRES_IN);
+    const issued = await tokens.issue(user.id, clock.now(), lifetime === undefined ? 7 * 86_400 : lifetime);
+    const body: SessionResponse = {
+      token: issued.token,
+      token_type: 'Bearer',
+      expires_at: issued.expiresAt,
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: user.role,
+      profile_image_url: user.profile_image_url,
+    };
+    if (withExtras) body.permissions = await deps.permissions.effective(user);
+    return { body, token: issued.token, expiresAt: issued.expiresAt };
+  }
+
+  async function createUser(input: { name: string; email: string; password: string | null; role: AuthConfig['DEFAULT_USER_ROLE']; profileImageUrl?: string }): Promise<UserRow> {
+    const now = clock.now();
+    const hash = input.password === null ? null : await hashPassword(input.password);
+    return onUniqueViolation(
+      () =>
+        users.createWithPassword(
+          {
+            id: newId(),
+            name: input.name,
+            email: input.email.toLowerCase(),
+            role: input.role,
+            profile_image_url: input.profileImageUrl || DEFAULT_PROFILE_IMAGE_URL,
+            info: '{}',
+            settings: '{}',
+            created_at: now,
+            updated_at: now,
+            last_active_at: now,
+          },
+          hash,
+          { firstUserIsAdmin: true },
+        ),
+      emailTaken,
+    );
+  }
+
+  return {
+    /** Creates an account (the first one becomes the primary admin) and signs it in. */
+    async signup(body: SignupRequest) {
+      const settings = await config.get(AuthConfigSection);
+      const isFirst = (await users.count()) === 0;
+      if (!settings.ENABLE_SIGNUP && !isFirst) throw forbidden('Sign-up is disabled on this workspace', 'SIGNUP_DISABLED');
+      if (await users.findByEmail(body.email)) throw emailTaken();
+      const user = await createUser({ name: body.name, email: body.email, password: body.password, role: settings.DEFAULT_USER_ROLE, profileImageUrl: body.profile_image_url });
+      deps.log.info({ userId: user.id, role: user.role }, 'account created by sign-up');
+      return session(user, true);
+    },
+
+    /** Checks email and password, with failed attempts rate limited per account and IP. */
+    async signin(email: string, password: string, ip: string, headers: Record<string, string | string[] | undefined>) {
+      const trusted = deps.trustedEmailHeader ? headers[deps.trustedEmailHeader.toLowerCase()] : undefined;
+      if (typeof trusted === 'string' && trusted.length > 0) return this.signinTrusted(trusted, headers);
+      await deps.limiter.check(email, ip);
+      const user = await users.findByEmail(email);
+      const ok = await verifyPassword(password, user ? await users.passwordHash(user.id) : await dummyHash());
+      if (!user || !ok) {
+        await deps.limiter.failed(email, ip);
+        throw badRequest('The email or password is incorrect', 'INVALID_CREDENTIALS');
+      }
+      await deps.limiter.succeeded(email);
+      return session(user, true);
+    },
+
+    /** Trusted-header SSO: the proxy vouches for the email; the account is created on first sight. */
+    async signinTrusted(email: string, headers: Record<string, string | string[] | undefined>) {
+      const normalised = email.trim().toLowerCase();
+      let user = await users.findByEmail(normalised);
+      if (!user) {
+        const nameHeader = deps.trustedNameHeader ? headers[deps.trustedNameHeader.toLowerCase()] : undefined;
+        const settings = await config.get(AuthConfigSection);
+        user = await createUser({
+          name: typeof nameHeader === 'string' && nameHeader ? nameHeader : normalised.split('@')[0] || normalised,
+          email: normalised,
+          password: null,
+          role: settings.DEFAULT_USER_ROLE,
+        });
+      }
+      return session(user, true);
+    },
+
+    /** The current session with a fresh token. */
+    async refresh(auth: AuthContext) {
+      return session(auth.user, true);
+    },
+
+    /** Ends the session: the presented token stops working at once. */
+    async signout(auth: AuthContext): Promise<void> {
+      if (auth.via === 'jwt' && auth.tokenId) await repo.revokeToken(auth.tokenId, auth.tokenExpiresAt ?? null);
+    },
+
+    /** Admin creates an account with any role. */
+    async addUser(body: AddUserRequest): Promise<AddUserResponse> {
+      if (await users.findByEmail(body.email)) throw emailTaken();
+      const user = await createUser({ name: body.name, email: body.email, password: body.password, role: body.role, profileImageUrl: body.profile_image_url });
+      const { token } = await session(user, false);
+      return { token, id: user.id, email: user.email, name: user.name, role: user.role };
+    },
+
+    /** Creates (or replaces) the caller's API key. */
+    async createApiKey(userId: string): Promise<string> {
+      const settings = await config.get(AuthConfigSection);
+      if (!settings.ENABLE_API_KEY) throw forbidden('API keys are disabled by the administrator', 'API_KEYS_DISABLED');
+      const key = `sk-${randomBytes(24).toString('hex')}`;
+      await deps.secrets.set(apiKeySecretName(userId), key);
+      await repo.putApiKey(userId, sha256Hex(key), clock.now());
+      return key;
+    },
+
+    async getApiKey(userId: string): Promise<string> {
+      if (!(await repo.hasApiKey(userId))) throw notFound('No API key has been created yet', 'API_KEY_NOT_FOUND');
+      const key = await deps.secrets.get(apiKeySecretName(userId));
+      if (!key) throw notFound('The API key is no longer available; create a new one', 'API_KEY_NOT_FOUND');
+      return key;
+    },
+
+    async deleteApiKey(userId: string): Promise<void> {
+      await repo.deleteApiKey(userId);
+      await deps.secrets.delete(apiKeySecretName(userId));
+    },
+
+    async updateProfile(user: UserRow, body: UpdateProfileRequest): Promise<Pick<User, 'id' | 'name' | 'email' | 'profile_image_url' | 'info'>> {
+      const patch: Partial<UserRow> = { name: body.name, updated_at: clock.now() };
+      if (body.profile_image_url !== undefined) patch.profile_image_url = body.profile_image_url || DEFAULT_PROFILE_IMAGE_URL;
+      if (body.info !== undefined) patch.info = writeJson(body.info ?? {});
+      const row = (await users.update(user.id, patch)) as UserRow;
+      const { id, name, email, profile_image_url, info } = presentUser(row);
+      return { id, name, email, profile_image_url, info: info ?? readJson(row.info, {}) };
+    },
+
+    async updatePassword(user: UserRow, body: UpdatePasswordRequest): Promise<void> {
+      if (deps.trustedEmailHeader) {
+        throw forbidden('Password changes are disabled while sign-in is handled by a trusted header (SSO)', 'SSO_ENABLED');
+      }
+      const ok = await verifyPassword(body.password, await users.passwordHash(user.id));
+      if (!ok) throw badRequest('The current password is incorrect', 'WRONG_PASSWORD');
+      await users.setPasswordHash(user.id, await hashPassword(body.new_password), clock.now());
+    },
+
+    async getConfig(): Promise<AuthConfig> {
+      return config.get(AuthConfigSection);
+    },
+
+    async updateConfig(patch: Partial<AuthConfig>): Promise<AuthConfig> {
+      return config.update(AuthConfigSection, patch);
+    },
+
+    /**
+     * Resolves a credential to the user it belongs to. The user is read fresh each time, so a
+     * deleted or demoted user loses access at once.
+     */
+    async authenticate(credential: string): Promise<AuthContext | AuthFailure> {
+      const now = clock.now();
+      if (credential.startsWith('sk-')) {
+        const ownerId = await repo.apiKeyOwner(sha256Hex(credential));
+        if (!ownerId) return 'invalid';
+        if (!(await config.get(AuthConfigSection)).ENABLE_API_KEY) return 'api_key_disabled';
+        const user = await users.findById(ownerId);
+        if (!user) return 'invalid';
+        this.noteActivity(user.id, now);
+        return { user, via: 'api_key', credential };
+      }
+      if (!looksLikeJwt(credential)) return 'invalid';
+      const claims = await tokens.verify(credential, now);
+      if (typeof claims === 'string') return claims;
+      if (await repo.isRevoked(claims.tokenId)) return 'invalid';
+      const user = await users.findById(claims.userId);
+      if (!user) return 'invalid';
+      this.noteActivity(user.id, now);
+      return { user, via: 'jwt', tokenId: claims.tokenId, tokenExpiresAt: claims.expiresAt, credential };
+    },
+
+    /** Records that a user was active, at most once a minute per user. */
+    noteActivity(userId: string, now: number): void {
+      if ((lastTouch.get(userId) ?? 0) > now - 60) return;
+      lastTouch.set(userId, now);
+      users.touchActive(userId, now).catch((error: unknown) => deps.log.warn({ err: error }, 'could not record activity'));
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** 401 for a request whose credentials failed, with a message saying why. */
+export function authFailureError(failure: AuthFailure | undefined): HttpError {
+  if (failure === 'expired') return unauthorized('Your session has expired; sign in again', 'TOKEN_EXPIRED');
+  if (failure === 'api_key_disabled') return forbidden('API keys are disabled by the administrator', 'API_KEYS_DISABLED');
+  if (failure === 'invalid') return unauthorized('Invalid token or API key', 'INVALID_TOKEN');
+  return unauthorized('Not authenticated', 'NOT_AUTHENTICATED');
+}

@@ -1,0 +1,2 @@
+export { createConfigRepo, type ConfigRepo } from './config.repo';
+export { createConfigService, defineSection, type ConfigService, type ConfigSection } from './config.service';

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { type Permissions } from './permissions';
+
+/** A role: `pending` users wait for an admin's approval. */
+export const Role = z.enum(['pending', 'user', 'admin']);
+export type Role = z.infer<typeof Role>;
+
+/** Email: trimmed, lower-cased, of a plausible form. */
+export const Email = z
+  .string()
+  .trim()
+  .max(320, 'must be at most 320 characters')
+  .pipe(z.email('must be a valid email address'))
+  .transform((e) => e.toLowerCase());
+
+/** A password: bcrypt reads at most 72 bytes, so longer ones are refused instead of cut. */
+export const Password = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((p) => new TextEncoder().encode(p).length <= 72, 'must be at most 72 bytes (bcrypt limit)');
+
+const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+export const SignupRequest = z.object({
+  name: Name,
+  email: Email,
+  password: Password,
+  profile_image_url: z.string().max(2_000_000).optional(),
+});
+export type SignupRequest = z.infer<typeof SignupRequest>;
+
+export const SigninRequest = z.object({
+  email: z.string().trim().max(320).transform((e) => e.toLowerCase()),
+  password: z.string().max(1000),
+});
+export type SigninRequest = z.infer<typeof SigninRequest>;
+
+export const AddUserRequest = z.object({
+  name: Name,
+  email: Email,
+  password: Password,
+  role: Role.default('pending'),
+  profile_image_url: z.string().max(2_000_000).optional(),
+});
+export type AddUserRequest = z.infer<typeof AddUserRequest>;
+
+export const UpdateProfileRequest = z.object({
+  name: Name,
+  profile_image_url: z.string().max(2_000_000).optional(),
+  info: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
+
+export const UpdatePasswordRequest = z.object({
+  password: z.string().max(1000),
+  new_password: Password,
+});
+export type UpdatePasswordRequest = z.infer<typeof UpdatePasswordRequest>;
+
+/** Session response of sign-up, sign-in and the current session. */
+export interface SessionResponse {
+  token: string;
+  token_type: 'Bearer';
+  /** Epoch seconds; null when tokens never expire (JWT_EXPIRES_IN `-1`). */
+  expires_at: number | null;
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  profile_image_url: string;
+  permissions?: Permissions;
+}
+
+/** Answer of POST /auths/add. */
+export interface AddUserResponse {
+  token: string;
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** Auth admin config. */
+export const AuthConfig = z.object({
+  ENABLE_SIGNUP: z.boolean(),
+  ENABLE_API_KEY: z.boolean(),
+  DEFAULT_USER_ROLE: Role,
+  /** `30m`, `7d`, `2w`…, or `-1` for tokens that never expire. */
+  JWT_EXPIRES_IN: z.string().refine((v) => /^(-1|\d{1,9}[smhdw])$/.test(v.trim()) && !/^0+[smhdw]$/.test(v.trim()), 'must be a duration such as 30m, 12h, 7d, 2w, or -1 for never'),
+  ENABLE_MESSAGE_RATING: z.boolean(),
+  ENABLE_CHANNELS: z.boolean(),
+  ENABLE_NOTES: z.boolean(),
+  ENABLE_OAUTH: z.boolean(),
+  SHOW_ADMIN_DETAILS: z.boolean(),
+});
+export type AuthConfig = z.infer<typeof AuthConfig>;
+
+/** A partial update of the auth admin config; fields not listed are ignored. */
+export const AuthConfigUpdate = AuthConfig.partial();
+
+export const DEFAULT_AUTH_CONFIG: AuthConfig = {
+  ENABLE_SIGNUP: true,
+  ENABLE_API_KEY: true,
+  DEFAULT_USER_ROLE: 'pending',
+  JWT_EXPIRES_IN: '7d',
+  ENABLE_MESSAGE_RATING: true,
+  ENABLE_CHANNELS: false,
+  ENABLE_NOTES: false,
+  ENABLE_OAUTH: false,
+  SHOW_ADMIN_DETAILS: true,
+};
+export type AuthConfigUpdate = z.infer<typeof AuthConfigUpdate>;

@@ -1,0 +1,6 @@
+/** The public surface of the service: no side effects on import. */
+export { startServer, type RunningServer, type StartServerOptions } from './start';
+export { createApp } from './app';
+export type { StartOptions, BootConfig } from './platform/env';
+export type { Services } from './services';
+export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretStore } from './secrets';

@@ -1,0 +1,3 @@
+export { canAccess, type Principal, type OwnedResource } from './access';
+export { resolvePermissions, allPermissions } from './resolve';
+export { createPermissionsService, DefaultPermissionsSection, type PermissionsService } from './permissions.service';

@@ -1,0 +1,39 @@
+import type { Role } from '../contracts/auth';
+import { DEFAULT_PERMISSIONS, PartialPermissions, Permissions } from '../contracts/permissions';
+import { defineSection, type ConfigService } from '../config';
+import { readJson } from '../platform/db/json';
+import type { MembershipsRepo } from '../groups/memberships.repo';
+import { resolvePermissions } from './resolve';
+import type { Principal } from './access';
+
+/** The admin-editable system default permissions. */
+export const DefaultPermissionsSection = defineSection<Permissions>('permissions.default', Permissions, DEFAULT_PERMISSIONS);
+
+/** Effective permissions and principals of users. */
+export function createPermissionsService(deps: { config: ConfigService; memberships: MembershipsRepo }) {
+  return {
+    async defaults(): Promise<Permissions> {
+      return deps.config.get(DefaultPermissionsSection);
+    },
+    async setDefaults(value: Permissions): Promise<Permissions> {
+      return deps.config.set(DefaultPermissionsSection, value);
+    },
+    /** What a user may do: the defaults combined with every group they belong to. */
+    async effective(user: { id: string; role: Role }): Promise<Permissions> {
+      const defaults = await deps.config.get(DefaultPermissionsSection);
+      if (user.role === 'admin') return resolvePermissions('admin', defaults, []);
+      const grants = await deps.memberships.grantsOf(user.id);
+      const parsed = grants.map((g) => {
+        const result = PartialPermissions.safeParse(readJson<unknown>(g.permissions, {}));
+        return result.success ? result.data : {};
+      });
+      return resolvePermissions(user.role, defaults, parsed);
+    },
+    /** The caller as access checks see them (with group ids). */
+    async principal(user: { id: string; role: Role }): Promise<Principal> {
+      return { id: user.id, role: user.role, groupIds: await deps.memberships.groupIdsOf(user.id) };
+    },
+  };
+}
+export type PermissionsService = ReturnType<typeof createPermissionsService>;
+

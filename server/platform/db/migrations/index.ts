@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import * as createUsers from './202611220001-create-users';
+import * as createAuths from './202611220002-create-auths';
+import * as createApiKeys from './202611220003-create-api-keys';
+import * as createConfig from './202611220004-create-config';
+import * as createGroups from './202611220005-create-groups';
+import * as createRevokedTokens from './202611220006-create-revoked-tokens';
+
+/** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
+export interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/**
+ * Every migration, in order. A static list (not a folder scan) so bundlers keep them all.
+ * Add new ones at the end; never edit one that has landed.
+ */
+export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+  ['202611220001-create-users', createUsers],
+  ['202611220002-create-auths', createAuths],
+  ['202611220003-create-api-keys', createApiKeys],
+  ['202611220004-create-config', createConfig],
+  ['202611220005-create-groups', createGroups],
+  ['202611220006-create-revoked-tokens', createRevokedTokens],
+];
+
+/** knex migration source over the static list. */
+export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+  getMigrations: async () => [...MIGRATIONS],
+  getMigrationName: (entry) => entry[0],
+  getMigration: async (entry) => entry[1],
+};

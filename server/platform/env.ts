@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { defaultDataDir } from './paths';
+
+/** Options of `startServer`; every one may also come from the environment. */
+export interface StartOptions {
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  /** `keychain`, `file`, or `auto` (keychain when available, else the encrypted file). */
+  secretStore?: 'keychain' | 'file' | 'auto';
+  logLevel?: string;
+  /** Write logs to stdout too (default true). */
+  logToStdout?: boolean;
+  /** Folder of the built UI; defaults to dist/renderer. */
+  rendererDir?: string;
+  /** Environment to read settings from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const Port = z.coerce.number().int().min(0).max(65_535);
+const NonNegativeInt = z.coerce.number().int().min(0);
+
+const BootSchema = z.object({
+  host: z.string().min(1),
+  port: Port,
+  dataDir: z.string().min(1),
+  secretStore: z.enum(['keychain', 'file', 'auto']),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  logToStdout: z.boolean(),
+  rendererDir: z.string().optional(),
+  /** Failed sign-ins allowed per account per window; 0 turns limiting off. */
+  signinRateLimit: NonNegativeInt,
+  /** The window of the sign-in limit, in seconds. */
+  signinRateWindowSeconds: NonNegativeInt.min(1),
+  /** Header carrying the user's email when a trusted proxy signs people in (SSO). */
+  trustedEmailHeader: z.string().optional(),
+  trustedNameHeader: z.string().optional(),
+  /** Largest upload accepted, in bytes. */
+  maxUploadBytes: NonNegativeInt.min(1),
+  /** Largest JSON body accepted, in bytes. */
+  maxJsonBytes: NonNegativeInt.min(1024),
+  /** Master key for the encrypted-file secret store (hex or base64, 32 bytes), if not kept in the data dir. */
+  secretKey: z.string().optional(),
+});
+
+/** Validated boot configuration. */
+export type BootConfig = z.infer<typeof BootSchema>;
+
+/** Raised when boot settings are invalid; lists every problem at once. */
+export class BootConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'BootConfigError';
+  }
+}
+
+const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
+  host: 'PARLEY_HOST',
+  port: 'PARLEY_PORT',
+  dataDir: 'PARLEY_DATA_DIR',
+  secretStore: 'PARLEY_SECRET_STORE',
+  logLevel: 'PARLEY_LOG_LEVEL',
+  signinRateLimit: 'PARLEY_SIGNIN_RATE_LIMIT',
+  signinRateWindowSeconds: 'PARLEY_SIGNIN_RATE_WINDOW',
+  trustedEmailHeader: 'PARLEY_TRUSTED_EMAIL_HEADER',
+  trustedNameHeader: 'PARLEY_TRUSTED_NAME_HEADER',
+  maxUploadBytes: 'PARLEY_MAX_UPLOAD_BYTES',
+  maxJsonBytes: 'PARLEY_MAX_JSON_BYTES',
+  secretKey: 'PARLEY_SECRET_KEY',
+};
+
+/** Reads options over environment over defaults, validates once, and reports every problem together. */
+export function readBootConfig(options: StartOptions = {}): BootConfig {
+  const env = options.env ?? process.env;
+  const pick = <T>(explicit: T | undefined, name: keyof BootConfig, fallback?: T): T | string | undefined => {
+    if (explicit !== undefined) return explicit;
+    const envName = ENV_NAMES[name];
+    const fromEnv = envName ? env[envName] : undefined;
+    return fromEnv !== undefined && fromEnv !== '' ? fromEnv : fallback;
+  };
+  const raw = {
+    host: pick(options.host, 'host', '127.0.0.1'),
+    port: pick(options.port, 'port', 8080),
+    dataDir: pick(options.dataDir, 'dataDir', defaultDataDir()),
+    secretStore: pick(options.secretStore, 'secretStore', 'auto'),
+    logLevel: pick(options.logLevel, 'logLevel', 'info'),
+    logToStdout: options.logToStdout ?? true,
+    rendererDir: options.rendererDir,
+    signinRateLimit: pick(undefined, 'signinRateLimit', 10),
+    signinRateWindowSeconds: pick(undefined, 'signinRateWindowSeconds', 900),
+    trustedEmailHeader: pick(undefined, 'trustedEmailHeader'),
+    trustedNameHeader: pick(undefined, 'trustedNameHeader'),
+    maxUploadBytes: pick(undefined, 'maxUploadBytes', 100 * 1024 * 1024),
+    maxJsonBytes: pick(undefined, 'maxJsonBytes', 10 * 1024 * 1024),
+    secretKey: pick(undefined, 'secretKey'),
+  };
+  const result = BootSchema.safeParse(raw);
+  if (!result.success) {
+    throw new BootConfigError(
+      result.error.issues.map((issue) => {
+        const key = String(issue.path[0]) as keyof BootConfig;
+        const source = ENV_NAMES[key] ? `${key} (${ENV_NAMES[key]})` : key;
+        return `${source}: ${issue.message}`;
+      }),
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,1 @@
+export { createRealtimeHub, type RealtimeHub } from './realtime-hub';

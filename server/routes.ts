@@ -1,0 +1,14 @@
+import type { Express } from 'express';
+import { authRoutes } from './auth';
+import type { Services } from './services';
+
+/** Mounts every domain's routes. Each domain adds one line here. */
+export function mountRoutes(app: Express, services: Services): void {
+  app.get('/health', (_req, res) => {
+    res.json({ status: true });
+  });
+
+  const auths = authRoutes(services.auth);
+  app.use('/auths', auths);
+  app.use('/api/v1/auths', auths);
+}

@@ -1,0 +1,59 @@
+import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
+import { createConfigRepo, createConfigService } from './config';
+import { createMembershipsRepo } from './groups/memberships.repo';
+import type { Clock } from './platform/clock';
+import type { Db } from './platform/db/knex';
+import type { BootConfig } from './platform/env';
+import type { Logger } from './platform/log';
+import { createPermissionsService } from './permissions';
+import type { RealtimeHub } from './realtime';
+import type { SecretStore } from './secrets';
+import { createUsersRepo } from './users';
+
+/** What every service is built from. */
+export interface Platform {
+  boot: BootConfig;
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  secrets: SecretStore;
+  realtime: RealtimeHub;
+}
+
+/** Builds every domain service from the platform. The one composition root of the service. */
+export async function buildServices(platform: Platform) {
+  const { boot, db, log, clock, secrets } = platform;
+  const usersRepo = createUsersRepo(db);
+  const config = createConfigService(createConfigRepo(db), clock);
+  await config.warm();
+  const memberships = createMembershipsRepo(db);
+  const permissions = createPermissionsService({ config, memberships });
+  const tokens = createTokenService(await loadJwtKey(secrets));
+  const authRepo = createAuthRepo(db);
+  const auth = createAuthService({
+    users: usersRepo,
+    repo: authRepo,
+    tokens,
+    config,
+    permissions,
+    secrets,
+    limiter: createSigninLimiter({ perAccount: boot.signinRateLimit, windowSeconds: boot.signinRateWindowSeconds }),
+    clock,
+    log,
+    trustedEmailHeader: boot.trustedEmailHeader,
+    trustedNameHeader: boot.trustedNameHeader,
+  });
+  await authRepo.pruneRevoked(clock.now());
+
+  /** Work to finish before the database closes, run last-registered first. */
+  const closers: Array<() => Promise<void>> = [];
+  const onShutdown = (closer: () => Promise<void>) => closers.push(closer);
+  const shutdown = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+
+  return { ...platform, config, permissions, auth, usersRepo, memberships, onShutdown, shutdown };
+}
+
+/** Everything routes may use. */
+export type Services = Awaited<ReturnType<typeof buildServices>>;

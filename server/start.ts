@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import { createApp } from './app';
+import { systemClock, type Clock } from './platform/clock';
+import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
+import { readBootConfig, type StartOptions } from './platform/env';
+import { createLogger } from './platform/log';
+import { defaultRendererDir } from './platform/paths';
+import { createRealtimeHub } from './realtime';
+import { selectSecretStore, type SecretStore } from './secrets';
+import { buildServices, type Services } from './services';
+
+/** A running service. */
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  dataDir: string;
+  /** The built services, for in-process callers (Electron, tests, benchmarks). */
+  services: Services;
+  /** Stops accepting, drains open connections, closes the realtime channel and the database. */
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions extends StartOptions {
+  /** A ready SecretStore (Electron passes the keychain one; tests may pass a memory one). */
+  secrets?: SecretStore;
+  clock?: Clock;
+}
+
+function installId(dataDir: string): string {
+  const file = path.join(dataDir, 'install-id');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const id = randomUUID().slice(0, 8);
+  writeFileSync(file, id);
+  return id;
+}
+
+/** Config → data dir → database and migrations → services → listen. */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const boot = readBootConfig(options);
+  boot.rendererDir ??= defaultRendererDir();
+  mkdirSync(boot.dataDir, { recursive: true });
+  for (const dir of ['uploads', 'indexes', 'logs']) mkdirSync(path.join(boot.dataDir, dir), { recursive: true });
+  const { log, flush } = createLogger({ level: boot.logLevel, dataDir: boot.dataDir, stdout: boot.logToStdout });
+
+  const db = openDatabase(boot.dataDir);
+  try {
+    await migrate(db);
+    const secrets =
+      options.secrets ??
+      (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
+    const realtime = createRealtimeHub(log);
+    const services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime });
+    const app = createApp(services);
+
+    const server = createServer({ headersTimeout: 60_000, requestTimeout: 0 }, app);
+    server.keepAliveTimeout = 5_000;
+    const sockets = new Set<Socket>();
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    realtime.attach(server, (credential) => services.auth.authenticate(credential));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(boot.port, boot.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (server.address() as AddressInfo).port;
+    const urlHost = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
+    const url = `http://${urlHost}:${port}`;
+    log.info({ url, dataDir: boot.dataDir, secrets: secrets.kind }, 'service started');
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        await stopHttp(server, sockets);
+        await realtime.close();
+        await services.shutdown();
+        await closeDatabase(db);
+        log.info('Parley stopped');
+        flush();
+      })();
+      return closing;
+    };
+    return { url, host: boot.host, port, dataDir: boot.dataDir, services, close };
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    flush();
+    throw error;
+  }
+}
+
+/** Stops accepting connections, lets requests in flight finish briefly, then ends the rest. */
+async function stopHttp(server: Server, sockets: Set<Socket>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    for (const socket of sockets) socket.destroy();
+  }, 2_000);
+  deadline.unref();
+  await closed;
+  clearTimeout(deadline);
+}

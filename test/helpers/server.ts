@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type RunningServer, type StartServerOptions } from '../../server/start';
+import { memorySecretStore } from '../../server/secrets';
+import { createClient, type ApiClient } from './client';
+
+/** A real service on 127.0.0.1 and an ephemeral port, with a temp data dir removed on close. */
+export interface TestServer extends RunningServer {
+  /** An unauthenticated client. */
+  anon: ApiClient;
+  /** A client that sends `token` as Bearer. */
+  as(token: string): ApiClient;
+}
+
+export interface TestServerOptions extends StartServerOptions {
+  /** Extra environment (for example PARLEY_SIGNIN_RATE_LIMIT). */
+  envVars?: Record<string, string>;
+  /** Keep the data dir after close (for restart tests); the caller removes it. */
+  keepDataDir?: boolean;
+}
+
+/** A fresh temporary data dir. */
+export function tempDataDir(prefix = 'parley-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts the service for a test. Always `await server.close()` (usually in afterAll). */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const { envVars, keepDataDir, ...rest } = options;
+  const running = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'warn',
+    logToStdout: false,
+    secrets: rest.secrets ?? memorySecretStore(),
+    rendererDir: path.join(dataDir, 'no-renderer'),
+    ...rest,
+    dataDir,
+    env: { ...envVars },
+  });
+  return {
+    ...running,
+    anon: createClient(running.url),
+    as: (token: string) => createClient(running.url, token),
+    close: async () => {
+      await running.close();
+      if (!keepDataDir && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

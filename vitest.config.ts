@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['server/**/*.test.ts', 'main/**/*.test.ts', 'test/integration/**/*.test.ts', 'scripts/**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**', 'test/e2e/**'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 10_000,
+  },
+});
