@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { authRoutes } from './auth';
+import { publicConfigRoutes } from './auth/public-config.routes';
 import type { Services } from './services';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
@@ -11,4 +12,5 @@ export function mountRoutes(app: Express, services: Services): void {
   const auths = authRoutes(services.auth);
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);
+  app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
 }
