@@ -102,6 +102,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     async signin(email: string, password: string, ip: string, headers: Record<string, string | string[] | undefined>) {
       const trusted = deps.trustedEmailHeader ? headers[deps.trustedEmailHeader.toLowerCase()] : undefined;
       if (typeof trusted === 'string' && trusted.length > 0) return this.signinTrusted(trusted, headers);
+      if (!email) throw badRequest("Field 'email' is required", 'VALIDATION_FAILED');
+      if (!password) throw badRequest("Field 'password' is required", 'VALIDATION_FAILED');
       await deps.limiter.check(email, ip);
       const user = await users.findByEmail(email);
       const ok = await verifyPassword(password, user ? await users.passwordHash(user.id) : await dummyHash());

@@ -29,9 +29,10 @@ export const SignupRequest = z.object({
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
+/** Sign-in; both fields may be empty only when a trusted proxy header vouches for the user. */
 export const SigninRequest = z.object({
-  email: z.string().trim().max(320).transform((e) => e.toLowerCase()),
-  password: z.string().max(1000),
+  email: z.string().trim().max(320).transform((e) => e.toLowerCase()).default(''),
+  password: z.string().max(1000).default(''),
 });
 export type SigninRequest = z.infer<typeof SigninRequest>;
 
