@@ -1,0 +1,51 @@
+/**
+ * Start-up benchmark: time from spawn to the first 200 on /health, and idle RSS, for Parley
+ * (fresh data dir with every migration, and an existing one) against a bare Express app
+ * started the same way in the same run. Run with `npm run bench:startup`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { median, rssMb, startChild } from './lib/process';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const root = path.resolve(import.meta.dirname, '..');
+const cli = path.join(root, 'dist', 'server', 'cli.js');
+const control = path.join(root, 'bench', 'lib', 'bare-express.mjs');
+const env = { PARLEY_LOG_LEVEL: 'warn', PARLEY_SECRET_STORE: 'file' };
+
+async function measure(args: string[], idleMs = 1500): Promise<{ startMs: number; rss: number }> {
+  const started = await startChild(args, env);
+  await new Promise((r) => setTimeout(r, idleMs));
+  const rss = rssMb(started.child.pid as number);
+  await started.stop();
+  return { startMs: started.startMs, rss };
+}
+
+const controlRuns: Array<{ startMs: number; rss: number }> = [];
+const freshRuns: Array<{ startMs: number; rss: number }> = [];
+const existingRuns: Array<{ startMs: number; rss: number }> = [];
+const existingDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-existing-'));
+await measure([cli, '--port', '0', '--data-dir', existingDir], 0);
+
+for (let i = 0; i < RUNS; i += 1) {
+  controlRuns.push(await measure([control]));
+  const fresh = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-fresh-'));
+  freshRuns.push(await measure([cli, '--port', '0', '--data-dir', fresh]));
+  rmSync(fresh, { recursive: true, force: true });
+  existingRuns.push(await measure([cli, '--port', '0', '--data-dir', existingDir]));
+}
+rmSync(existingDir, { recursive: true, force: true });
+
+const c = { start: median(controlRuns.map((r) => r.startMs)), rss: median(controlRuns.map((r) => r.rss)) };
+const f = { start: median(freshRuns.map((r) => r.startMs)), rss: median(freshRuns.map((r) => r.rss)) };
+const e = { start: median(existingRuns.map((r) => r.startMs)), rss: median(existingRuns.map((r) => r.rss)) };
+const row = (name: string, v: { start: number; rss: number }, target: string) =>
+  `| ${name.padEnd(28)} | ${v.start.toFixed(0).padStart(7)} ms | ${(v.start / c.start).toFixed(2).padStart(5)}× | ${v.rss.toFixed(1).padStart(6)} MB | ${(v.rss / c.rss).toFixed(2).padStart(5)}× | ${target} |`;
+
+console.log(`\nStart-up to first 200 on /health, median of ${RUNS} runs (${os.cpus().length} cores, Node ${process.version})\n`);
+console.log('| run                          |   start    | ratio |   RSS     | ratio | target |');
+console.log('|------------------------------|------------|-------|-----------|-------|--------|');
+console.log(row('bare Express (control)', c, '—'));
+console.log(row('Parley, existing data dir', e, '≤ 600 ms, ≤ 4× control; RSS ≤ 90 MB, ≤ 2×'));
+console.log(row('Parley, fresh data dir', f, '≤ 1.5 s (all migrations)'));
