@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { authRoutes } from './auth';
 import { publicConfigRoutes } from './auth/public-config.routes';
+import { lanRoutes } from './lan';
 import type { Services } from './services';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
@@ -13,4 +14,5 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);
   app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
+  app.use('/api/v1/configs/lan', lanRoutes(services.lan));
 }

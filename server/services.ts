@@ -1,6 +1,7 @@
 import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
 import { createConfigRepo, createConfigService } from './config';
 import { createMembershipsRepo } from './groups/memberships.repo';
+import { createLanSharing } from './lan';
 import type { Clock } from './platform/clock';
 import type { Db } from './platform/db/knex';
 import type { BootConfig } from './platform/env';
@@ -45,6 +46,8 @@ export async function buildServices(platform: Platform) {
   });
   await authRepo.pruneRevoked(clock.now());
 
+  const lan = createLanSharing({ config, log });
+
   /** Work to finish before the database closes, run last-registered first. */
   const closers: Array<() => Promise<void>> = [];
   const onShutdown = (closer: () => Promise<void>) => closers.push(closer);
@@ -52,7 +55,7 @@ export async function buildServices(platform: Platform) {
     for (const closer of closers.reverse()) await closer();
   };
 
-  return { ...platform, config, permissions, auth, usersRepo, memberships, onShutdown, shutdown };
+  return { ...platform, config, permissions, auth, usersRepo, memberships, lan, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

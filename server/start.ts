@@ -73,6 +73,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     });
     const port = (server.address() as AddressInfo).port;
+    // LAN sharing (server/lan) adds a second listener on all interfaces when its setting is on.
+    await services.lan.attach(server);
     const urlHost = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
     const url = `http://${urlHost}:${port}`;
     log.info({ url, dataDir: boot.dataDir, secrets: secrets.kind }, 'service started');
@@ -80,6 +82,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
+        await services.lan.detach();
         await stopHttp(server, sockets);
         await realtime.close();
         await services.shutdown();

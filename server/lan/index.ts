@@ -1,0 +1,5 @@
+export { createLanSharing, type LanSharing } from './lan.service';
+export { lanRoutes } from './lan.routes';
+export { LanConfigSection } from './lan-config';
+export { lanAddresses, lanUrl, type NetworkInterfaces } from './lan-addresses';
+export { qrPngDataUrl, qrSvg } from './lan-qr';
