@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'main/**/*.test.ts', 'test/integration/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', 'test/e2e/**'],
+    globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

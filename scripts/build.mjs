@@ -1,7 +1,7 @@
 // Builds the service (and the desktop shell) with esbuild, then the UI with Vite.
 // Flags: --server-only skips the UI; --quiet prints nothing on success.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,7 +32,18 @@ const entries = [
   ...workerEntries(path.join(root, 'server')).map((f) => path.relative(root, f)),
 ].filter((entry) => existsSync(path.join(root, entry)));
 
+/**
+ * Dependencies stay outside the bundle only when they must: native modules, packages that
+ * locate files of their own at run time (wasm, workers, data), and optional peers. Everything
+ * else is bundled, which roughly halves the service's start-up time (fewer files to resolve).
+ */
+const EXTERNAL = [
+  'electron', 'sqlite3', 'keytar', 'knex', 'pyodide', 'pdf-parse', 'pdfjs-dist', 'jsdom', 'canvas', '@napi-rs/canvas',
+  'bufferutil', 'utf-8-validate', 'electron-updater', 'mammoth', 'pino', 'thread-stream', 'socket.io', 'engine.io', 'ws',
+];
+
 const started = Date.now();
+for (const dir of ['server', 'main', 'chunks']) rmSync(path.join(root, 'dist', dir), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: entries.filter((e) => e !== 'main/preload.ts'),
@@ -43,7 +54,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: EXTERNAL,
+  banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
   sourcemap: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
