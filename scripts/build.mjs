@@ -27,6 +27,7 @@ function workerEntries(dir) {
 const entries = [
   'server/cli.ts',
   'server/index.ts',
+  'server/backup/cli.ts',
   'main/index.ts',
   'main/preload.ts',
   ...workerEntries(path.join(root, 'server')).map((f) => path.relative(root, f)),

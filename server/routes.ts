@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { authRoutes } from './auth';
+import { backupRoutes } from './backup';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { lanRoutes } from './lan';
 import type { Services } from './services';
@@ -15,4 +16,5 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/auths', auths);
   app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
   app.use('/api/v1/configs/lan', lanRoutes(services.lan));
+  app.use('/api/v1/backups', backupRoutes(services.backups));
 }

@@ -1,4 +1,5 @@
 import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
+import { createBackupRepo, createBackupService } from './backup';
 import { createConfigRepo, createConfigService } from './config';
 import { createMembershipsRepo } from './groups/memberships.repo';
 import { createLanSharing } from './lan';
@@ -55,7 +56,9 @@ export async function buildServices(platform: Platform) {
     for (const closer of closers.reverse()) await closer();
   };
 
-  return { ...platform, config, permissions, auth, usersRepo, memberships, lan, onShutdown, shutdown };
+  const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
+
+  return { ...platform, config, permissions, auth, usersRepo, memberships, lan, backups, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { checkIntegrity } from '../platform/db/integrity';
+import { extractZip, type BackupManifest } from './archive';
+
+export interface RestoreOptions {
+  /** The backup ZIP. */
+  archive: string;
+  /** The data dir to restore into; the service must not be running on it. */
+  dataDir: string;
+  /** Replace a data dir that already holds a database (the old one is kept beside it). */
+  force?: boolean;
+  /** Upper bound of the unpacked size (default 20 GB). */
+  maxBytes?: number;
+}
+
+/** What a restore did. */
+export interface RestoreResult {
+  files: number;
+  /** Where the previous data dir was moved, when there was one. */
+  previous?: string;
+}
+
+async function integrityCheck(file: string): Promise<void> {
+  const result = await checkIntegrity(file);
+  if (result !== 'ok') throw new Error(`The database in the backup is damaged: ${result}`);
+}
+
+/**
+ * Restores a backup into a data dir: unpacks into a staging folder beside it (refusing unsafe
+ * archives), checks the manifest and the database's integrity, then swaps the folders, so a
+ * failed restore leaves the current data untouched.
+ */
+export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
+  const dataDir = path.resolve(options.dataDir);
+  const parent = path.dirname(dataDir);
+  mkdirSync(parent, { recursive: true });
+  const occupied = existsSync(path.join(dataDir, 'parley.db'));
+  if (occupied && !options.force) {
+    throw new Error(`${dataDir} already holds a Parley database; pass --force to replace it (the current data is kept beside it)`);
+  }
+  const staging = mkdtempSync(path.join(parent, '.parley-restore-'));
+  try {
+    const files = await extractZip(options.archive, staging, { maxEntries: 1_000_000, maxTotalBytes: options.maxBytes ?? 20 * 1024 ** 3 });
+    const manifestFile = path.join(staging, 'manifest.json');
+    if (!existsSync(manifestFile)) throw new Error('This is not a Parley backup (no manifest.json)');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BackupManifest;
+    if (manifest.format !== 'parley-backup' || manifest.version !== 1) throw new Error('Unsupported backup format');
+    if (!existsSync(path.join(staging, 'parley.db'))) throw new Error('The backup holds no database');
+    await integrityCheck(path.join(staging, 'parley.db'));
+    rmSync(manifestFile);
+    let previous: string | undefined;
+    if (existsSync(dataDir)) {
+      previous = `${dataDir}.before-restore-${Date.now()}`;
+      renameSync(dataDir, previous);
+      // keep what a backup does not carry (secrets, logs) from the previous data dir
+      for (const name of readdirSync(previous)) {
+        if (['secrets.enc', 'secrets.key', 'logs'].includes(name)) {
+          const from = path.join(previous, name);
+          const to = path.join(staging, name);
+          if (!existsSync(to)) renameSync(from, to);
+        }
+      }
+    }
+    renameSync(staging, dataDir);
+    return { files: files.length - 1, previous };
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
