@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { lanRoutes } from './lan';
+import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
 import type { Services } from './services';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
@@ -17,4 +18,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
   app.use('/api/v1/configs/lan', lanRoutes(services.lan));
   app.use('/api/v1/backups', backupRoutes(services.backups));
+  app.use('/compat', compatRoutes(services.providers.settings));
+  app.use('/local', localRoutes(services.providers.settings));
+  app.use('/api/v1/configs/connections', connectionsRoutes(services.providers.settings));
 }

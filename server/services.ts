@@ -8,6 +8,7 @@ import type { Db } from './platform/db/knex';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
+import { createProviders } from './providers';
 import type { RealtimeHub } from './realtime';
 import type { SecretStore } from './secrets';
 import { createUsersRepo } from './users';
@@ -49,6 +50,9 @@ export async function buildServices(platform: Platform) {
 
   const lan = createLanSharing({ config, log });
 
+  const providers = createProviders({ config, secrets, log, clock });
+  await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
+
   /** Work to finish before the database closes, run last-registered first. */
   const closers: Array<() => Promise<void>> = [];
   const onShutdown = (closer: () => Promise<void>) => closers.push(closer);
@@ -58,7 +62,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, config, permissions, auth, usersRepo, memberships, lan, backups, onShutdown, shutdown };
+  return { ...platform, config, permissions, auth, usersRepo, memberships, lan, backups, providers, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

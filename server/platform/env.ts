@@ -41,6 +41,11 @@ const BootSchema = z.object({
   maxJsonBytes: NonNegativeInt.min(1024),
   /** Master key for the encrypted-file secret store (hex or base64, 32 bytes), if not kept in the data dir. */
   secretKey: z.string().optional(),
+  /** Seeds a first compatible provider (URL and key) when none is configured. */
+  compatBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  compatApiKey: z.string().optional(),
+  /** Seeds a first local (Ollama-style) provider when none is configured. */
+  localBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 });
 
 /** Validated boot configuration. */
@@ -67,6 +72,9 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   maxUploadBytes: 'PARLEY_MAX_UPLOAD_BYTES',
   maxJsonBytes: 'PARLEY_MAX_JSON_BYTES',
   secretKey: 'PARLEY_SECRET_KEY',
+  compatBaseUrl: 'PARLEY_COMPAT_BASE_URL',
+  compatApiKey: 'PARLEY_COMPAT_API_KEY',
+  localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
 };
 
 /** Reads options over environment over defaults, validates once, and reports every problem together. */
@@ -93,6 +101,9 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     maxUploadBytes: pick(undefined, 'maxUploadBytes', 100 * 1024 * 1024),
     maxJsonBytes: pick(undefined, 'maxJsonBytes', 10 * 1024 * 1024),
     secretKey: pick(undefined, 'secretKey'),
+    compatBaseUrl: pick(undefined, 'compatBaseUrl'),
+    compatApiKey: pick(undefined, 'compatApiKey'),
+    localBaseUrl: pick(undefined, 'localBaseUrl'),
   };
   const result = BootSchema.safeParse(raw);
   if (!result.success) {

@@ -1,0 +1,140 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { abortError, ProviderError, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
+import { createToolCallAccumulator } from './tool-calls';
+
+/** Where and how to reach one OpenAI-compatible provider. */
+export interface CompatProviderOptions {
+  url: string;
+  /** Bearer key; empty or undefined sends no Authorization header. */
+  key?: string;
+}
+
+type OpenAIMessages = OpenAI.Chat.ChatCompletionMessageParam[];
+type OpenAITools = OpenAI.Chat.ChatCompletionTool[];
+
+/** The request fields shared by streamed and whole answers; undefined options are left out. */
+function requestBody(request: ChatRequest) {
+  return {
+    model: request.model,
+    messages: request.messages as unknown as OpenAIMessages,
+    ...(request.tools && request.tools.length > 0 ? { tools: request.tools as unknown as OpenAITools } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
+    ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(request.stop !== undefined ? { stop: request.stop } : {}),
+  };
+}
+
+/** Turns an openai client error into an abort or a ProviderError. */
+function translate(error: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted || error instanceof APIUserAbortError) return abortError();
+  if (error instanceof APIConnectionError) return new ProviderError('compat', `Could not reach the provider: ${error.message}`);
+  if (error instanceof APIError) return new ProviderError('compat', error.message, error.status);
+  if (error instanceof Error) return new ProviderError('compat', error.message);
+  return new ProviderError('compat', 'The provider failed');
+}
+
+function functionCalls(calls: ReadonlyArray<{ type: string; id: string; function?: { name: string; arguments: string } }> | undefined): ToolCall[] {
+  return (calls ?? [])
+    .filter((call) => call.type === 'function' && call.function)
+    .map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.function!.name, arguments: call.function!.arguments } }));
+}
+
+/** An OpenAI-compatible provider (`{base}/models`, `/chat/completions`, `/embeddings`) through the official client. */
+export function createCompatProvider(options: CompatProviderOptions): Provider {
+  const key = options.key ?? '';
+  const client = new OpenAI({
+    apiKey: key || 'no-key',
+    baseURL: options.url,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: 10 * 60_000,
+    ...(key ? {} : { defaultHeaders: { Authorization: null } }),
+  });
+
+  return {
+    kind: 'compat',
+    url: options.url,
+
+    async listModels(signal) {
+      try {
+        const page = await client.models.list({ signal });
+        return page.data
+          .filter((m) => typeof m?.id === 'string')
+          .map((m): ProviderModel => ({ id: m.id, name: m.id, ...(typeof m.created === 'number' ? { created: m.created } : {}) }));
+      } catch (error) {
+        throw translate(error, signal);
+      }
+    },
+
+    async chat(request, signal): Promise<ChatResult> {
+      try {
+        const completion = await client.chat.completions.create({ ...requestBody(request), stream: false }, { signal });
+        const choice = completion.choices[0];
+        return {
+          content: choice?.message.content ?? '',
+          tool_calls: functionCalls(choice?.message.tool_calls as Parameters<typeof functionCalls>[0]),
+          ...(completion.usage ? { usage: pickUsage(completion.usage) } : {}),
+          finish_reason: choice?.finish_reason ?? null,
+        };
+      } catch (error) {
+        throw translate(error, signal);
+      }
+    },
+
+    async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
+      let stream;
+      try {
+        stream = await client.chat.completions.create(
+          { ...requestBody(request), stream: true, stream_options: { include_usage: true } },
+          { signal },
+        );
+      } catch (error) {
+        throw translate(error, signal);
+      }
+      const toolCalls = createToolCallAccumulator();
+      try {
+        for await (const chunk of stream) {
+          if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          if (choice.delta?.content) yield { content: choice.delta.content };
+          if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
+          if (choice.finish_reason) {
+            const calls = toolCalls.take();
+            if (calls.length > 0) yield { tool_calls: calls };
+            yield { finish_reason: choice.finish_reason };
+          }
+        }
+      } catch (error) {
+        throw translate(error, signal);
+      } finally {
+        // A consumer that stops early (break, throw) must not leave the upstream request open.
+        stream.controller.abort();
+      }
+      // The openai client ends the loop silently when aborted.
+      if (signal?.aborted) throw abortError();
+      const rest = toolCalls.take();
+      if (rest.length > 0) yield { tool_calls: rest };
+    },
+
+    async embed(model, inputs, signal) {
+      if (inputs.length === 0) return [];
+      try {
+        const response = await client.embeddings.create({ model, input: inputs, encoding_format: 'float' }, { signal });
+        const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+        if (vectors.length !== inputs.length) throw new ProviderError('compat', `Expected ${inputs.length} embeddings, got ${vectors.length}`);
+        return vectors;
+      } catch (error) {
+        if (error instanceof ProviderError) throw error;
+        throw translate(error, signal);
+      }
+    },
+  };
+}
+
+function pickUsage(usage: { prompt_tokens: number; completion_tokens?: number; total_tokens: number }) {
+  return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens ?? 0, total_tokens: usage.total_tokens };
+}

@@ -1,0 +1,163 @@
+import { Ollama, type ChatRequest as OllamaChatRequest, type Message as OllamaMessage, type Options as OllamaOptions } from 'ollama';
+import { abortError, ProviderError, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
+import { fromOllamaToolCalls, toOllamaToolCalls, type OllamaToolCall } from './tool-calls';
+
+/** Where and how to reach one Ollama-style provider. */
+export interface LocalProviderOptions {
+  url: string;
+  /** Bearer key for Ollama behind an authenticating proxy; empty sends none. */
+  key?: string;
+}
+
+/** Text and base64 images of an OpenAI-form message content. */
+function splitContent(content: ChatMessage['content']): { text: string; images: string[] } {
+  if (content === null) return { text: '', images: [] };
+  if (typeof content === 'string') return { text: content, images: [] };
+  const texts: string[] = [];
+  const images: string[] = [];
+  for (const part of content) {
+    if (part.type === 'text') texts.push(part.text);
+    else if (part.type === 'image_url') {
+      // Ollama takes raw base64; only data: URLs can be passed on without fetching.
+      const match = /^data:[^;,]+;base64,(.*)$/s.exec(part.image_url.url);
+      if (match?.[1]) images.push(match[1]);
+    }
+  }
+  return { text: texts.join('\n'), images };
+}
+
+/** Converts OpenAI-form messages to Ollama's. */
+export function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
+  return messages.map((message) => {
+    const { text, images } = splitContent(message.content);
+    const out: OllamaMessage = { role: message.role, content: text };
+    if (images.length > 0) out.images = images;
+    if (message.tool_calls && message.tool_calls.length > 0) out.tool_calls = toOllamaToolCalls(message.tool_calls);
+    if (message.role === 'tool' && message.name) out.tool_name = message.name;
+    return out;
+  });
+}
+
+function options(request: ChatRequest): Partial<OllamaOptions> | undefined {
+  const opts: Partial<OllamaOptions> = {};
+  if (request.temperature !== undefined) opts.temperature = request.temperature;
+  if (request.max_tokens !== undefined) opts.num_predict = request.max_tokens;
+  if (request.top_p !== undefined) opts.top_p = request.top_p;
+  if (request.seed !== undefined) opts.seed = request.seed;
+  if (request.stop !== undefined) opts.stop = Array.isArray(request.stop) ? request.stop : [request.stop];
+  return Object.keys(opts).length > 0 ? opts : undefined;
+}
+
+function usageOf(response: { prompt_eval_count?: number; eval_count?: number }): Usage {
+  const prompt = response.prompt_eval_count ?? 0;
+  const completion = response.eval_count ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+function translate(error: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted || (error as { name?: string })?.name === 'AbortError') return abortError();
+  const e = error as { status_code?: number; message?: string; cause?: { code?: string } };
+  if (typeof e?.status_code === 'number') return new ProviderError('local', e.message ?? 'The provider failed', e.status_code);
+  if (error instanceof TypeError) return new ProviderError('local', `Could not reach the provider: ${e.cause?.code ?? error.message}`);
+  return new ProviderError('local', e?.message ?? 'The provider failed');
+}
+
+/** An Ollama-style provider (`{base}/api/tags`, `/api/chat`, `/api/embed`) through the official client. */
+export function createLocalProvider(config: LocalProviderOptions): Provider {
+  const headers = config.key ? { Authorization: `Bearer ${config.key}` } : undefined;
+  /** The ollama client takes no signal on most calls: a per-call client whose fetch carries ours. */
+  const clientFor = (signal: AbortSignal | undefined) =>
+    new Ollama({
+      host: config.url,
+      headers,
+      fetch: (input: string | URL | Request, init?: RequestInit) => {
+        const signals = [init?.signal, signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
+        return fetch(input, { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
+      },
+    });
+
+  const chatBody = (request: ChatRequest) => ({
+    model: request.model,
+    messages: toOllamaMessages(request.messages),
+    ...(request.tools && request.tools.length > 0 ? { tools: request.tools as OllamaChatRequest['tools'] } : {}),
+    ...(options(request) ? { options: options(request) } : {}),
+  });
+
+  return {
+    kind: 'local',
+    url: config.url,
+
+    async listModels(signal) {
+      try {
+        const response = await clientFor(signal).list();
+        return (response.models ?? [])
+          .filter((m) => typeof m?.name === 'string' || typeof m?.model === 'string')
+          .map((m) => {
+            const id = m.model || m.name;
+            const modified = m.modified_at ? Math.floor(new Date(m.modified_at).getTime() / 1000) : NaN;
+            return { id, name: m.name || id, ...(Number.isFinite(modified) ? { created: modified } : {}) };
+          });
+      } catch (error) {
+        throw translate(error, signal);
+      }
+    },
+
+    async chat(request, signal): Promise<ChatResult> {
+      try {
+        const response = await clientFor(signal).chat({ ...chatBody(request), stream: false });
+        const toolCalls = fromOllamaToolCalls((response.message.tool_calls ?? []) as OllamaToolCall[]);
+        return {
+          content: response.message.content ?? '',
+          tool_calls: toolCalls,
+          usage: usageOf(response),
+          finish_reason: toolCalls.length > 0 ? 'tool_calls' : (response.done_reason ?? 'stop'),
+        };
+      } catch (error) {
+        throw translate(error, signal);
+      }
+    },
+
+    async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
+      let stream;
+      try {
+        stream = await clientFor(signal).chat({ ...chatBody(request), stream: true });
+      } catch (error) {
+        throw translate(error, signal);
+      }
+      let calls = 0;
+      try {
+        for await (const part of stream) {
+          if (part.message?.content) yield { content: part.message.content };
+          if (part.message?.tool_calls && part.message.tool_calls.length > 0) {
+            const converted = fromOllamaToolCalls(part.message.tool_calls as OllamaToolCall[], calls);
+            calls += converted.length;
+            yield { tool_calls: converted };
+          }
+          if (part.done) {
+            yield { usage: usageOf(part) };
+            yield { finish_reason: calls > 0 ? 'tool_calls' : (part.done_reason || 'stop') };
+          }
+        }
+      } catch (error) {
+        throw translate(error, signal);
+      } finally {
+        stream.abort();
+      }
+      if (signal?.aborted) throw abortError();
+    },
+
+    async embed(model, inputs, signal) {
+      if (inputs.length === 0) return [];
+      try {
+        const response = await clientFor(signal).embed({ model, input: inputs });
+        if (response.embeddings.length !== inputs.length) {
+          throw new ProviderError('local', `Expected ${inputs.length} embeddings, got ${response.embeddings.length}`);
+        }
+        return response.embeddings;
+      } catch (error) {
+        if (error instanceof ProviderError) throw error;
+        throw translate(error, signal);
+      }
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { ProviderKind } from '../contracts/providers';
+
+/** A model as a provider lists it (before prefixes and allow-lists). */
+export interface ProviderModel {
+  /** The provider's own id (Ollama: the model name, e.g. `llama3:latest`). */
+  id: string;
+  name: string;
+  /** Epoch seconds, when the provider says. */
+  created?: number;
+}
+
+/** A tool call, normalised to the OpenAI form: `arguments` is always a JSON string. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A part of a multimodal user message (OpenAI form). */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } };
+
+/** A conversation message in the OpenAI form; the local provider converts it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | ContentPart[] | null;
+  /** Assistant messages that called tools. */
+  tool_calls?: ToolCall[];
+  /** Tool results: the call they answer. */
+  tool_call_id?: string;
+  /** Tool results: the tool's name (Ollama wants it). */
+  name?: string;
+}
+
+/** A function the model may call (OpenAI `tools` entry). */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+/** One chat request, provider-neutral. `model` is the provider's own id (prefix removed). */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  temperature?: number;
+  max_tokens?: number;
+  top_p?: number;
+  seed?: number;
+  stop?: string | string[];
+}
+
+/** Token counts. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/**
+ * One normalised piece of a streamed answer. `content` arrives in fragments; `tool_calls`
+ * arrive complete (assembled from deltas), once, before the chunk with `finish_reason`;
+ * `usage` usually comes with or after the last chunk.
+ */
+export interface ChatChunk {
+  content?: string;
+  tool_calls?: ToolCall[];
+  usage?: Usage;
+  finish_reason?: string;
+}
+
+/** A whole (non-streamed) answer. */
+export interface ChatResult {
+  content: string;
+  tool_calls: ToolCall[];
+  usage?: Usage;
+  finish_reason: string | null;
+}
+
+/**
+ * One provider connection. Every call takes an AbortSignal: aborting stops the upstream
+ * request and makes the call reject (or the stream throw) with an `AbortError`.
+ */
+export interface Provider {
+  readonly kind: ProviderKind;
+  /** The base URL, without a trailing slash. */
+  readonly url: string;
+  listModels(signal?: AbortSignal): Promise<ProviderModel[]>;
+  chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
+  chatStream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk>;
+  /** One vector per input, in order. */
+  embed(model: string, inputs: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+/**
+ * A provider failed: refused the key, did not know the model, broke off, or could not be
+ * reached. `status` is the upstream HTTP status when there was one. The message never holds keys.
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** The error an aborted provider call throws. */
+export function abortError(): Error {
+  const error = new Error('The request was aborted');
+  error.name = 'AbortError';
+  return error;
+}
+
+/** True for an abort, whichever client raised it. */
+export function isAbortError(error: unknown): boolean {
+  const e = error as { name?: string } | undefined;
+  return e?.name === 'AbortError' || e?.name === 'APIUserAbortError';
+}
