@@ -4,6 +4,8 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { authenticate } from './auth';
+import { auditAdminActions } from './platform/http/audit';
+import { corsPolicy } from './platform/http/cors';
 import { errorHandler, notFoundHandler } from './platform/http/error-handler';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
@@ -63,9 +65,11 @@ export function createApp(services: Services): Express {
       strictTransportSecurity: false,
     }),
   );
+  app.use(corsPolicy(services.boot.corsOrigins));
   app.use(cookieParser());
   app.use(jsonBody(services.boot.maxJsonBytes));
   app.use(authenticate(services.auth));
+  app.use(auditAdminActions(services.log));
   mountRoutes(app, services);
   app.use(serveRenderer(services.boot.rendererDir));
   app.use(notFoundHandler);

@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
+import { createSignupLimiter } from './auth/signup-limiter';
 import { createBackupRepo, createBackupService } from './backup';
+import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
 import { createConfigRepo, createConfigService } from './config';
+import { createFilesRepo, createFilesService } from './files';
 import { createMembershipsRepo } from './groups/memberships.repo';
 import { createLanSharing } from './lan';
 import type { Clock } from './platform/clock';
@@ -41,6 +45,7 @@ export async function buildServices(platform: Platform) {
     permissions,
     secrets,
     limiter: createSigninLimiter({ perAccount: boot.signinRateLimit, windowSeconds: boot.signinRateWindowSeconds }),
+    signupLimiter: createSignupLimiter(boot.signupRateLimit),
     clock,
     log,
     trustedEmailHeader: boot.trustedEmailHeader,
@@ -53,6 +58,10 @@ export async function buildServices(platform: Platform) {
   const providers = createProviders({ config, secrets, log, clock });
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
 
+  const files = createFilesService({ repo: createFilesRepo(db), dir: path.join(boot.dataDir, 'uploads'), maxBytes: boot.maxUploadBytes, clock, log });
+  void files.sweepOrphans().catch((error: unknown) => log.warn({ err: error }, 'sweeping orphan uploads failed'));
+  const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock });
+
   /** Work to finish before the database closes, run last-registered first. */
   const closers: Array<() => Promise<void>> = [];
   const onShutdown = (closer: () => Promise<void>) => closers.push(closer);
@@ -62,7 +71,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, config, permissions, auth, usersRepo, memberships, lan, backups, providers, onShutdown, shutdown };
+  return { ...platform, files, chats, config, permissions, auth, usersRepo, memberships, lan, backups, providers, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -10,7 +10,7 @@ export function authRoutes(auth: AuthService): Router {
   const router = Router();
 
   router.post('/signup', validateBody(SignupRequest, { status: 400 }), async (req, res) => {
-    const result = await auth.signup(req.body as SignupRequest);
+    const result = await auth.signup(req.body as SignupRequest, req.ip ?? 'unknown');
     setSessionCookie(req, res, result.token, result.expiresAt);
     res.json(result.body);
   });

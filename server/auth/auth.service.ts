@@ -18,6 +18,7 @@ import { AuthConfigSection } from './auth-config';
 import type { AuthRepo } from './auth.repo';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import type { SigninLimiter } from './signin-limiter';
+import type { SignupLimiter } from './signup-limiter';
 import { looksLikeJwt, type TokenService } from './tokens';
 
 export interface AuthServiceDeps {
@@ -28,6 +29,7 @@ export interface AuthServiceDeps {
   permissions: PermissionsService;
   secrets: SecretStore;
   limiter: SigninLimiter;
+  signupLimiter: SignupLimiter;
   clock: Clock;
   log: Logger;
   /** Set when a trusted proxy signs people in by header (SSO). */
@@ -88,10 +90,11 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   return {
     /** Creates an account (the first one becomes the primary admin) and signs it in. */
-    async signup(body: SignupRequest) {
+    async signup(body: SignupRequest, ip: string) {
       const settings = await config.get(AuthConfigSection);
       const isFirst = (await users.count()) === 0;
       if (!settings.ENABLE_SIGNUP && !isFirst) throw forbidden('Sign-up is disabled on this workspace', 'SIGNUP_DISABLED');
+      await deps.signupLimiter.consume(ip);
       if (await users.findByEmail(body.email)) throw emailTaken();
       const user = await createUser({ name: body.name, email: body.email, password: body.password, role: settings.DEFAULT_USER_ROLE, profileImageUrl: body.profile_image_url });
       deps.log.info({ userId: user.id, role: user.role }, 'account created by sign-up');

@@ -39,6 +39,10 @@ const BootSchema = z.object({
   maxUploadBytes: NonNegativeInt.min(1),
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes: NonNegativeInt.min(1024),
+  /** Sign-ups allowed per IP per hour; 0 turns limiting off. */
+  signupRateLimit: NonNegativeInt,
+  /** Origins allowed to call the API from a browser (CORS); empty = same origin only. */
+  corsOrigins: z.array(z.url()).default([]),
   /** Master key for the encrypted-file secret store (hex or base64, 32 bytes), if not kept in the data dir. */
   secretKey: z.string().optional(),
   /** Seeds a first compatible provider (URL and key) when none is configured. */
@@ -72,6 +76,8 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   maxUploadBytes: 'PARLEY_MAX_UPLOAD_BYTES',
   maxJsonBytes: 'PARLEY_MAX_JSON_BYTES',
   secretKey: 'PARLEY_SECRET_KEY',
+  signupRateLimit: 'PARLEY_SIGNUP_RATE_LIMIT',
+  corsOrigins: 'PARLEY_CORS_ORIGINS',
   compatBaseUrl: 'PARLEY_COMPAT_BASE_URL',
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
@@ -101,6 +107,11 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     maxUploadBytes: pick(undefined, 'maxUploadBytes', 100 * 1024 * 1024),
     maxJsonBytes: pick(undefined, 'maxJsonBytes', 10 * 1024 * 1024),
     secretKey: pick(undefined, 'secretKey'),
+    signupRateLimit: pick(undefined, 'signupRateLimit', 20),
+    corsOrigins: String(pick(undefined, 'corsOrigins', '') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     compatBaseUrl: pick(undefined, 'compatBaseUrl'),
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),

@@ -38,7 +38,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rendererDir: path.join(dataDir, 'no-renderer'),
     ...rest,
     dataDir,
-    env: { ...envVars },
+    // Tests sign up many accounts from one address: the sign-up limit is opt-in here.
+    env: { PARLEY_SIGNUP_RATE_LIMIT: '0', ...envVars },
   });
   return {
     ...running,
