@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backup';
+import { attachmentRoutes, chatsRoutes } from './chats';
+import { filesRoutes } from './files';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { lanRoutes } from './lan';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
@@ -21,4 +23,6 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/compat', compatRoutes(services.providers.settings));
   app.use('/local', localRoutes(services.providers.settings));
   app.use('/api/v1/configs/connections', connectionsRoutes(services.providers.settings));
+  app.use('/api/v1/chats', attachmentRoutes(services), chatsRoutes(services.chats));
+  app.use('/api/v1/files', filesRoutes(services.files));
 }

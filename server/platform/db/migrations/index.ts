@@ -5,6 +5,8 @@ import * as createApiKeys from './202611220003-create-api-keys';
 import * as createConfig from './202611220004-create-config';
 import * as createGroups from './202611220005-create-groups';
 import * as createRevokedTokens from './202611220006-create-revoked-tokens';
+import * as createChats from './202611220301-create-chats';
+import * as createFiles from './202611220302-create-files';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -23,6 +25,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220004-create-config', createConfig],
   ['202611220005-create-groups', createGroups],
   ['202611220006-create-revoked-tokens', createRevokedTokens],
+  ['202611220301-create-chats', createChats],
+  ['202611220302-create-files', createFiles],
 ];
 
 /** knex migration source over the static list. */

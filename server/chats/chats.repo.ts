@@ -1,0 +1,107 @@
+import type { Knex } from 'knex';
+import type { Db } from '../platform/db/knex';
+
+/** A row of `chats`. */
+export interface ChatRow {
+  id: string;
+  user_id: string;
+  title: string;
+  pinned: number | boolean;
+  archived: number | boolean;
+  folder_id: string | null;
+  current_message_id: string | null;
+  tags: string;
+  created_at: number;
+  updated_at: number;
+  activity_ms: number;
+}
+
+/** A row of `chat_messages`. JSON columns are text. */
+export interface MessageRow {
+  id: string;
+  chat_id: string;
+  parent_id: string | null;
+  role: string;
+  content: string;
+  model: string | null;
+  status: string;
+  error: string | null;
+  usage: string | null;
+  sources: string | null;
+  files: string | null;
+  follow_ups: string | null;
+  created_at: number;
+  updated_at: number;
+  seq: number;
+}
+
+/** A message to insert; `seq` is assigned by the repo. */
+export type NewMessageRow = Omit<MessageRow, 'seq'>;
+
+/** Which chats a list shows. */
+export interface ChatListFilter {
+  archived: boolean;
+  /** `exclude` pinned chats, show `only` pinned ones, or `any`. */
+  pinned: 'exclude' | 'only' | 'any';
+  includeFolders: boolean;
+  offset: number;
+  limit: number;
+}
+
+const LIST_COLUMNS = ['id', 'user_id', 'title', 'pinned', 'archived', 'folder_id', 'current_message_id', 'tags', 'created_at', 'updated_at', 'activity_ms'];
+
+/** knex access to `chats` and `chat_messages`. */
+export function createChatsRepo(db: Db) {
+  async function insertMessage(trx: Knex.Transaction, row: NewMessageRow): Promise<void> {
+    await trx('chat_messages').insert({
+      ...row,
+      seq: trx.raw('(SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE chat_id = ?)', [row.chat_id]),
+    });
+  }
+
+  return {
+    async insert(row: ChatRow): Promise<void> {
+      await db('chats').insert(row);
+    },
+    async findById(id: string): Promise<ChatRow | undefined> {
+      return db<ChatRow>('chats').where({ id }).first();
+    },
+    /** A user's chats, newest activity first. */
+    async list(userId: string, filter: ChatListFilter): Promise<ChatRow[]> {
+      const q = db<ChatRow>('chats').where({ user_id: userId, archived: filter.archived });
+      if (filter.pinned === 'exclude') q.andWhere({ pinned: false });
+      if (filter.pinned === 'only') q.andWhere({ pinned: true });
+      if (!filter.includeFolders) q.whereNull('folder_id');
+      return q.select<ChatRow[]>(LIST_COLUMNS).orderBy([{ column: 'activity_ms', order: 'desc' }, { column: 'rowid', order: 'desc' }]).offset(filter.offset).limit(filter.limit);
+    },
+    async update(id: string, patch: Partial<ChatRow>): Promise<void> {
+      await db('chats').where({ id }).update(patch);
+    },
+    async delete(id: string): Promise<boolean> {
+      return (await db('chats').where({ id }).delete()) > 0;
+    },
+    /** Every message of a chat in insertion order. */
+    async messages(chatId: string): Promise<MessageRow[]> {
+      return db<MessageRow>('chat_messages').where({ chat_id: chatId }).orderBy('seq', 'asc');
+    },
+    async findMessage(chatId: string, id: string): Promise<MessageRow | undefined> {
+      return db<MessageRow>('chat_messages').where({ chat_id: chatId, id }).first();
+    },
+    /** Inserts messages (in order) and moves the chat's current leaf to `currentId`, in one transaction. */
+    async appendMessages(chatId: string, rows: readonly NewMessageRow[], currentId: string, nowMs: number): Promise<void> {
+      await db.transaction(async (trx) => {
+        for (const row of rows) await insertMessage(trx, row);
+        await trx('chats').where({ id: chatId }).update({ current_message_id: currentId, updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs });
+      });
+    },
+    async updateMessage(id: string, patch: Partial<MessageRow>): Promise<void> {
+      await db('chat_messages').where({ id }).update(patch);
+    },
+    /** How many assistant messages a chat holds. */
+    async countAssistantMessages(chatId: string): Promise<number> {
+      const row = await db('chat_messages').where({ chat_id: chatId, role: 'assistant' }).count<{ n: number }[]>({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+export type ChatsRepo = ReturnType<typeof createChatsRepo>;

@@ -1,0 +1,277 @@
+import type {
+  AddMessageRequest,
+  ArchiveRequest,
+  Chat,
+  ChatListEntry,
+  ChatListQuery,
+  ChatMessage,
+  EditMessageRequest,
+  NewChatRequest,
+  NewChatResponse,
+  PinRequest,
+  SetCurrentMessageRequest,
+  UpdateChatRequest,
+} from '../contracts/chats';
+import { CHAT_PAGE_SIZE } from '../contracts/chats';
+import type { ChatAttachmentsResponse } from '../contracts/files';
+import { fileForbidden, fileNotFound, presentAttachment, type FilesService } from '../files';
+import type { Clock } from '../platform/clock';
+import { writeJson } from '../platform/db/json';
+import { badRequest, forbidden } from '../platform/http/errors';
+import { newId } from '../platform/ids';
+import type { PermissionsService } from '../permissions';
+import type { Role } from '../contracts/auth';
+import type { AttachmentsRepo } from './attachments.repo';
+import { chatForbidden, chatNotFound, messageNotFound } from './chat-errors';
+import { latestLeafUnder, presentChat, presentChatEntry, presentMessage } from './chats.present';
+import type { ChatRow, ChatsRepo, MessageRow, NewMessageRow } from './chats.repo';
+
+/** The caller, as chat rules see them. */
+export interface ChatCaller {
+  id: string;
+  role: Role;
+}
+
+/** A message of a turn the completion pipeline saves. */
+export interface TurnMessage {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  model?: string | null;
+  status?: 'complete' | 'interrupted';
+  error?: string | null;
+  usage?: unknown;
+  sources?: unknown[];
+  files?: unknown[];
+  createdAt?: number;
+}
+
+/** Default title of a new chat. */
+export const DEFAULT_CHAT_TITLE = 'New Chat';
+
+/** Chats and their message trees. Only the owner sees or changes a chat. */
+export function createChatsService(deps: { repo: ChatsRepo; attachments: AttachmentsRepo; files: FilesService; permissions: PermissionsService; clock: Clock }) {
+  const { repo, attachments, files, clock } = deps;
+
+  async function own(caller: ChatCaller, id: string): Promise<ChatRow> {
+    const row = await repo.findById(id);
+    if (!row) throw chatNotFound();
+    if (row.user_id !== caller.id) throw chatForbidden();
+    return row;
+  }
+
+  async function full(row: ChatRow): Promise<Chat> {
+    return presentChat(row, await repo.messages(row.id));
+  }
+
+  async function appendOne(chat: ChatRow, parentId: string | null, message: TurnMessage): Promise<MessageRow> {
+    const row = messageRow(chat.id, parentId, message, clock.now());
+    await repo.appendMessages(chat.id, [row], row.id, clock.nowMs());
+    return { ...row, seq: 0 };
+  }
+
+  async function resolveParent(chat: ChatRow, parentId: string | null | undefined): Promise<string | null> {
+    if (parentId === undefined) return chat.current_message_id;
+    if (parentId === null) return null;
+    if (!(await repo.findMessage(chat.id, parentId))) throw badRequest(`Field 'parent_id': no message ${parentId} in this chat`, 'MESSAGE_NOT_FOUND');
+    return parentId;
+  }
+
+  const page = (n: number) => ({ offset: (n - 1) * CHAT_PAGE_SIZE, limit: CHAT_PAGE_SIZE });
+
+  return {
+    /** The caller's chats, newest first, one page; archived ones never, pinned and filed ones on request. */
+    async list(caller: ChatCaller, query: ChatListQuery): Promise<ChatListEntry[]> {
+      const rows = await repo.list(caller.id, {
+        archived: false,
+        pinned: query.include_pinned ? 'any' : 'exclude',
+        includeFolders: query.include_folders,
+        ...page(query.page),
+      });
+      return rows.map(presentChatEntry);
+    },
+
+    /** Pinned chats (not archived). */
+    async listPinned(caller: ChatCaller, pageNumber: number): Promise<ChatListEntry[]> {
+      return (await repo.list(caller.id, { archived: false, pinned: 'only', includeFolders: true, ...page(pageNumber) })).map(presentChatEntry);
+    },
+
+    /** Archived chats. */
+    async listArchived(caller: ChatCaller, pageNumber: number): Promise<ChatListEntry[]> {
+      return (await repo.list(caller.id, { archived: true, pinned: 'any', includeFolders: true, ...page(pageNumber) })).map(presentChatEntry);
+    },
+
+    async create(caller: ChatCaller, body: NewChatRequest): Promise<NewChatResponse> {
+      const nowMs = clock.nowMs();
+      const now = Math.floor(nowMs / 1000);
+      const title = body.title || body.chat?.title || DEFAULT_CHAT_TITLE;
+      const row: ChatRow = {
+        id: newId(),
+        user_id: caller.id,
+        title,
+        pinned: false,
+        archived: false,
+        folder_id: body.folder_id ?? null,
+        current_message_id: null,
+        tags: '[]',
+        created_at: now,
+        updated_at: now,
+        activity_ms: nowMs,
+      };
+      await repo.insert(row);
+      return presentChatEntry(row);
+    },
+
+    async get(caller: ChatCaller, id: string): Promise<Chat> {
+      return full(await own(caller, id));
+    },
+
+    /** Renames or (un)files a chat. */
+    async update(caller: ChatCaller, id: string, body: UpdateChatRequest): Promise<Chat> {
+      const row = await own(caller, id);
+      const nowMs = clock.nowMs();
+      const patch: Partial<ChatRow> = { updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs };
+      if (body.title !== undefined) patch.title = body.title || DEFAULT_CHAT_TITLE;
+      if (body.folder_id !== undefined) patch.folder_id = body.folder_id;
+      await repo.update(id, patch);
+      return full({ ...row, ...patch });
+    },
+
+    /** Pins or unpins (toggles when `pinned` is not given). Does not move the chat in the list. */
+    async pin(caller: ChatCaller, id: string, body: PinRequest): Promise<ChatListEntry> {
+      const row = await own(caller, id);
+      const pinned = body.pinned ?? !row.pinned;
+      await repo.update(id, { pinned });
+      return presentChatEntry({ ...row, pinned });
+    },
+
+    /** Archives or unarchives (toggles when `archived` is not given). */
+    async archive(caller: ChatCaller, id: string, body: ArchiveRequest): Promise<ChatListEntry> {
+      const row = await own(caller, id);
+      const archived = body.archived ?? !row.archived;
+      await repo.update(id, { archived });
+      return presentChatEntry({ ...row, archived });
+    },
+
+    /** Deletes a chat, its messages and the attachments no other chat or knowledge base uses. */
+    async delete(caller: ChatCaller, id: string): Promise<void> {
+      await own(caller, id);
+      if (caller.role !== 'admin' && !(await deps.permissions.effective(caller)).chat.delete) {
+        throw forbidden('You are not allowed to delete chats', 'CHAT_DELETE_FORBIDDEN');
+      }
+      const fileIds = await attachments.fileIdsOf(id);
+      const elsewhere = await attachments.attachedElsewhere(fileIds, id);
+      await repo.delete(id);
+      await files.deleteUnused(fileIds.filter((f) => !elsewhere.has(f)));
+    },
+
+    /** Adds a message under `parent_id` (default: the message shown last) and shows it. */
+    async addMessage(caller: ChatCaller, chatId: string, body: AddMessageRequest): Promise<ChatMessage> {
+      const chat = await own(caller, chatId);
+      const parentId = await resolveParent(chat, body.parent_id);
+      return presentMessage(await appendOne(chat, parentId, { role: body.role, content: body.content, model: body.model ?? null }));
+    },
+
+    /** Edits a message as a new sibling branch (the original stays in the history) and shows it. */
+    async editMessage(caller: ChatCaller, chatId: string, messageId: string, body: EditMessageRequest): Promise<ChatMessage> {
+      const chat = await own(caller, chatId);
+      const original = await repo.findMessage(chatId, messageId);
+      if (!original) throw messageNotFound();
+      const role = original.role as TurnMessage['role'];
+      return presentMessage(await appendOne(chat, original.parent_id, { role, content: body.content, model: original.model }));
+    },
+
+    /** Shows the branch through `message_id` (down to its newest leaf). */
+    async setCurrent(caller: ChatCaller, chatId: string, body: SetCurrentMessageRequest): Promise<Chat> {
+      const chat = await own(caller, chatId);
+      const messages = await repo.messages(chatId);
+      if (!messages.some((m) => m.id === body.message_id)) throw messageNotFound();
+      const current = latestLeafUnder(messages, body.message_id);
+      await repo.update(chatId, { current_message_id: current });
+      return presentChat({ ...chat, current_message_id: current }, messages);
+    },
+
+    /** Makes the chat's attachments exactly these files (each must be the caller's). */
+    async setAttachments(caller: ChatCaller, chatId: string, fileIds: readonly string[]): Promise<ChatAttachmentsResponse> {
+      await own(caller, chatId);
+      const unique = [...new Set(fileIds)];
+      const rows = await files.findMany(unique);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const fileId of unique) {
+        const row = byId.get(fileId);
+        if (!row) throw fileNotFound();
+        if (row.user_id !== caller.id) throw fileForbidden();
+      }
+      await attachments.replace(chatId, unique, clock.now());
+      return { id: chatId, attachments: unique.map((f) => presentAttachment(byId.get(f)!)) };
+    },
+
+    // ---- used by the completion pipeline and the task runner ----
+
+    /** The caller's chat: 404 unknown, 403 someone else's. */
+    requireOwn: own,
+
+    /** Resolves where a new turn hangs: the given parent (must be in the chat) or the current leaf. */
+    resolveParent,
+
+    /** Ids of the files attached to a chat. */
+    async attachmentIds(chatId: string): Promise<string[]> {
+      return attachments.fileIdsOf(chatId);
+    },
+
+    /** Attaches files to a chat (files sent with a completion stay with the chat). */
+    async attach(chatId: string, fileIds: readonly string[]): Promise<void> {
+      await attachments.add(chatId, fileIds, clock.now());
+    },
+
+    /** Saves a turn (user message and/or answer) as a chain under `parentId`, and shows its last message. */
+    async saveTurn(chatId: string, parentId: string | null, messages: readonly TurnMessage[]): Promise<string[]> {
+      const now = clock.now();
+      const rows: NewMessageRow[] = [];
+      let parent = parentId;
+      for (const message of messages) {
+        const row = messageRow(chatId, parent, message, message.createdAt ?? now);
+        rows.push(row);
+        parent = row.id;
+      }
+      if (rows.length > 0) await repo.appendMessages(chatId, rows, rows[rows.length - 1]!.id, clock.nowMs());
+      return rows.map((r) => r.id);
+    },
+
+    /** True when the chat has exactly one answer (the moment to generate its title). */
+    async hasSingleAnswer(chatId: string): Promise<boolean> {
+      return (await repo.countAssistantMessages(chatId)) === 1;
+    },
+
+    async setTitle(chatId: string, title: string): Promise<void> {
+      await repo.update(chatId, { title });
+    },
+
+    async setTags(chatId: string, tags: readonly string[]): Promise<void> {
+      await repo.update(chatId, { tags: writeJson(tags) });
+    },
+
+    async setFollowUps(messageId: string, followUps: readonly string[]): Promise<void> {
+      await repo.updateMessage(messageId, { follow_ups: writeJson(followUps) });
+    },
+  };
+}
+export type ChatsService = ReturnType<typeof createChatsService>;
+
+function messageRow(chatId: string, parentId: string | null, m: TurnMessage, now: number): NewMessageRow {
+  return {
+    id: newId(),
+    chat_id: chatId,
+    parent_id: parentId,
+    role: m.role,
+    content: m.content,
+    model: m.model ?? null,
+    status: m.status ?? 'complete',
+    error: m.error ?? null,
+    usage: m.usage === undefined || m.usage === null ? null : writeJson(m.usage),
+    sources: m.sources && m.sources.length > 0 ? writeJson(m.sources) : null,
+    files: m.files && m.files.length > 0 ? writeJson(m.files) : null,
+    follow_ups: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
