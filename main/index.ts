@@ -1,0 +1,47 @@
+// Wiring only: the real Electron objects go into the plain modules of main/ (see shell.ts).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
+import electronUpdater from 'electron-updater';
+import { startServer } from '../server';
+import { qrPngDataUrl } from '../server/lan';
+import type { ShellLog, UpdaterLike } from './facade';
+import { runShell } from './shell';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const assets = path.join(app.getAppPath(), 'assets');
+
+const log: ShellLog = {
+  info: (message) => console.log(`[parley] ${message}`),
+  warn: (message) => console.warn(`[parley] ${message}`),
+  error: (message) => console.error(`[parley] ${message}`),
+};
+
+/** The tray icon: a template image on macOS (follows the menu bar's colour), the app mark elsewhere. */
+function trayIcon(): Electron.NativeImage {
+  return nativeImage.createFromPath(path.join(assets, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'));
+}
+
+runShell({
+  app,
+  platform: process.platform,
+  env: process.env,
+  log,
+  startServer,
+  createWindow: (options) => new BrowserWindow(options),
+  workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
+  session: () => session.defaultSession,
+  shell,
+  dialog,
+  clipboard,
+  ipc: ipcMain,
+  createTray: () => new Tray(trayIcon()),
+  buildMenu: (items) => Menu.buildFromTemplate(items),
+  qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
+  updater: (): UpdaterLike => electronUpdater.autoUpdater,
+  preloadPath: path.join(here, 'preload.cjs'),
+  iconPath: process.platform === 'linux' ? path.join(assets, 'icon.png') : undefined,
+});
+
+// Ctrl+C in the terminal of `npm start`: quit cleanly (the service closes first).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());

@@ -1,0 +1,286 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer, type StartServerOptions } from '../server';
+import { lanAddresses } from '../server/lan';
+import type { LanStatus } from '../server/contracts/lan';
+import { IPC } from './ipc-channels';
+import { runShell, type ShellDeps } from './shell';
+import { FakeApp, FakeClipboard, FakeDialog, FakeSession, FakeShell, FakeTray, FakeUpdater, FakeWebContents, FakeWindow, recordingLog } from './testing/fake-electron';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const OFF: LanStatus = { enabled: false, listening: false, port: 8765, addresses: [], urls: [], warnings: [], error: null };
+
+/** A stand-in service that records when it starts and stops. */
+function fakeStartServer(timeline: string[], calls: StartServerOptions[], lanStatus: () => LanStatus = () => OFF) {
+  return async (options: StartServerOptions): Promise<RunningServer> => {
+    calls.push(options);
+    timeline.push('server:start');
+    const port = options.port || 40000 + calls.length;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      host: '127.0.0.1',
+      dataDir: options.dataDir ?? '',
+      services: { lan: { status: async () => lanStatus(), update: async () => lanStatus(), onChange: () => () => undefined } },
+      close: async () => {
+        timeline.push('server:close');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        timeline.push('server:closed');
+      },
+    } as unknown as RunningServer;
+  };
+}
+
+function harness(overrides: Partial<ShellDeps> & { hasLock?: boolean; userData?: string; isPackaged?: boolean } = {}) {
+  const timeline: string[] = [];
+  const calls: StartServerOptions[] = [];
+  const userData = overrides.userData ?? mkdtempSync(path.join(os.tmpdir(), 'parley-shell-'));
+  if (!overrides.userData) dirs.push(userData);
+  const app = new FakeApp(userData, timeline);
+  app.hasLock = overrides.hasLock ?? true;
+  app.isPackaged = overrides.isPackaged ?? false;
+  const windows: FakeWindow[] = [];
+  const tray = new FakeTray();
+  const dialog = new FakeDialog();
+  const shell = new FakeShell();
+  const clipboard = new FakeClipboard();
+  const session = new FakeSession();
+  const updater = new FakeUpdater(timeline);
+  const ipcHandlers = new Map<string, unknown>();
+  const log = recordingLog();
+  const deps: ShellDeps = {
+    app,
+    platform: 'linux',
+    env: {},
+    log,
+    startServer: fakeStartServer(timeline, calls),
+    createWindow: (options) => {
+      const win = new FakeWindow(options, timeline);
+      windows.push(win);
+      timeline.push('window:create');
+      return win;
+    },
+    workAreas: () => [{ x: 0, y: 0, width: 1920, height: 1080 }],
+    session: () => session,
+    shell,
+    dialog,
+    clipboard,
+    ipc: { handle: (channel, handler) => void ipcHandlers.set(channel, handler) },
+    createTray: () => tray,
+    buildMenu: (items) => items,
+    qrImage: async (url) => `qr:${url}`,
+    updater: () => updater,
+    preloadPath: '/app/dist/main/preload.cjs',
+    ...overrides,
+  };
+  const { ready } = runShell(deps);
+  return { app, timeline, calls, windows, tray, dialog, shell, clipboard, session, updater, ipcHandlers, log, ready, userData };
+}
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('desktop shell lifecycle', () => {
+  it('starts the service on loopback in the user-data folder, then opens the window on it', async () => {
+    const h = harness();
+    const runtime = await h.ready;
+    expect(h.calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: h.userData, secretStore: 'auto' }]);
+    expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}`]);
+    expect(h.windows[0]?.visible).toBe(true);
+    expect(h.windows[0]?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/main/preload.cjs' });
+    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal].sort());
+    expect(h.session.requestHandler).toBeDefined();
+    expect(h.tray.menu.length).toBeGreaterThan(0);
+  });
+
+  it('asks for the OS keychain on macOS', async () => {
+    const h = harness({ platform: 'darwin' });
+    await h.ready;
+    expect(h.calls[0]?.secretStore).toBe('keychain');
+  });
+
+  it('a second launch quits at once without starting another service', async () => {
+    const h = harness({ hasLock: false });
+    expect(await h.ready).toBeUndefined();
+    expect(h.calls).toEqual([]);
+    expect(h.app.quitted).toBe(true);
+  });
+
+  it('a second launch brings the open window to the front', async () => {
+    const h = harness();
+    await h.ready;
+    const win = h.windows[0]!;
+    win.minimized = true;
+    h.app.emit('second-instance');
+    expect(win).toMatchObject({ minimized: false, visible: true });
+    expect(win.focused).toBe(1);
+    expect(h.windows).toHaveLength(1);
+  });
+
+  it('reopens a window on the running service when the closed one is asked for again', async () => {
+    const h = harness({ platform: 'darwin' });
+    const runtime = await h.ready;
+    h.windows[0]!.close();
+    h.app.emit('window-all-closed');
+    expect(h.app.quitted).toBe(false);
+    h.app.emit('activate');
+    expect(h.windows).toHaveLength(2);
+    expect(h.windows[1]?.loaded).toEqual([runtime?.server.url]);
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it('closes the service completely before the app ends on quit', async () => {
+    const h = harness();
+    await h.ready;
+    h.app.quit();
+    expect(h.app.quitted).toBe(false);
+    await until(() => h.app.quitted);
+    expect(h.timeline.slice(-3)).toEqual(['server:close', 'server:closed', 'app:quit']);
+    expect(h.tray.destroyed).toBe(true);
+  });
+
+  it('a quit during start-up waits for the service and closes it without opening a window', async () => {
+    const h = harness();
+    h.app.quit();
+    await until(() => h.app.quitted);
+    expect(h.timeline).toEqual(['server:start', 'server:close', 'server:closed', 'app:quit']);
+    expect(h.windows).toHaveLength(0);
+  });
+
+  it('closing the last window quits, except while sharing on the LAN', async () => {
+    const h = harness();
+    await h.ready;
+    h.windows[0]!.close();
+    h.app.emit('window-all-closed');
+    await until(() => h.app.quitted);
+
+    const sharing: LanStatus = { ...OFF, enabled: true, listening: true };
+    const timeline: string[] = [];
+    const h2 = harness({ startServer: fakeStartServer(timeline, [], () => sharing) });
+    await h2.ready;
+    h2.windows[0]!.close();
+    h2.app.emit('window-all-closed');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(h2.app.quitted).toBe(false);
+    expect(h2.log.lines.join('\n')).toContain('keeps sharing');
+  });
+
+  it('shows why the service could not start and exits with an error code', async () => {
+    const h = harness({
+      startServer: async () => {
+        throw new Error('The OS keychain is not available: no Secret Service');
+      },
+    });
+    expect(await h.ready).toBeUndefined();
+    expect(h.dialog.errors).toEqual([{ title: 'Parley could not start', content: 'The OS keychain is not available: no Secret Service' }]);
+    expect(h.app.exitCode).toBe(1);
+    expect(h.windows).toHaveLength(0);
+  });
+
+  it('guards every web page the app creates', async () => {
+    const h = harness();
+    const runtime = await h.ready;
+    const contents = new FakeWebContents();
+    h.app.emit('web-contents-created', { preventDefault: () => undefined }, contents);
+    expect(contents.navigate(`${runtime?.server.url}/c/1`)).toBe(false);
+    expect(contents.navigate('https://example.com/')).toBe(true);
+    expect(h.shell.opened).toEqual(['https://example.com/']);
+  });
+
+  it('remembers the window place and the port for the next run', async () => {
+    const h = harness();
+    const runtime = await h.ready;
+    const win = h.windows[0]!;
+    win.bounds = { x: 300, y: 200, width: 1000, height: 700 };
+    win.maximized = true;
+    win.close();
+    const saved = JSON.parse(readFileSync(path.join(h.userData, 'shell-state.json'), 'utf8'));
+    expect(saved).toEqual({ port: runtime?.server.port, window: { bounds: { x: 300, y: 200, width: 1000, height: 700 }, maximized: true } });
+
+    const next = harness({ userData: h.userData });
+    await next.ready;
+    expect(next.calls[0]?.port).toBe(runtime?.server.port);
+    expect(next.windows[0]?.options).toMatchObject({ x: 300, y: 200, width: 1000, height: 700 });
+    expect(next.windows[0]?.maximized).toBe(true);
+  });
+
+  it('keeps the updater off when running from source, and checks for updates when packaged', async () => {
+    const dev = harness();
+    expect((await dev.ready)?.updatesEnabled).toBe(false);
+    expect(dev.updater.checks).toBe(0);
+    const packaged = harness({ isPackaged: true });
+    expect((await packaged.ready)?.updatesEnabled).toBe(true);
+    expect(packaged.updater.checks).toBe(1);
+    packaged.app.quit();
+    await until(() => packaged.app.quitted);
+  });
+
+  it('turns start at login on and off from the tray on Windows', async () => {
+    const h = harness({ platform: 'win32' });
+    await h.ready;
+    h.tray.click('Start at login');
+    expect(h.app.loginItem.openAtLogin).toBe(true);
+    await until(() => h.tray.menu.find((i) => i.label === 'Start at login')?.checked === true);
+  });
+});
+
+describe('desktop shell with the real service', () => {
+  it('shares on the LAN from the tray: reachable on the LAN address only while on, closed on quit', async () => {
+    const dataDirs: string[] = [];
+    const h = harness({
+      startServer: (options) => {
+        if (options.dataDir) dataDirs.push(options.dataDir);
+        return startServer({ ...options, logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') });
+      },
+      env: { PARLEY_SECRET_STORE: 'file' },
+    });
+    const runtime = await h.ready;
+    expect(runtime).toBeDefined();
+    const server = runtime!.server;
+    expect(dataDirs).toEqual([h.userData]);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+
+    // A free port for the LAN listener, so parallel test runs do not fight over 8765.
+    const probe = (await import('node:net')).createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '0.0.0.0', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await server.services.lan.update({ port });
+
+    const host = lanAddresses()[0] ?? '127.0.0.1';
+    const reach = () => fetch(`http://${host}:${port}/health`).then((r) => r.status, (e: { cause?: { code?: string } }) => e.cause?.code);
+    expect(await reach()).toBe('ECONNREFUSED');
+
+    h.tray.click('Share on local network');
+    await until(() => h.tray.menu.find((i) => i.label === 'Share on local network')?.checked === true);
+    expect(await reach()).toBe(200);
+    expect(h.dialog.boxes.some((b) => b.detail?.includes('Sign-up is open'))).toBe(true);
+    const win = h.windows[0]!;
+    await until(() => win.webContents.sent.some((m) => m.channel === IPC.lanSharingChanged));
+    const lanIp = lanAddresses()[0];
+    if (lanIp) {
+      h.tray.click('Copy LAN address');
+      await until(() => h.clipboard.text !== '');
+      expect(h.clipboard.text).toBe(`http://${lanIp}:${port}`);
+    }
+
+    h.tray.click('Share on local network');
+    await until(() => h.tray.menu.find((i) => i.label === 'Share on local network')?.checked === false);
+    expect(await reach()).toBe('ECONNREFUSED');
+
+    h.tray.click('Quit Parley');
+    await until(() => h.app.quitted);
+    expect(await fetch(`${server.url}/health`).then((r) => r.status, () => 'closed')).toBe('closed');
+  });
+});

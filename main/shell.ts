@@ -1,0 +1,199 @@
+import path from 'node:path';
+import type { RunningServer, StartServerOptions } from '../server';
+import type {
+  AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
+} from './facade';
+import { chooseSecretStore, startHost } from './host';
+import { desktopLanState, registerIpc, type IpcMainLike } from './ipc';
+import { IPC } from './ipc-channels';
+import { createLanActions } from './lan-actions';
+import { guardWebContents } from './navigation';
+import { secureSession } from './session-security';
+import { createStateStore } from './shell-state';
+import { createTrayController } from './tray';
+import { setupAutoUpdates } from './updater';
+import { focusWindow, mainWindowOptions, rememberWindowState } from './window';
+
+/** Everything the shell needs from Electron and the service, injected so it runs under Node in tests. */
+export interface ShellDeps {
+  app: AppLike;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  log: ShellLog;
+  startServer: (options: StartServerOptions) => Promise<RunningServer>;
+  /** Extra service options (tests quiet the logs). */
+  serverOptions?: Partial<StartServerOptions>;
+  createWindow: (options: WindowOptions) => BrowserWindowLike;
+  /** The screens' work areas (only valid once the app is ready). */
+  workAreas: () => Rectangle[];
+  session: () => SessionLike;
+  shell: ShellLike;
+  dialog: DialogLike;
+  clipboard: ClipboardLike;
+  ipc: IpcMainLike;
+  createTray: () => TrayLike;
+  buildMenu: (items: MenuItemOptions[]) => unknown;
+  qrImage: (url: string) => Promise<unknown>;
+  updater: () => UpdaterLike;
+  preloadPath: string;
+  iconPath?: string;
+}
+
+/** The running shell, for index.ts and tests. */
+export interface ShellRuntime {
+  server: RunningServer;
+  window(): BrowserWindowLike | undefined;
+  updatesEnabled: boolean;
+}
+
+/** Start at login exists on macOS and Windows only. */
+export function loginItemsSupported(platform: NodeJS.Platform): boolean {
+  return platform === 'darwin' || platform === 'win32';
+}
+
+/**
+ * The desktop app's lifecycle: one instance; on ready, the service on loopback, then the
+ * window, tray and updater; on quit, the service is closed (and the database flushed) before
+ * the process ends. Closing the last window quits, except on macOS and while LAN sharing is on
+ * (colleagues still use the service; the tray stays).
+ */
+export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undefined> } {
+  const { app, log } = deps;
+  if (!app.requestSingleInstanceLock()) {
+    log.info('Parley is already running: focusing its window');
+    app.quit();
+    return { ready: Promise.resolve(undefined) };
+  }
+
+  const state = createStateStore(path.join(app.getPath('userData'), 'shell-state.json'));
+  let phase: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
+  let server: RunningServer | undefined;
+  let win: BrowserWindowLike | undefined;
+  let lanListening = false;
+  let tray: ReturnType<typeof createTrayController> | undefined;
+  let updates: ReturnType<typeof setupAutoUpdates> | undefined;
+  let unwatchLan: (() => void) | undefined;
+  const origin = () => (server ? new URL(server.url).origin : undefined);
+  const open = (url: string) => deps.shell.openExternal(url);
+
+  function openWindow(running: RunningServer): BrowserWindowLike {
+    const remembered = state.read().window;
+    const created = deps.createWindow(mainWindowOptions(deps.preloadPath, remembered, deps.workAreas(), deps.iconPath));
+    rememberWindowState(created, (saved) => state.write({ window: saved }));
+    created.once('ready-to-show', () => {
+      if (remembered?.maximized) created.maximize();
+      created.show();
+    });
+    created.on('closed', () => {
+      if (win === created) win = undefined;
+    });
+    created.loadURL(running.url).catch((error: unknown) => log.error(`could not load the UI: ${String(error)}`));
+    return created;
+  }
+
+  function showWindow(): void {
+    if (phase !== 'running' || !server) return;
+    if (win && !win.isDestroyed()) focusWindow(win);
+    else win = openWindow(server);
+  }
+
+  let stopping: Promise<void> | undefined;
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      phase = 'stopping';
+      await ready.catch(() => undefined);
+      updates?.stop();
+      unwatchLan?.();
+      tray?.destroy();
+      if (server) await server.close();
+      log.info('Parley stopped');
+    })()
+      .catch((error: unknown) => log.error(`error while stopping: ${String(error)}`))
+      .finally(() => {
+        phase = 'stopped';
+      });
+    return stopping;
+  }
+
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origin, open, log));
+  app.on('second-instance', () => showWindow());
+  app.on('activate', () => showWindow());
+  app.on('window-all-closed', () => {
+    if (deps.platform === 'darwin') return;
+    if (lanListening) {
+      log.info('window closed; Parley keeps sharing on the local network from the tray');
+      return;
+    }
+    app.quit();
+  });
+  app.on('before-quit', (event) => {
+    if (phase === 'stopped') return;
+    event.preventDefault();
+    void stop().then(() => app.quit());
+  });
+
+  const ready = (async (): Promise<ShellRuntime | undefined> => {
+    await app.whenReady();
+    secureSession(deps.session(), origin);
+    let running: RunningServer;
+    try {
+      running = await startHost({
+        startServer: (options) => deps.startServer({ ...options, ...deps.serverOptions }),
+        dataDir: app.getPath('userData'),
+        secretStore: chooseSecretStore(deps.platform, deps.env),
+        rememberedPort: state.read().port,
+        log,
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`Parley could not start: ${message}`);
+      deps.dialog.showErrorBox('Parley could not start', message);
+      phase = 'stopped';
+      app.exit(1);
+      return undefined;
+    }
+    server = running;
+    state.write({ port: running.port });
+    const lan = running.services.lan;
+    registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log });
+    if (phase !== 'starting') return { server: running, window: () => win, updatesEnabled: false };
+    phase = 'running';
+
+    lanListening = (await lan.status()).listening;
+    unwatchLan = lan.onChange((status) => {
+      lanListening = status.listening;
+      if (win && !win.isDestroyed()) win.webContents.send(IPC.lanSharingChanged, desktopLanState(status));
+    });
+    win = openWindow(running);
+
+    const lanActions = createLanActions({ lan, dialog: deps.dialog, clipboard: deps.clipboard, qrImage: deps.qrImage, log });
+    const canLogin = loginItemsSupported(deps.platform);
+    tray = createTrayController({
+      createTray: deps.createTray,
+      buildMenu: deps.buildMenu,
+      lan,
+      startAtLogin: () => (canLogin ? app.getLoginItemSettings().openAtLogin : undefined),
+      actions: {
+        open: showWindow,
+        setSharing: (enabled) => void lanActions.setSharing(enabled),
+        copyAddress: () => void lanActions.copyAddress(),
+        showQrCode: () => void lanActions.showQrCode(),
+        ...(canLogin
+          ? {
+              setStartAtLogin: (enabled: boolean) => {
+                app.setLoginItemSettings({ openAtLogin: enabled });
+                void tray?.refresh();
+              },
+            }
+          : {}),
+        quit: () => app.quit(),
+      },
+    });
+    await tray.refresh();
+
+    updates = setupAutoUpdates({ app, updater: deps.updater, dialog: deps.dialog, log, env: deps.env, beforeRestart: stop });
+    return { server: running, window: () => win, updatesEnabled: updates.enabled };
+  })();
+
+  return { ready };
+}

@@ -1,0 +1,22 @@
+/**
+ * `window.parley`: what the desktop shell's preload exposes to the UI. Absent in a browser
+ * (LAN colleagues, `npm run serve`), so the UI must treat it as optional.
+ */
+export interface DesktopBridge {
+  /** The desktop app's version. */
+  appVersion(): Promise<string>;
+  /** Whether this machine shares Parley on the local network, and at which addresses. */
+  lanSharing(): Promise<DesktopLanState>;
+  /** Calls `listener` whenever LAN sharing changes (tray toggle, admin setting); returns the unsubscribe function. */
+  onLanSharingChange(listener: (state: DesktopLanState) => void): () => void;
+  /** Opens an http(s) link in the system browser; resolves false when the link was refused. */
+  openExternal(url: string): Promise<boolean>;
+}
+
+/** The LAN sharing state the UI may show. */
+export interface DesktopLanState {
+  enabled: boolean;
+  listening: boolean;
+  urls: string[];
+  warnings: string[];
+}
