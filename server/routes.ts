@@ -5,6 +5,7 @@ import { attachmentRoutes, chatsRoutes } from './chats';
 import { filesRoutes } from './files';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { lanRoutes } from './lan';
+import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
 import type { Services } from './services';
 
@@ -23,6 +24,8 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/compat', compatRoutes(services.providers.settings));
   app.use('/local', localRoutes(services.providers.settings));
   app.use('/api/v1/configs/connections', connectionsRoutes(services.providers.settings));
+  app.use('/api/models', baseModelsRoutes(services.models));
+  app.use('/api/v1/models', modelsRoutes(services.models));
   app.use('/api/v1/chats', attachmentRoutes(services), chatsRoutes(services.chats));
   app.use('/api/v1/files', filesRoutes(services.files));
 }

@@ -13,6 +13,7 @@ import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
 import { createProviders } from './providers';
+import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import type { SecretStore } from './secrets';
 import { createUsersRepo } from './users';
@@ -57,6 +58,7 @@ export async function buildServices(platform: Platform) {
 
   const providers = createProviders({ config, secrets, log, clock });
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
+  const models = createModels({ db, config, permissions, providers, clock, log });
 
   const files = createFilesService({ repo: createFilesRepo(db), dir: path.join(boot.dataDir, 'uploads'), maxBytes: boot.maxUploadBytes, clock, log });
   void files.sweepOrphans().catch((error: unknown) => log.warn({ err: error }, 'sweeping orphan uploads failed'));
@@ -71,7 +73,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, files, chats, config, permissions, auth, usersRepo, memberships, lan, backups, providers, onShutdown, shutdown };
+  return { ...platform, files, chats, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -7,6 +7,7 @@ import * as createGroups from './202611220005-create-groups';
 import * as createRevokedTokens from './202611220006-create-revoked-tokens';
 import * as createChats from './202611220301-create-chats';
 import * as createFiles from './202611220302-create-files';
+import * as createModels from './202611220201-create-models';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220006-create-revoked-tokens', createRevokedTokens],
   ['202611220301-create-chats', createChats],
   ['202611220302-create-files', createFiles],
+  ['202611220201-create-models', createModels],
 ];
 
 /** knex migration source over the static list. */

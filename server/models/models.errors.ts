@@ -1,0 +1,27 @@
+import { forbidden, HttpError } from '../platform/http/errors';
+
+/*
+ * The interface's odd statuses for the model endpoints (section 7). A model the caller may not
+ * read answers exactly like a missing one, so private ids do not leak.
+ */
+
+/** GET /models/model, update, toggle, delete: missing or not readable → 401. */
+export const modelNotFound = () => new HttpError(401, 'MODEL_NOT_FOUND', 'Model not found');
+/** POST /models/create with a taken id → 401. */
+export const modelIdTaken = () => new HttpError(401, 'MODEL_ID_TAKEN', 'A model with this id already exists');
+/** POST /models/create without admin role or workspace.models → 403. */
+export const modelsPermissionRequired = () =>
+  forbidden('You need the workspace models permission to create models', 'MODELS_PERMISSION_REQUIRED');
+/** Update of a readable model without write access → 400. */
+export const modelUpdateForbidden = () => new HttpError(400, 'MODEL_ACCESS_FORBIDDEN', 'You do not have write access to this model');
+/** Toggle or delete of a readable model without write access → 401. */
+export const modelWriteUnauthorized = () => new HttpError(401, 'MODEL_ACCESS_FORBIDDEN', 'You do not have write access to this model');
+/** Toggle that failed after the checks (the model vanished meanwhile) → 400. */
+export const modelToggleFailed = () => new HttpError(400, 'MODEL_TOGGLE_FAILED', 'The model could not be toggled');
+
+/**
+ * Chat resolution: the model is missing, inactive, not usable by the caller, or no enabled
+ * provider offers its base model. 404 by default; the chat endpoints may answer their own status
+ * (match on `code === 'MODEL_NOT_FOUND'`). Nothing has been sent to any provider.
+ */
+export const modelUnavailable = (id: string) => new HttpError(404, 'MODEL_NOT_FOUND', `Model not found: ${id}`);

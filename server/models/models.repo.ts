@@ -1,0 +1,66 @@
+import type { Db } from '../platform/db/knex';
+
+/** A row of `models`. JSON columns are text; `access_control` is NULL for public read. */
+export interface ModelRow {
+  id: string;
+  user_id: string;
+  base_model_id: string | null;
+  name: string;
+  params: string;
+  meta: string;
+  access_control: string | null;
+  is_active: number | boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A model row with its owner's public fields, for list entries. */
+export interface ModelWithOwnerRow extends ModelRow {
+  owner_name: string | null;
+  owner_email: string | null;
+  owner_role: string | null;
+}
+
+/** knex access to `models`. */
+export function createModelsRepo(db: Db) {
+  return {
+    async findById(id: string): Promise<ModelRow | undefined> {
+      return db<ModelRow>('models').where({ id }).first();
+    },
+    /** Every model, newest change first. */
+    async all(): Promise<ModelRow[]> {
+      return db<ModelRow>('models').select('*').orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id' }]);
+    },
+    /** Every model (or the one with `id`) joined with its owner, newest change first. */
+    async allWithOwners(id?: string): Promise<ModelWithOwnerRow[]> {
+      const query = db('models')
+        .leftJoin('users', 'users.id', 'models.user_id')
+        .select<ModelWithOwnerRow[]>('models.*', 'users.name as owner_name', 'users.email as owner_email', 'users.role as owner_role')
+        .orderBy([{ column: 'models.updated_at', order: 'desc' }, { column: 'models.id' }]);
+      if (id !== undefined) query.where('models.id', id);
+      return query;
+    },
+    /** Inserts a row; a taken id raises SQLite's UNIQUE violation. */
+    async insert(row: ModelRow): Promise<ModelRow> {
+      await db<ModelRow>('models').insert(row);
+      return (await db<ModelRow>('models').where({ id: row.id }).first()) as ModelRow;
+    },
+    async update(id: string, patch: Partial<Omit<ModelRow, 'id' | 'user_id' | 'created_at'>>): Promise<ModelRow | undefined> {
+      await db<ModelRow>('models').where({ id }).update(patch);
+      return db<ModelRow>('models').where({ id }).first();
+    },
+    /** Flips is_active; undefined when the row is gone. */
+    async toggle(id: string, now: number): Promise<ModelRow | undefined> {
+      const changed = await db('models')
+        .where({ id })
+        .update({ is_active: db.raw('CASE WHEN is_active THEN 0 ELSE 1 END'), updated_at: now });
+      if (changed === 0) return undefined;
+      return db<ModelRow>('models').where({ id }).first();
+    },
+    /** Deletes a row; true when it existed. */
+    async delete(id: string): Promise<boolean> {
+      return (await db('models').where({ id }).delete()) > 0;
+    },
+  };
+}
+export type ModelsRepo = ReturnType<typeof createModelsRepo>;
