@@ -1,0 +1,121 @@
+import { ApiError, authHeaders, errorOf } from './http';
+import type { Source } from './chats';
+
+/** What the UI sends to POST /api/chat/completions. */
+export interface CompletionRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  stream: true;
+  chat_id?: string;
+  session_id?: string;
+  /** Attachments and knowledge bases for this message. */
+  files?: Array<{ type: 'file' | 'collection'; id: string }>;
+  tool_ids?: string[];
+}
+
+/** A tool or pipeline status line (extra stream field). */
+export interface StreamStatus {
+  description?: string;
+  done?: boolean;
+  action?: string;
+  [k: string]: unknown;
+}
+
+/** Callbacks for one streamed answer. */
+export interface StreamHandlers {
+  onDelta(text: string): void;
+  onSources?(sources: Source[]): void;
+  onStatus?(status: StreamStatus): void;
+  onFollowUps?(items: string[]): void;
+  onChatId?(id: string): void;
+}
+
+/** Splits an SSE byte stream into `data:` payloads (handles events cut across reads). */
+export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = event
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).replace(/^ /, ''))
+          .join('\n');
+        if (data) yield data;
+      }
+    }
+    const rest = buffer.trim();
+    if (rest.startsWith('data:')) yield rest.slice(5).trim();
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+interface Chunk {
+  id?: string;
+  chat_id?: string;
+  choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string } }>;
+  sources?: Source[];
+  status?: StreamStatus;
+  follow_ups?: string[];
+  error?: { message?: string; detail?: string } | string;
+  detail?: string;
+}
+
+/** Streams one answer; resolves when the stream ends (or is aborted through `signal`). */
+export async function streamCompletion(body: CompletionRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch('/api/chat/completions', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...authHeaders() },
+      body: JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') return;
+    throw new ApiError(0, 'The service cannot be reached. Check that Parley is running and try again.');
+  }
+  if (!res.ok) throw await errorOf(res);
+  if (!res.body) throw new ApiError(res.status, 'The answer had no body.');
+  const type = res.headers.get('content-type') ?? '';
+  if (type.includes('application/json')) {
+    const full = (await res.json()) as Chunk;
+    const text = full.choices?.[0]?.message?.content ?? '';
+    if (text) handlers.onDelta(text);
+    return;
+  }
+  try {
+    for await (const data of sseData(res.body)) {
+      if (data === '[DONE]') break;
+      let chunk: Chunk;
+      try {
+        chunk = JSON.parse(data) as Chunk;
+      } catch {
+        continue;
+      }
+      if (chunk.error) {
+        const e = chunk.error;
+        throw new ApiError(500, typeof e === 'string' ? e : (e.message ?? e.detail ?? 'The model answered with an error.'));
+      }
+      if (chunk.chat_id) handlers.onChatId?.(chunk.chat_id);
+      if (chunk.sources?.length) handlers.onSources?.(chunk.sources);
+      if (chunk.status) handlers.onStatus?.(chunk.status);
+      if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);
+      const text = chunk.choices?.[0]?.delta?.content;
+      if (text) handlers.onDelta(text);
+    }
+  } catch (error) {
+    if ((error as Error).name === 'AbortError' || signal.aborted) return;
+    throw error;
+  }
+}

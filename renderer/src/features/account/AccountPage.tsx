@@ -1,0 +1,281 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { authApi } from '../../api/auth';
+import { ApiError } from '../../api/http';
+import { usersApi } from '../../api/users';
+import { useSession, useUser } from '../../app/session';
+import { useSettings } from '../../app/settings';
+import { Avatar } from '../../components/Avatar';
+import { useConfirm } from '../../components/Confirm';
+import { ErrorNotice, messageOf } from '../../components/Feedback';
+import { SelectField, Switch, TextField } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { ThemeSwitch } from '../../components/ThemeSwitch';
+import { useToast } from '../../components/Toasts';
+import { copyText } from '../../lib/clipboard';
+import { LANGUAGES, useT } from '../../lib/i18n';
+
+/** Profile, password, API key and interface settings of the signed-in user. */
+export default function AccountPage() {
+  const t = useT();
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>{t('account.title')}</h1>
+      </div>
+      <Profile />
+      <Interface />
+      <ApiKey />
+      <Password />
+    </div>
+  );
+}
+
+function Profile() {
+  const t = useT();
+  const user = useUser();
+  const { refresh } = useSession();
+  const toast = useToast();
+  const [name, setName] = useState(user.name);
+  const [image, setImage] = useState(user.profile_image_url);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const file = useRef<HTMLInputElement>(null);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await authApi.updateProfile({ name: name.trim(), profile_image_url: image });
+      await refresh();
+      toast(t('common.saved'));
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const upload = async (f: File) => {
+    try {
+      const res = await usersApi.uploadProfileImage(f);
+      setImage(res.url);
+    } catch (err) {
+      toast(t('account.imageUploadFailed', { detail: messageOf(err) }), 'error');
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="profile-h">
+      <div className="card-title">
+        <h2 id="profile-h">{t('account.profile')}</h2>
+      </div>
+      <p className="section-desc">{t('account.profileDesc')}</p>
+      <form onSubmit={save} className="col">
+        <div className="row gap-l wrap">
+          <Avatar name={name || user.name} src={image} large />
+          <div className="col" style={{ gap: 4 }}>
+            <input ref={file} type="file" accept="image/*" hidden onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+            <button type="button" className="btn small" onClick={() => file.current?.click()}>
+              <Icon name="upload" size={14} />
+              {t('account.changeImage')}
+            </button>
+            <span className="tiny muted">{user.email}</span>
+          </div>
+        </div>
+        <div className="form-grid">
+          <TextField label={t('common.name')} value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
+          <TextField label={t('common.email')} value={user.email} readOnly disabled />
+        </div>
+        {error && <div className="notice error">{error}</div>}
+        <div className="row end">
+          <button type="submit" className="btn primary" disabled={busy || !name.trim()}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Interface() {
+  const t = useT();
+  const { settings, update } = useSettings();
+  return (
+    <section className="card" aria-labelledby="iface-h">
+      <div className="card-title">
+        <h2 id="iface-h">{t('account.interface')}</h2>
+      </div>
+      <p className="section-desc">{t('account.interfaceDesc')}</p>
+      <div className="col">
+        <div className="field">
+          <span className="field-label">{t('nav.theme')}</span>
+          <div style={{ maxWidth: 360 }}>
+            <ThemeSwitch />
+          </div>
+        </div>
+        <div style={{ maxWidth: 360 }}>
+          <SelectField label={t('account.language')} value={settings.language ?? 'en'} onChange={(e) => void update({ language: e.target.value })}>
+            {LANGUAGES.map((l) => (
+              <option key={l.code} value={l.code}>
+                {l.label}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <Switch label={t('account.collapseSidebar')} checked={settings.sidebar?.collapsed === true} onChange={(v) => void update({ sidebar: { ...settings.sidebar, collapsed: v } })} />
+      </div>
+    </section>
+  );
+}
+
+function ApiKey() {
+  const t = useT();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [shown, setShown] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const key = useQuery({
+    queryKey: ['api-key'],
+    queryFn: async () => {
+      try {
+        return (await authApi.getApiKey()).api_key;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      await qc.invalidateQueries({ queryKey: ['api-key'] });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const create = () =>
+    run(async () => {
+      const res = await authApi.createApiKey();
+      qc.setQueryData(['api-key'], res.api_key);
+      setShown(true);
+    });
+  const disabled = error instanceof ApiError && error.status === 403;
+  const value = key.data;
+  return (
+    <section className="card" aria-labelledby="key-h">
+      <div className="card-title">
+        <h2 id="key-h">{t('account.apiKey')}</h2>
+      </div>
+      <p className="section-desc">{t('account.apiKeyDesc')}</p>
+      {key.isError && <ErrorNotice error={key.error} onRetry={() => void key.refetch()} />}
+      {key.isSuccess && !value && (
+        <div className="row wrap">
+          <span className="muted">{t('account.apiKeyNone')}</span>
+          <div className="grow" />
+          <button type="button" className="btn primary" onClick={() => void create()} disabled={busy}>
+            <Icon name="key" size={15} />
+            {t('account.apiKeyCreate')}
+          </button>
+        </div>
+      )}
+      {value && (
+        <div className="col">
+          <div className="row">
+            <input className="input mono grow" readOnly aria-label={t('account.apiKey')} value={shown ? value : `${value.slice(0, 6)}${'•'.repeat(24)}${value.slice(-4)}`} data-testid="api-key" />
+            <button type="button" className="icon-btn" onClick={() => setShown((s) => !s)} aria-label={shown ? t('account.apiKeyHide') : t('account.apiKeyShow')}>
+              <Icon name={shown ? 'eyeOff' : 'eye'} />
+            </button>
+            <button
+              type="button"
+              className="btn"
+              onClick={async () => {
+                if (await copyText(value)) toast(t('common.copied'));
+              }}
+            >
+              <Icon name="copy" size={15} />
+              {t('common.copy')}
+            </button>
+          </div>
+          <div className="row end">
+            <button type="button" className="btn" onClick={() => void create()} disabled={busy}>
+              <Icon name="refresh" size={15} />
+              {t('account.apiKeyRegenerate')}
+            </button>
+            <button
+              type="button"
+              className="btn danger"
+              disabled={busy}
+              onClick={async () => {
+                if (await confirm(t('account.apiKeyRevokeConfirm'), { action: t('account.apiKeyRevoke') })) void run(() => authApi.deleteApiKey().then(() => qc.setQueryData(['api-key'], null)));
+              }}
+            >
+              {t('account.apiKeyRevoke')}
+            </button>
+          </div>
+        </div>
+      )}
+      {error !== null && <div className="mt">{disabled ? <div className="notice warning">{t('account.apiKeyDisabled')}</div> : <ErrorNotice error={error} />}</div>}
+    </section>
+  );
+}
+
+function Password() {
+  const t = useT();
+  const toast = useToast();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (next !== again) return setError(t('account.passwordsDiffer'));
+    if (new TextEncoder().encode(next).length > 72) return setError(t('auth.passwordTooLong'));
+    setBusy(true);
+    try {
+      await authApi.updatePassword({ password: current, new_password: next });
+      setCurrent('');
+      setNext('');
+      setAgain('');
+      toast(t('account.passwordChanged'));
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="pw-h">
+      <div className="card-title">
+        <h2 id="pw-h">{t('account.password')}</h2>
+      </div>
+      <p className="section-desc">{t('account.passwordDesc')}</p>
+      <form className="col" onSubmit={submit}>
+        <div className="form-grid">
+          <TextField label={t('account.currentPassword')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />
+          <TextField label={t('account.newPassword')} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
+          <TextField label={t('account.confirmPassword')} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
+        </div>
+        {error && (
+          <div className="notice error" role="alert">
+            {error}
+          </div>
+        )}
+        <div className="row end">
+          <button type="submit" className="btn primary" disabled={busy || !current || !next}>
+            {t('account.changePassword')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import './admin.css';
+import { NavLink, Navigate, Route, Routes } from 'react-router';
+import { useT, type StringKey } from '../../lib/i18n';
+import { AuthPanel } from './AuthPanel';
+import { ConnectionsPanel } from './ConnectionsPanel';
+import { GroupsPanel } from './GroupsPanel';
+import { PermissionsPanel } from './PermissionsPanel';
+import { RetrievalPanel } from './RetrievalPanel';
+import { TasksPanel } from './TasksPanel';
+import { ToolServersPanel } from './ToolServersPanel';
+import { UsersPanel } from './UsersPanel';
+
+const TABS: Array<{ path: string; label: StringKey }> = [
+  { path: 'users', label: 'admin.users' },
+  { path: 'groups', label: 'admin.groups' },
+  { path: 'permissions', label: 'admin.permissions' },
+  { path: 'auth', label: 'admin.auth' },
+  { path: 'connections', label: 'admin.connections' },
+  { path: 'tool-servers', label: 'admin.toolServers' },
+  { path: 'retrieval', label: 'admin.retrieval' },
+  { path: 'tasks', label: 'admin.tasks' },
+];
+
+/** Admin settings: one tab per area, each its own address. */
+export default function AdminPage() {
+  const t = useT();
+  return (
+    <div className="page" style={{ maxWidth: 1100 }}>
+      <div className="page-head">
+        <h1>{t('admin.title')}</h1>
+      </div>
+      <nav className="tabs" aria-label={t('admin.title')}>
+        {TABS.map((tab) => (
+          <NavLink key={tab.path} to={`/admin/${tab.path}`} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
+            {t(tab.label)}
+          </NavLink>
+        ))}
+      </nav>
+      <Routes>
+        <Route index element={<Navigate to="users" replace />} />
+        <Route path="users" element={<UsersPanel />} />
+        <Route path="groups" element={<GroupsPanel />} />
+        <Route path="permissions" element={<PermissionsPanel />} />
+        <Route path="auth" element={<AuthPanel />} />
+        <Route path="connections" element={<ConnectionsPanel />} />
+        <Route path="tool-servers" element={<ToolServersPanel />} />
+        <Route path="retrieval" element={<RetrievalPanel />} />
+        <Route path="tasks" element={<TasksPanel />} />
+      </Routes>
+    </div>
+  );
+}

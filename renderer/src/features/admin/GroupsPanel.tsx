@@ -1,0 +1,137 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { Group } from '../../../../server/contracts/groups';
+import type { PartialPermissions } from '../../../../server/contracts/permissions';
+import { groupsApi } from '../../api/groups';
+import { usersApi } from '../../api/users';
+import { useConfirm } from '../../components/Confirm';
+import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { TextArea, TextField } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { Modal } from '../../components/Modal';
+import { useToast } from '../../components/Toasts';
+import { useT } from '../../lib/i18n';
+import { PermissionsEditor } from './PermissionsEditor';
+
+/** Groups: list, create, edit (name, description, permissions, members), delete. */
+export function GroupsPanel() {
+  const t = useT();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
+  const [editing, setEditing] = useState<Group | 'new' | null>(null);
+  const remove = useMutation({ mutationFn: (id: string) => groupsApi.remove(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['groups'] }), onError: (e) => toast(messageOf(e), 'error') });
+  return (
+    <section>
+      <div className="row mb">
+        <div className="grow" />
+        <button type="button" className="btn primary" onClick={() => setEditing('new')}>
+          <Icon name="plus" size={16} />
+          {t('admin.addGroup')}
+        </button>
+      </div>
+      {groups.isPending && <Loading />}
+      {groups.isError && <ErrorNotice error={groups.error} onRetry={() => void groups.refetch()} />}
+      {groups.data?.length === 0 && <div className="empty card">{t('admin.noGroups')}</div>}
+      {groups.data && groups.data.length > 0 && (
+        <div className="list">
+          {groups.data.map((g) => (
+            <div key={g.id} className="list-item">
+              <span className="avatar" style={{ background: 'var(--accent-soft)', color: 'var(--accent)' }}>
+                <Icon name="users" size={16} />
+              </span>
+              <div className="grow">
+                <div style={{ fontWeight: 600 }}>{g.name}</div>
+                <div className="small muted truncate">{g.description || '—'}</div>
+              </div>
+              <span className="badge">{t('admin.groupMembersCount', { count: g.user_ids.length })}</span>
+              <button type="button" className="icon-btn small" onClick={() => setEditing(g)} aria-label={`${t('common.edit')}: ${g.name}`}>
+                <Icon name="pencil" size={15} />
+              </button>
+              <button
+                type="button"
+                className="icon-btn small"
+                aria-label={`${t('common.delete')}: ${g.name}`}
+                onClick={async () => {
+                  if (await confirm(t('admin.deleteGroupConfirm', { name: g.name }), { action: t('common.delete') })) remove.mutate(g.id);
+                }}
+              >
+                <Icon name="trash" size={15} />
+              </button>
+            </div>
+          ))}
+        </div>
+      )}
+      {editing && <GroupEditor group={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={() => (setEditing(null), void qc.invalidateQueries({ queryKey: ['groups'] }))} />}
+    </section>
+  );
+}
+
+function GroupEditor({ group, onClose, onDone }: { group: Group | null; onClose: () => void; onDone: () => void }) {
+  const t = useT();
+  const [name, setName] = useState(group?.name ?? '');
+  const [description, setDescription] = useState(group?.description ?? '');
+  const [permissions, setPermissions] = useState<PartialPermissions>(group?.permissions ?? {});
+  const [members, setMembers] = useState<string[]>(group?.user_ids ?? []);
+  const [filter, setFilter] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const users = useQuery({ queryKey: ['users', 'all'], queryFn: usersApi.all, enabled: group !== null });
+  const shown = useMemo(() => {
+    const q = filter.toLowerCase();
+    return (users.data?.users ?? []).filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
+  }, [users.data, filter]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (group) await groupsApi.update(group.id, { name, description, permissions, user_ids: members });
+      else await groupsApi.create({ name, description, permissions });
+      onDone();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={group ? group.name : t('admin.addGroup')} onClose={onClose} wide>
+      <form className="col" onSubmit={submit}>
+        <TextField label={t('common.name')} value={name} onChange={(e) => setName(e.target.value)} required />
+        <TextArea label={t('common.description')} value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
+        <div className="field">
+          <span className="field-label">{t('admin.groupPermissions')}</span>
+          <PermissionsEditor value={permissions} onChange={setPermissions} />
+        </div>
+        {group && (
+          <div className="field">
+            <span className="field-label">{t('admin.groupMembers')}</span>
+            <input className="input" type="search" placeholder={t('admin.searchUsers')} aria-label={t('admin.searchUsers')} value={filter} onChange={(e) => setFilter(e.target.value)} />
+            {users.isError && <ErrorNotice error={users.error} />}
+            <div className="list" style={{ maxHeight: 220, overflowY: 'auto' }}>
+              {shown.map((u) => (
+                <label key={u.id} className="list-item checkbox" style={{ padding: '8px 12px' }}>
+                  <input type="checkbox" checked={members.includes(u.id)} onChange={(e) => setMembers((m) => (e.target.checked ? [...m, u.id] : m.filter((x) => x !== u.id)))} />
+                  <span className="grow">{u.name}</span>
+                  <span className="tiny muted">{u.email}</span>
+                </label>
+              ))}
+            </div>
+          </div>
+        )}
+        {error && <div className="notice error">{error}</div>}
+        <div className="row end">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="btn primary" disabled={busy || !name.trim()}>
+            {group ? t('common.save') : t('common.create')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

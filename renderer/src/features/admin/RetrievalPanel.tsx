@@ -1,0 +1,115 @@
+import { settingsApi, type EmbeddingConfig, type RetrievalConfig } from '../../api/settings';
+import { ErrorNotice, Loading } from '../../components/Feedback';
+import { SelectField, Switch, TextField } from '../../components/Field';
+import { useConfigForm } from '../../hooks/use-config-form';
+import { useT } from '../../lib/i18n';
+import { NumberField, numberError } from './NumberField';
+import { SaveBar } from './SaveBar';
+
+type NumKey = 'CHUNK_SIZE' | 'CHUNK_OVERLAP' | 'PARENT_CHUNK_SIZE' | 'PARENT_CHUNK_OVERLAP' | 'CHILD_CHUNK_SIZE' | 'CHILD_CHUNK_OVERLAP' | 'HTML_CHUNK_SIZE' | 'HTML_MIN_CHUNK_SIZE' | 'HTML_CHUNK_OVERLAP' | 'HTML_CONTEXT_WINDOW' | 'TOP_K' | 'TOP_K_RERANKER';
+
+const BIG = 1_000_000;
+
+/** Chunking, hybrid search and ranking settings, and the embedding model. */
+export function RetrievalPanel() {
+  const t = useT();
+  const form = useConfigForm<RetrievalConfig>('retrieval', settingsApi.retrieval, settingsApi.setRetrieval);
+  const emb = useConfigForm<EmbeddingConfig>('embedding', settingsApi.embedding, settingsApi.setEmbedding);
+  const d = form.draft;
+  const num = (key: NumKey, label: string, min = 0, max = BIG) => d && <NumberField key={key} label={label} value={d[key]} min={min} max={max} onChange={(v) => form.set(key, v)} />;
+  const invalid =
+    !!d &&
+    ((d.TOP_K !== undefined && numberError(d.TOP_K, 1, 1000, true) !== null) ||
+      (d.RELEVANCE_THRESHOLD !== undefined && numberError(d.RELEVANCE_THRESHOLD, 0, 1, false) !== null) ||
+      (d.HYBRID_BM25_WEIGHT !== undefined && numberError(d.HYBRID_BM25_WEIGHT, 0, 1, false) !== null) ||
+      (['CHUNK_SIZE', 'CHUNK_OVERLAP', 'TOP_K_RERANKER'] as const).some((k) => d[k] !== undefined && numberError(d[k], 0, BIG, true) !== null));
+  const e = emb.draft;
+  return (
+    <>
+      <section className="card">
+        <div className="card-title">
+          <h2>{t('admin.retrieval')}</h2>
+        </div>
+        <p className="section-desc">{t('admin.retrievalDesc')}</p>
+        {form.query.isPending && <Loading />}
+        {form.query.isError && <ErrorNotice error={form.query.error} onRetry={() => void form.query.refetch()} />}
+        {d && (
+          <div className="col">
+            <Switch label="Hybrid search (BM25 + vectors)" checked={d.ENABLE_RAG_HYBRID_SEARCH !== false} onChange={(v) => form.set('ENABLE_RAG_HYBRID_SEARCH', v)} />
+            <div className="form-grid">
+              <NumberField label="Top K" value={d.TOP_K} min={1} max={1000} onChange={(v) => form.set('TOP_K', v)} />
+              {num('TOP_K_RERANKER', 'Top K after reranking')}
+              <NumberField label="Relevance threshold" value={d.RELEVANCE_THRESHOLD} min={0} max={1} integer={false} onChange={(v) => form.set('RELEVANCE_THRESHOLD', v)} hint="0 – 1" />
+              <NumberField label="BM25 weight" value={d.HYBRID_BM25_WEIGHT} min={0} max={1} integer={false} onChange={(v) => form.set('HYBRID_BM25_WEIGHT', v)} hint="0 = semantic, 1 = lexical" />
+            </div>
+            <hr className="divider" />
+            <div className="form-grid">
+              <SelectField label="Chunking strategy" value={d.CHUNKING_STRATEGY ?? 'A'} onChange={(ev) => form.set('CHUNKING_STRATEGY', ev.target.value)}>
+                <option value="A">A — fixed size</option>
+                <option value="E">E — parent / child</option>
+                <option value="H">H — HTML aware</option>
+              </SelectField>
+              {(d.CHUNKING_STRATEGY ?? 'A') === 'A' && (
+                <SelectField label="Text splitter" value={d.TEXT_SPLITTER ?? 'character'} onChange={(ev) => form.set('TEXT_SPLITTER', ev.target.value)}>
+                  <option value="character">character</option>
+                  <option value="token">token</option>
+                </SelectField>
+              )}
+              {(d.CHUNKING_STRATEGY ?? 'A') === 'A' && [num('CHUNK_SIZE', 'Chunk size', 1), num('CHUNK_OVERLAP', 'Chunk overlap')]}
+              {d.CHUNKING_STRATEGY === 'E' && [num('PARENT_CHUNK_SIZE', 'Parent chunk size', 1), num('PARENT_CHUNK_OVERLAP', 'Parent overlap'), num('CHILD_CHUNK_SIZE', 'Child chunk size', 1), num('CHILD_CHUNK_OVERLAP', 'Child overlap')]}
+              {d.CHUNKING_STRATEGY === 'H' && [num('HTML_CHUNK_SIZE', 'Max chunk size', 1), num('HTML_MIN_CHUNK_SIZE', 'Min chunk size'), num('HTML_CHUNK_OVERLAP', 'Overlap'), num('HTML_CONTEXT_WINDOW', 'Context window')]}
+            </div>
+            <hr className="divider" />
+            <div className="form-grid">
+              <SelectField label="Content extraction" value={d.CONTENT_EXTRACTION_ENGINE ?? ''} onChange={(ev) => form.set('CONTENT_EXTRACTION_ENGINE', ev.target.value)}>
+                <option value="">built-in</option>
+                <option value="external">external</option>
+              </SelectField>
+              {d.CONTENT_EXTRACTION_ENGINE === 'external' && <TextField label="External loader URL" value={d.EXTERNAL_DOCUMENT_LOADER_URL ?? ''} onChange={(ev) => form.set('EXTERNAL_DOCUMENT_LOADER_URL', ev.target.value)} />}
+              <TextField label="Reranking engine" value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value)} placeholder="external" />
+              <TextField label="Reranker URL" value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
+              <TextField label="Reranking model" value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
+            </div>
+            <Switch label="Chunking server" checked={d.ENABLE_CHUNKING_SERVER === true} onChange={(v) => form.set('ENABLE_CHUNKING_SERVER', v)} />
+            {d.ENABLE_CHUNKING_SERVER && <TextField label="Chunking server URL" value={d.CHUNKING_SERVER_URL ?? ''} onChange={(ev) => form.set('CHUNKING_SERVER_URL', ev.target.value)} />}
+            <SaveBar onSave={() => void form.submit()} saving={form.saving} dirty={form.dirty && !invalid} error={form.error} />
+          </div>
+        )}
+      </section>
+      <section className="card">
+        <div className="card-title">
+          <h2>{t('admin.embedding')}</h2>
+        </div>
+        <p className="section-desc">{t('admin.embeddingDesc')}</p>
+        {emb.query.isPending && <Loading />}
+        {emb.query.isError && <ErrorNotice error={emb.query.error} onRetry={() => void emb.query.refetch()} />}
+        {e && (
+          <div className="col">
+            <div className="form-grid">
+              <SelectField label="Engine" value={e.embedding_engine} onChange={(ev) => emb.set('embedding_engine', ev.target.value)}>
+                <option value="">built-in (offline)</option>
+                <option value="compat">compat (OpenAI-compatible)</option>
+                <option value="local">local (Ollama-style)</option>
+              </SelectField>
+              <TextField label="Model" value={e.embedding_model} onChange={(ev) => emb.set('embedding_model', ev.target.value)} />
+              <NumberField label="Batch size" value={e.embedding_batch_size} min={1} max={10_000} onChange={(v) => emb.set('embedding_batch_size', v)} />
+            </div>
+            {e.embedding_engine === 'compat' && (
+              <div className="form-grid">
+                <TextField label="URL" value={e.compat_config?.url ?? ''} onChange={(ev) => emb.set('compat_config', { ...e.compat_config, url: ev.target.value })} />
+                <TextField label="Key" type="password" autoComplete="off" value={e.compat_config?.key ?? ''} onChange={(ev) => emb.set('compat_config', { ...e.compat_config, key: ev.target.value })} />
+              </div>
+            )}
+            {e.embedding_engine === 'local' && (
+              <div className="form-grid">
+                <TextField label="URL" value={e.local_config?.url ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, url: ev.target.value })} />
+                <TextField label="Key" type="password" autoComplete="off" value={e.local_config?.key ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, key: ev.target.value })} />
+              </div>
+            )}
+            <SaveBar onSave={() => void emb.submit()} saving={emb.saving} dirty={emb.dirty && numberError(e.embedding_batch_size, 1, 10_000, true) === null} error={emb.error} />
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

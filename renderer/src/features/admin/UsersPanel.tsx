@@ -1,0 +1,250 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Role } from '../../../../server/contracts/auth';
+import type { UserListItem } from '../../../../server/contracts/users';
+import { authApi } from '../../api/auth';
+import { groupsApi } from '../../api/groups';
+import { usersApi } from '../../api/users';
+import { useUser } from '../../app/session';
+import { Avatar } from '../../components/Avatar';
+import { useConfirm } from '../../components/Confirm';
+import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { SelectField, TextField } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { Modal } from '../../components/Modal';
+import { useToast } from '../../components/Toasts';
+import { formatDate, formatDateTime } from '../../lib/dates';
+import { useT } from '../../lib/i18n';
+
+const PAGE_SIZE = 30;
+const ROLES: Role[] = ['pending', 'user', 'admin'];
+
+/** The paged user table: search, group filter, role change, approve, add, edit, delete. */
+export function UsersPanel() {
+  const t = useT();
+  const me = useUser();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [query, setQuery] = useState('');
+  const [debounced, setDebounced] = useState('');
+  const [groupId, setGroupId] = useState('');
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<UserListItem | null>(null);
+
+  useEffect(() => {
+    const id = setTimeout(() => (setDebounced(query), setPage(1)), 250);
+    return () => clearTimeout(id);
+  }, [query]);
+
+  const users = useQuery({ queryKey: ['users', debounced, groupId, page], queryFn: () => usersApi.list({ query: debounced || undefined, page, group_id: groupId || undefined }), placeholderData: keepPreviousData });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
+  const active = useQuery({ queryKey: ['users', 'active'], queryFn: usersApi.active, refetchInterval: 15_000 });
+  const online = new Set(active.data?.user_ids ?? []);
+
+  const refresh = () => qc.invalidateQueries({ queryKey: ['users'] });
+  const setRole = useMutation({
+    mutationFn: ({ id, role }: { id: string; role: Role }) => usersApi.update(id, { role }),
+    onSuccess: () => void refresh(),
+    onError: (e) => toast(messageOf(e), 'error'),
+  });
+  const remove = useMutation({ mutationFn: (id: string) => usersApi.remove(id), onSuccess: () => void refresh(), onError: (e) => toast(messageOf(e), 'error') });
+
+  const count = users.data?.count ?? 0;
+  const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
+
+  return (
+    <section>
+      <div className="row wrap mb">
+        <div className="grow" style={{ minWidth: 200, maxWidth: 360 }}>
+          <input className="input" type="search" placeholder={t('admin.searchUsers')} aria-label={t('admin.searchUsers')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        </div>
+        {groups.data && groups.data.length > 0 && (
+          <select className="select" style={{ width: 200 }} aria-label={t('admin.groups')} value={groupId} onChange={(e) => (setGroupId(e.target.value), setPage(1))}>
+            <option value="">{t('admin.groups')}: —</option>
+            {groups.data.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+        )}
+        <div className="grow" />
+        <span className="muted small">{t('admin.userCount', { count })}</span>
+        <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+          <Icon name="plus" size={16} />
+          {t('admin.addUser')}
+        </button>
+      </div>
+      {users.isPending && <Loading />}
+      {users.isError && <ErrorNotice error={users.error} onRetry={() => void users.refetch()} />}
+      {users.data && (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>{t('common.name')}</th>
+                <th>{t('common.role')}</th>
+                <th className="hide-phone">{t('admin.lastActive')}</th>
+                <th className="hide-phone">{t('common.created')}</th>
+                <th style={{ textAlign: 'right' }}>{t('common.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.users.map((u) => (
+                <tr key={u.id} data-testid={`user-row-${u.email}`}>
+                  <td>
+                    <div className="row" style={{ minWidth: 0 }}>
+                      <Avatar name={u.name} src={u.profile_image_url} />
+                      <div style={{ minWidth: 0 }}>
+                        <div className="row gap-s" style={{ fontWeight: 600 }}>
+                          <span className="truncate">{u.name}</span>
+                          {online.has(u.id) && <span className="badge success">{t('admin.active')}</span>}
+                        </div>
+                        <div className="tiny muted truncate">{u.email}</div>
+                      </div>
+                    </div>
+                  </td>
+                  <td>
+                    <select className="select" style={{ minHeight: 32, height: 32, padding: '2px 28px 2px 8px', width: 110, backgroundPosition: 'calc(100% - 14px) 13px, calc(100% - 9px) 13px' }} aria-label={`${t('common.role')}: ${u.name}`} value={u.role} disabled={u.id === me.id} onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}>
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td className="hide-phone small muted">{formatDateTime(u.last_active_at)}</td>
+                  <td className="hide-phone small muted">{formatDate(u.created_at)}</td>
+                  <td>
+                    <div className="row end gap-s">
+                      {u.role === 'pending' && (
+                        <button type="button" className="btn small primary" onClick={() => setRole.mutate({ id: u.id, role: 'user' })}>
+                          {t('admin.approve')}
+                        </button>
+                      )}
+                      <button type="button" className="icon-btn small" onClick={() => setEditing(u)} aria-label={`${t('admin.editUser')}: ${u.name}`}>
+                        <Icon name="pencil" size={15} />
+                      </button>
+                      <button
+                        type="button"
+                        className="icon-btn small"
+                        disabled={u.id === me.id}
+                        aria-label={`${t('common.delete')}: ${u.name}`}
+                        onClick={async () => {
+                          if (await confirm(t('admin.deleteUserConfirm', { name: u.name, email: u.email }), { action: t('common.delete') })) remove.mutate(u.id);
+                        }}
+                      >
+                        <Icon name="trash" size={15} />
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <div className="row end mt">
+          <button type="button" className="btn small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            {t('common.previous')}
+          </button>
+          <span className="small muted">{t('admin.page', { page, pages })}</span>
+          <button type="button" className="btn small" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            {t('common.next')}
+          </button>
+        </div>
+      )}
+      {adding && <AddUser onClose={() => setAdding(false)} onDone={() => (setAdding(false), void refresh())} />}
+      {editing && <EditUser user={editing} onClose={() => setEditing(null)} onDone={() => (setEditing(null), void refresh())} />}
+    </section>
+  );
+}
+
+function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
+  const t = useT();
+  const [form, setForm] = useState({ name: '', email: '', password: '', role: 'user' as Role });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await authApi.addUser(form);
+      onDone();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={t('admin.addUser')} onClose={onClose}>
+      <form className="col" onSubmit={submit}>
+        <TextField label={t('common.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
+        <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
+        <TextField label={t('common.password')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
+        <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </SelectField>
+        {error && <div className="notice error">{error}</div>}
+        <div className="row end">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="btn primary" disabled={busy}>
+            {t('common.add')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () => void; onDone: () => void }) {
+  const t = useT();
+  const [form, setForm] = useState({ name: user.name, email: user.email, role: user.role, password: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await usersApi.update(user.id, { name: form.name, email: form.email, role: form.role, ...(form.password ? { password: form.password } : {}) });
+      onDone();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={t('admin.editUser')} onClose={onClose}>
+      <form className="col" onSubmit={submit}>
+        <TextField label={t('common.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
+        <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
+        <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </SelectField>
+        <TextField label={t('admin.newPasswordOptional')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        {error && <div className="notice error">{error}</div>}
+        <div className="row end">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="btn primary" disabled={busy}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { useT } from '../../lib/i18n';
+import { Logo } from '../../components/Logo';
+import './auth.css';
+
+/** The split layout of the signed-out screens: a brand panel and a form card. */
+export function AuthLayout({ children }: { children: ReactNode }) {
+  const t = useT();
+  return (
+    <div className="auth-page">
+      <aside className="auth-brand" aria-hidden="true">
+        <div className="auth-brand-inner">
+          <Logo size={44} />
+          <p className="auth-brand-name">{t('app.name')}</p>
+          <p className="auth-brand-tagline">{t('app.tagline')}</p>
+          <div className="auth-bubbles">
+            <span className="bubble user">Summarise the Q3 report for the team</span>
+            <span className="bubble bot">Here are the five points that matter most…</span>
+            <span className="bubble user">Cite the sources, please</span>
+          </div>
+        </div>
+      </aside>
+      <main className="auth-main" id="main">
+        <div className="auth-card">
+          <div className="auth-mobile-logo">
+            <Logo size={36} />
+            <span>{t('app.name')}</span>
+          </div>
+          {children}
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { chatsApi } from '../../api/chats';
+import { modelsApi } from '../../api/models';
+import { useUser } from '../../app/session';
+import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
+import { Icon } from '../../components/Icon';
+import { Modal } from '../../components/Modal';
+import { useT } from '../../lib/i18n';
+import { editMessage, regenerate, retry, sendMessage, showVersion, stop, type ChatContext } from './actions';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import type { MessageActions } from './MessageView';
+import { ModelPicker } from './ModelPicker';
+import { emptyConversation, fromMessages, getConversation, pathOf, setConversation, useConversation } from './store';
+import './chat.css';
+
+const MODEL_KEY = 'parley.model';
+
+/** The chat view: model picker, the thread, and the composer. `/` is a new chat; `/c/:id` a saved one. */
+export default function ChatPage() {
+  const t = useT();
+  const user = useUser();
+  const { chatId } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const key = chatId ?? `new:${location.key}`;
+  const conversation = useConversation(key);
+  const [model, setModel] = useState<string | null>(() => localStorage.getItem(MODEL_KEY));
+  const [help, setHelp] = useState(false);
+
+  const models = useQuery({ queryKey: ['models', 'available'], queryFn: modelsApi.available });
+  const saved = useQuery({ queryKey: ['chat', chatId], queryFn: () => chatsApi.get(chatId!), enabled: !!chatId && !getConversation(key), staleTime: Infinity });
+
+  useEffect(() => {
+    if (!chatId && !getConversation(key)) setConversation(key, emptyConversation(key, null));
+  }, [chatId, key]);
+  useEffect(() => {
+    if (chatId && saved.data && !getConversation(key)) setConversation(key, fromMessages(key, chatId, saved.data.messages ?? []));
+  }, [chatId, key, saved.data]);
+
+  const path = useMemo(() => (conversation ? pathOf(conversation) : []), [conversation]);
+  const modelNames = useMemo(() => new Map((models.data ?? []).map((m) => [m.id, m.name])), [models.data]);
+
+  // Pick a model: the one this chat last used, the last chosen one, or the first available.
+  useEffect(() => {
+    const list = models.data;
+    if (!list?.length) return;
+    const lastUsed = [...path].reverse().find((n) => n.role === 'assistant' && n.model)?.model;
+    const wanted = lastUsed && list.some((m) => m.id === lastUsed) ? lastUsed : model && list.some((m) => m.id === model) ? model : list[0]!.id;
+    if (wanted !== model) setModel(wanted);
+  }, [models.data, key]);
+
+  const chooseModel = (id: string) => {
+    setModel(id);
+    localStorage.setItem(MODEL_KEY, id);
+  };
+
+  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o) }), [queryClient, navigate]);
+  const streaming = !!conversation?.streamingId;
+
+  const actions: MessageActions = useMemo(
+    () => ({
+      onCopy: () => undefined,
+      onRegenerate: (id) => model && void regenerate(key, id, model, ctx),
+      onRetry: (id) => model && void retry(key, id, model, ctx),
+      onEdit: (id, text) => model && void editMessage(key, id, text, model, ctx),
+      onVersion: (id) => showVersion(key, id),
+      onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
+    }),
+    [key, model, ctx],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === '/') {
+        e.preventDefault();
+        setHelp((h) => !h);
+      }
+      if (e.key === 'Escape' && streaming) stop(key);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [key, streaming]);
+
+
+  if (chatId && saved.isError && !conversation) {
+    return (
+      <div className="page">
+        <ErrorNotice error={isMissing(saved.error) ? new Error(t('chat.notFound')) : saved.error} onRetry={() => void saved.refetch()} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="chat-page">
+      <div className="chat-head">
+        <ModelPicker models={models.data ?? []} value={model} onChange={chooseModel} loading={models.isPending} />
+        <div className="grow" />
+        <button type="button" className="icon-btn" onClick={() => setHelp(true)} aria-label={t('chat.shortcuts')} title={`${t('chat.shortcuts')} (Ctrl+/)`}>
+          <Icon name="keyboard" />
+        </button>
+      </div>
+      {models.isError && !isMissing(models.error) && (
+        <div className="chat-notice">
+          <ErrorNotice error={models.error} onRetry={() => void models.refetch()} />
+        </div>
+      )}
+      {models.data?.length === 0 && (
+        <div className="chat-notice">
+          <div className="notice info">
+            <Icon name="alert" />
+            <span>{t('chat.noModels')}</span>
+          </div>
+        </div>
+      )}
+      {!conversation && chatId ? (
+        <Loading />
+      ) : path.length === 0 ? (
+        <div className="chat-empty">
+          <div className="greeting-mark" aria-hidden="true">
+            <Icon name="sparkle" size={26} />
+          </div>
+          <h1>{t('chat.greeting')}</h1>
+          <p className="muted">{t('chat.greetingSub')}</p>
+          <p className="tiny muted">{user.name}</p>
+        </div>
+      ) : (
+        conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} />
+      )}
+      <div className="composer-wrap">
+        <Composer
+          streaming={streaming}
+          disabled={!model}
+          onStop={() => stop(key)}
+          onSend={(text, files) => {
+            if (model) void sendMessage(key, text, model, files, ctx);
+          }}
+        />
+      </div>
+      {help && (
+        <Modal title={t('chat.shortcuts')} onClose={() => setHelp(false)}>
+          <table className="table">
+            <tbody>
+              {(
+                [
+                  ['Ctrl+Shift+O', t('chat.shortcutNew')],
+                  ['Shift+Esc', t('chat.shortcutFocus')],
+                  ['Enter', t('chat.shortcutSend')],
+                  ['Shift+Enter', t('chat.shortcutNewline')],
+                  ['Esc', t('chat.shortcutStop')],
+                  ['Ctrl+Shift+S', t('nav.toggleSidebar')],
+                  ['Ctrl+/', t('chat.shortcuts')],
+                ] as const
+              ).map(([k, label]) => (
+                <tr key={k}>
+                  <td>{label}</td>
+                  <td style={{ textAlign: 'right' }}>
+                    <kbd>{k}</kbd>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { chatsApi } from '../../api/chats';
+import { knowledgeApi } from '../../api/knowledge';
+import { isMissing, messageOf } from '../../components/Feedback';
+import { Icon } from '../../components/Icon';
+import { useToast } from '../../components/Toasts';
+import { formatBytes } from '../../lib/dates';
+import { useT } from '../../lib/i18n';
+import type { FileRef } from './store';
+
+interface Upload {
+  key: string;
+  name: string;
+  size: number;
+  progress: number;
+  id?: string;
+  error?: string;
+  controller: AbortController;
+}
+
+/** The message box: text (Enter sends, Shift+Enter adds a line), attachments with progress, knowledge, send/stop. */
+export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onSend: (text: string, files: FileRef[]) => void; onStop: () => void; streaming: boolean; disabled?: boolean; prefill?: string }) {
+  const t = useT();
+  const toast = useToast();
+  const [text, setText] = useState('');
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [knowledge, setKnowledge] = useState<FileRef[]>([]);
+  const [picker, setPicker] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const pickerRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (prefill !== undefined) setText(prefill);
+  }, [prefill]);
+
+  useEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, 260)}px`;
+  }, [text]);
+
+  useEffect(() => {
+    if (!picker) return;
+    const onDown = (e: MouseEvent) => !pickerRef.current?.contains(e.target as Node) && setPicker(false);
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [picker]);
+
+  const uploading = uploads.some((u) => !u.id && !u.error);
+  const canSend = !disabled && !streaming && !uploading && text.trim().length > 0;
+
+  const addFiles = (files: FileList | File[]) => {
+    for (const file of Array.from(files)) {
+      const key = `${file.name}-${file.size}-${Math.random()}`;
+      const controller = new AbortController();
+      setUploads((list) => [...list, { key, name: file.name, size: file.size, progress: 0, controller }]);
+      const set = (patch: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...patch } : u)));
+      chatsApi
+        .upload(file, (p) => set({ progress: p }), controller.signal)
+        .then((res) => {
+          const saved = Array.isArray(res) ? res[0] : (res as unknown as { id: string });
+          if (!saved) throw new Error('The service returned no file.');
+          set({ id: saved.id, progress: 1 });
+        })
+        .catch((error: unknown) => {
+          if ((error as Error).name === 'AbortError') return;
+          const detail = isMissing(error) ? t('common.notAvailable') : messageOf(error);
+          set({ error: detail });
+          toast(t('chat.uploadFailed', { name: file.name, detail }), 'error');
+        });
+    }
+  };
+
+  const removeUpload = (u: Upload) => {
+    u.controller.abort();
+    setUploads((list) => list.filter((x) => x.key !== u.key));
+    if (u.id) void chatsApi.removeAttachment(u.id).catch(() => undefined);
+  };
+
+  const send = () => {
+    if (!canSend) return;
+    const files: FileRef[] = [...uploads.filter((u) => u.id).map((u) => ({ type: 'file' as const, id: u.id!, name: u.name })), ...knowledge];
+    onSend(text.trim(), files);
+    setText('');
+    setUploads([]);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+    if (e.key === 'Escape' && streaming) onStop();
+  };
+
+  const onPaste = (e: ClipboardEvent) => {
+    if (e.clipboardData.files.length > 0) {
+      e.preventDefault();
+      addFiles(e.clipboardData.files);
+    }
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    if (e.dataTransfer.files.length) addFiles(e.dataTransfer.files);
+  };
+
+  return (
+    <div
+      className={`composer${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => !e.currentTarget.contains(e.relatedTarget as Node) && setDragging(false)}
+      onDrop={onDrop}
+    >
+      {dragging && <div className="drop-hint">{t('chat.dropFiles')}</div>}
+      {(uploads.length > 0 || knowledge.length > 0) && (
+        <div className="composer-files">
+          {uploads.map((u) => (
+            <span key={u.key} className={`file-chip${u.error ? ' failed' : ''}`} title={u.error ?? `${u.name} · ${formatBytes(u.size)}`} data-testid="attachment">
+              {!u.id && !u.error ? <span className="spinner" aria-hidden="true" style={{ width: 14, height: 14 }} /> : <Icon name={u.error ? 'alert' : 'file'} size={14} />}
+              <span className="truncate">{u.name}</span>
+              {!u.id && !u.error && (
+                <span className="chip-progress" role="progressbar" aria-label={u.name} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(u.progress * 100)}>
+                  {Math.round(u.progress * 100)}%
+                </span>
+              )}
+              <button type="button" className="chip-x" onClick={() => removeUpload(u)} aria-label={t('chat.removeAttachment', { name: u.name })}>
+                <Icon name="x" size={12} />
+              </button>
+            </span>
+          ))}
+          {knowledge.map((k) => (
+            <span key={k.id} className="file-chip knowledge">
+              <Icon name="book" size={14} />
+              <span className="truncate">{k.name}</span>
+              <button type="button" className="chip-x" onClick={() => setKnowledge((list) => list.filter((x) => x.id !== k.id))} aria-label={t('chat.removeAttachment', { name: k.name })}>
+                <Icon name="x" size={12} />
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      <textarea
+        id="chat-input"
+        ref={area}
+        className="composer-input"
+        rows={1}
+        placeholder={t('chat.placeholder')}
+        aria-label={t('chat.placeholder')}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+        disabled={disabled}
+      />
+      <div className="composer-bar">
+        <input ref={fileInput} type="file" multiple hidden onChange={(e) => (e.target.files && addFiles(e.target.files), (e.target.value = ''))} data-testid="file-input" />
+        <button type="button" className="icon-btn" onClick={() => fileInput.current?.click()} aria-label={t('chat.attach')} title={t('chat.attach')} disabled={disabled}>
+          <Icon name="paperclip" />
+        </button>
+        <div ref={pickerRef} style={{ position: 'relative' }}>
+          <button type="button" className={`icon-btn${knowledge.length ? ' active' : ''}`} onClick={() => setPicker((p) => !p)} aria-label={t('chat.knowledge')} title={t('chat.knowledge')} aria-expanded={picker} disabled={disabled}>
+            <Icon name="book" />
+          </button>
+          {picker && <KnowledgePicker selected={knowledge} onChange={setKnowledge} />}
+        </div>
+        <div className="grow" />
+        {streaming ? (
+          <button type="button" className="send-btn stop" onClick={onStop} aria-label={t('chat.stop')} title={t('chat.stop')}>
+            <Icon name="stop" size={16} />
+          </button>
+        ) : (
+          <button type="button" className="send-btn" onClick={send} disabled={!canSend} aria-label={t('chat.send')} title={t('chat.send')}>
+            <Icon name="send" size={18} />
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function KnowledgePicker({ selected, onChange }: { selected: FileRef[]; onChange: (next: FileRef[]) => void }) {
+  const t = useT();
+  const list = useQuery({ queryKey: ['knowledge'], queryFn: knowledgeApi.list });
+  return (
+    <div className="menu knowledge-menu" role="group" aria-label={t('chat.knowledgeTitle')}>
+      <div className="tiny muted" style={{ padding: '6px 10px' }}>
+        {t('chat.knowledgeTitle')}
+      </div>
+      {list.isPending && <div className="small muted" style={{ padding: 10 }}>{t('common.loading')}</div>}
+      {list.isError && <div className="small muted" style={{ padding: 10 }}>{isMissing(list.error) ? t('common.notAvailable') : messageOf(list.error)}</div>}
+      {list.data?.length === 0 && <div className="small muted" style={{ padding: 10 }}>{t('chat.knowledgeNone')}</div>}
+      {list.data?.map((kb) => {
+        const on = selected.some((s) => s.id === kb.id);
+        return (
+          <label key={kb.id} className="menu-item checkbox">
+            <input type="checkbox" checked={on} onChange={() => onChange(on ? selected.filter((s) => s.id !== kb.id) : [...selected, { type: 'collection', id: kb.id, name: kb.name }])} />
+            <span className="grow truncate">{kb.name}</span>
+            <span className="tiny muted">{kb.file_count ?? 0}</span>
+          </label>
+        );
+      })}
+    </div>
+  );
+}

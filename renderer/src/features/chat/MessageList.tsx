@@ -1,0 +1,79 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Icon } from '../../components/Icon';
+import { useT } from '../../lib/i18n';
+import { MessageView, type MessageActions } from './MessageView';
+import { siblingsOf, type Conversation, type MessageNode } from './store';
+
+/** The thread, virtualised so a chat with thousands of messages scrolls smoothly; follows new text while at the bottom. */
+export function MessageList({ conversation, path, modelNames, actions }: { conversation: Conversation; path: MessageNode[]; modelNames: Map<string, string>; actions: MessageActions }) {
+  const t = useT();
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+  const streaming = conversation.streamingId !== null;
+
+  const virtualizer = useVirtualizer({
+    count: path.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (path[i]?.role === 'user' ? 80 : 180),
+    overscan: 6,
+    getItemKey: (i) => path[i]?.id ?? i,
+  });
+
+  const scrollToEnd = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    pinned.current = near;
+    setAtBottom(near);
+  };
+
+  const last = path[path.length - 1];
+  useEffect(() => {
+    if (pinned.current) requestAnimationFrame(scrollToEnd);
+  }, [path.length, last?.content, last?.error, last?.followUps, scrollToEnd]);
+
+  useEffect(() => {
+    pinned.current = true;
+    requestAnimationFrame(() => {
+      if (path.length) virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
+      scrollToEnd();
+    });
+    // Only when another chat is opened.
+  }, [conversation.key]);
+
+  return (
+    <div className="thread-scroll" ref={scroller} onScroll={onScroll}>
+      <div className="thread" style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="log" aria-live="off">
+        {virtualizer.getVirtualItems().map((item) => {
+          const node = path[item.index]!;
+          return (
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
+              <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={actions} />
+            </div>
+          );
+        })}
+      </div>
+      {!atBottom && (
+        <button
+          type="button"
+          className="jump-latest"
+          onClick={() => {
+            pinned.current = true;
+            virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
+            requestAnimationFrame(scrollToEnd);
+          }}
+          aria-label={t('chat.jumpToLatest')}
+        >
+          <Icon name="arrowDown" size={16} />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,170 @@
+import { lazy, memo, Suspense, useState } from 'react';
+import { Icon } from '../../components/Icon';
+import { copyText } from '../../lib/clipboard';
+import { useT } from '../../lib/i18n';
+import { Sources } from './Sources';
+import type { MessageNode } from './store';
+
+const Markdown = lazy(() => import('./Markdown'));
+
+export interface MessageActions {
+  onCopy(text: string): void;
+  onRegenerate(id: string): void;
+  onRetry(id: string): void;
+  onEdit(id: string, text: string): void;
+  onVersion(id: string): void;
+  onFollowUp(text: string): void;
+}
+
+interface Props {
+  node: MessageNode;
+  siblings: string[];
+  isLast: boolean;
+  streaming: boolean;
+  modelName?: string;
+  actions: MessageActions;
+}
+
+/** One message: a user bubble or an answer with its sources, status, actions and versions. */
+export const MessageView = memo(function MessageView({ node, siblings, isLast, streaming, modelName, actions }: Props) {
+  const t = useT();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(node.content);
+  const [copied, setCopied] = useState(false);
+  const index = siblings.indexOf(node.id);
+
+  const versions = siblings.length > 1 && (
+    <span className="versions">
+      <button type="button" className="icon-btn small" disabled={index <= 0 || streaming} onClick={() => actions.onVersion(siblings[index - 1]!)} aria-label={t('chat.previousVersion')}>
+        <Icon name="chevronLeft" size={15} />
+      </button>
+      <span className="tiny muted" aria-label={t('chat.version', { n: index + 1, total: siblings.length })}>
+        {index + 1}/{siblings.length}
+      </span>
+      <button type="button" className="icon-btn small" disabled={index >= siblings.length - 1 || streaming} onClick={() => actions.onVersion(siblings[index + 1]!)} aria-label={t('chat.nextVersion')}>
+        <Icon name="chevronRight" size={15} />
+      </button>
+    </span>
+  );
+
+  const copy = async () => {
+    if (await copyText(node.content)) {
+      setCopied(true);
+      actions.onCopy(node.content);
+      setTimeout(() => setCopied(false), 1500);
+    }
+  };
+
+  if (node.role === 'user') {
+    return (
+      <div className="msg user" data-testid="message-user">
+        {editing ? (
+          <form
+            className="edit-box"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setEditing(false);
+              if (draft.trim() && draft !== node.content) actions.onEdit(node.id, draft.trim());
+            }}
+          >
+            <textarea className="textarea" value={draft} autoFocus aria-label={t('chat.editMessage')} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+            <div className="row end">
+              <button type="button" className="btn small" onClick={() => setEditing(false)}>
+                {t('common.cancel')}
+              </button>
+              <button type="submit" className="btn small primary">
+                {t('chat.saveAndSend')}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <>
+            {node.files && node.files.length > 0 && (
+              <div className="msg-files">
+                {node.files.map((f) => (
+                  <span key={`${f.type}:${f.id}`} className="file-chip">
+                    <Icon name={f.type === 'collection' ? 'book' : 'file'} size={14} />
+                    <span className="truncate">{f.name}</span>
+                  </span>
+                ))}
+              </div>
+            )}
+            <div className="bubble-user">{node.content}</div>
+            <div className="msg-actions">
+              {versions}
+              <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editMessage')} title={t('chat.editMessage')}>
+                <Icon name="pencil" size={15} />
+              </button>
+              <button type="button" className="icon-btn small" onClick={copy} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
+                <Icon name={copied ? 'check' : 'copy'} size={15} />
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    );
+  }
+
+  const live = !node.done;
+  const status = node.statuses?.filter((s) => s.description).at(-1);
+  return (
+    <div className="msg assistant" data-testid="message-assistant" aria-busy={live}>
+      <div className="msg-model tiny muted">
+        <Icon name="sparkle" size={13} />
+        {modelName ?? node.model}
+      </div>
+      {status && (live || !status.done) && (
+        <div className="tool-status small" role="status">
+          {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
+          {status.description}
+        </div>
+      )}
+      {node.content ? (
+        <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
+          <Markdown text={node.content} />
+        </Suspense>
+      ) : live ? (
+        <div className="typing" aria-label={t('chat.thinking')}>
+          <span />
+          <span />
+          <span />
+        </div>
+      ) : null}
+      {live && node.content && <span className="caret" aria-hidden="true" />}
+      {node.error && (
+        <div className="notice error mt" role="alert">
+          <Icon name="alert" />
+          <div className="grow">{t('chat.error', { detail: node.error })}</div>
+          <button type="button" className="btn small" onClick={() => actions.onRetry(node.id)}>
+            <Icon name="refresh" size={14} />
+            {t('chat.retry')}
+          </button>
+        </div>
+      )}
+      {node.stopped && <div className="tiny muted mt">{t('chat.stopped')}</div>}
+      {node.sources && node.sources.length > 0 && <Sources sources={node.sources} />}
+      {node.done && (
+        <div className="msg-actions">
+          {versions}
+          <button type="button" className="icon-btn small" onClick={copy} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
+            <Icon name={copied ? 'check' : 'copy'} size={15} />
+          </button>
+          <button type="button" className="icon-btn small" onClick={() => actions.onRegenerate(node.id)} disabled={streaming} aria-label={t('chat.regenerate')} title={t('chat.regenerate')}>
+            <Icon name="refresh" size={15} />
+          </button>
+        </div>
+      )}
+      {isLast && node.done && node.followUps && node.followUps.length > 0 && (
+        <div className="follow-ups" aria-label={t('chat.followUps')}>
+          <div className="tiny muted">{t('chat.followUps')}</div>
+          {node.followUps.map((f) => (
+            <button key={f} type="button" className="follow-up" onClick={() => actions.onFollowUp(f)} disabled={streaming}>
+              <Icon name="chevronRight" size={14} />
+              {f}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,171 @@
+import { useSyncExternalStore } from 'react';
+import type { ChatMessage, Source } from '../../api/chats';
+import type { StreamStatus } from '../../api/completions';
+
+/** A file or knowledge base attached to a user message. */
+export interface FileRef {
+  type: 'file' | 'collection';
+  id: string;
+  name: string;
+}
+
+/** One message in the conversation tree (edits and regenerations make siblings). */
+export interface MessageNode {
+  id: string;
+  parentId: string | null;
+  childrenIds: string[];
+  role: 'user' | 'assistant';
+  content: string;
+  model?: string;
+  files?: FileRef[];
+  sources?: Source[];
+  statuses?: StreamStatus[];
+  followUps?: string[];
+  error?: string | null;
+  /** False while the answer streams. */
+  done: boolean;
+  stopped?: boolean;
+  createdAt: number;
+}
+
+/** A conversation as the UI holds it: the tree, the visible leaf, and what is streaming. */
+export interface Conversation {
+  key: string;
+  chatId: string | null;
+  nodes: Record<string, MessageNode>;
+  currentId: string | null;
+  streamingId: string | null;
+}
+
+const conversations = new Map<string, Conversation>();
+const listeners = new Set<() => void>();
+let version = 0;
+
+function emit(): void {
+  version++;
+  for (const l of listeners) l();
+}
+
+/** A fresh empty conversation. */
+export function emptyConversation(key: string, chatId: string | null): Conversation {
+  return { key, chatId, nodes: {}, currentId: null, streamingId: null };
+}
+
+/** The conversation under `key`, if the UI holds it. */
+export function getConversation(key: string): Conversation | undefined {
+  return conversations.get(key);
+}
+
+/** Replaces or changes a conversation and re-renders its readers. */
+export function setConversation(key: string, next: Conversation | ((c: Conversation) => Conversation)): Conversation {
+  const current = conversations.get(key) ?? emptyConversation(key, null);
+  const value = typeof next === 'function' ? next(current) : next;
+  conversations.set(key, value);
+  emit();
+  return value;
+}
+
+/** Moves a conversation to another key (a new chat gets its id from the service). */
+export function renameConversation(from: string, to: string, chatId: string): void {
+  const c = conversations.get(from);
+  if (!c) return;
+  conversations.delete(from);
+  conversations.set(to, { ...c, key: to, chatId });
+  emit();
+}
+
+/** Forgets a conversation. */
+export function dropConversation(key: string): void {
+  conversations.delete(key);
+  emit();
+}
+
+/** Changes one message of a conversation. */
+export function patchNode(key: string, id: string, patch: Partial<MessageNode> | ((n: MessageNode) => Partial<MessageNode>)): void {
+  const c = conversations.get(key);
+  const node = c?.nodes[id];
+  if (!c || !node) return;
+  const change = typeof patch === 'function' ? patch(node) : patch;
+  conversations.set(key, { ...c, nodes: { ...c.nodes, [id]: { ...node, ...change } } });
+  emit();
+}
+
+/** Re-renders when the conversation under `key` changes. */
+export function useConversation(key: string): Conversation | undefined {
+  useSyncExternalStore(
+    (cb) => {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    () => version,
+  );
+  return conversations.get(key);
+}
+
+/** The visible thread: from the root to the current leaf. */
+export function pathOf(c: Conversation): MessageNode[] {
+  const out: MessageNode[] = [];
+  let id = c.currentId;
+  const seen = new Set<string>();
+  while (id && !seen.has(id)) {
+    seen.add(id);
+    const node: MessageNode | undefined = c.nodes[id];
+    if (!node) break;
+    out.push(node);
+    id = node.parentId;
+  }
+  return out.reverse();
+}
+
+/** The deepest leaf under `id`, following the newest child at each step. */
+export function leafOf(c: Conversation, id: string): string {
+  let node = c.nodes[id];
+  while (node && node.childrenIds.length > 0) {
+    const next = c.nodes[node.childrenIds[node.childrenIds.length - 1]!];
+    if (!next) break;
+    node = next;
+  }
+  return node?.id ?? id;
+}
+
+/** The siblings of a message (itself included), in creation order. */
+export function siblingsOf(c: Conversation, node: MessageNode): string[] {
+  if (node.parentId === null) return Object.values(c.nodes).filter((n) => n.parentId === null).sort((a, b) => a.createdAt - b.createdAt).map((n) => n.id);
+  return c.nodes[node.parentId]?.childrenIds ?? [node.id];
+}
+
+let seq = 0;
+/** A message id unique in this page. */
+export function newId(): string {
+  seq += 1;
+  return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Builds a conversation from saved messages (a straight line; saved ids and parents are used when present). */
+export function fromMessages(key: string, chatId: string, messages: ChatMessage[]): Conversation {
+  const c = emptyConversation(key, chatId);
+  let parent: string | null = null;
+  messages.forEach((m, i) => {
+    if (m.role !== 'user' && m.role !== 'assistant') return;
+    const id = m.id && !c.nodes[m.id] ? m.id : newId();
+    const node: MessageNode = {
+      id,
+      parentId: parent,
+      childrenIds: [],
+      role: m.role,
+      content: m.content ?? '',
+      model: m.model,
+      files: m.files?.map((f) => ({ type: f.type === 'collection' ? 'collection' : 'file', id: f.id, name: f.name ?? f.id })),
+      sources: m.sources,
+      followUps: m.follow_ups,
+      error: m.error ?? null,
+      done: true,
+      createdAt: m.timestamp ?? i,
+    };
+    c.nodes[id] = node;
+    if (parent) c.nodes[parent]!.childrenIds.push(id);
+    parent = id;
+  });
+  c.currentId = parent;
+  return c;
+}

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { useUser } from '../../app/session';
+import { Icon } from '../../components/Icon';
+import { Logo } from '../../components/Logo';
+import { useT } from '../../lib/i18n';
+import { ChatList } from './ChatList';
+import { UserMenu } from './UserMenu';
+
+/** The left column: brand, new chat, chat search and list, workspace/admin links, the user menu. */
+export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
+  const t = useT();
+  const user = useUser();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  return (
+    <nav className="sidebar" aria-label={t('nav.mainMenu')}>
+      <div className="sidebar-head">
+        <Link to="/" className="sidebar-brand grow">
+          <Logo size={26} />
+          {t('app.name')}
+        </Link>
+        <button type="button" className="icon-btn desktop-only" onClick={onCollapse} aria-label={t('nav.toggleSidebar')} title={`${t('nav.toggleSidebar')} (Ctrl+Shift+S)`}>
+          <Icon name="sidebar" />
+        </button>
+        <button type="button" className="icon-btn mobile-only" onClick={onClose} aria-label={t('common.close')}>
+          <Icon name="x" />
+        </button>
+      </div>
+      <div className="sidebar-actions">
+        <button
+          type="button"
+          className="btn new-chat"
+          onClick={() => {
+            navigate('/');
+            setTimeout(() => document.getElementById('chat-input')?.focus(), 50);
+          }}
+          title={`${t('nav.newChat')} (Ctrl+Shift+O)`}
+        >
+          <Icon name="plus" size={16} />
+          {t('nav.newChat')}
+        </button>
+        <div className="sidebar-search">
+          <Icon name="search" size={15} />
+          <input className="input" type="search" placeholder={t('sidebar.search')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+      </div>
+      <div className="sidebar-list">
+        <ChatList search={search} />
+      </div>
+      <div className="sidebar-foot">
+        <NavLink to="/workspace" className="nav-link">
+          <Icon name="grid" size={17} />
+          {t('nav.workspace')}
+        </NavLink>
+        {user.role === 'admin' && (
+          <NavLink to="/admin" className="nav-link">
+            <Icon name="settings" size={17} />
+            {t('nav.admin')}
+          </NavLink>
+        )}
+        <UserMenu />
+      </div>
+    </nav>
+  );
+}

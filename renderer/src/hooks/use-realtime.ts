@@ -1,0 +1,37 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { getToken } from '../api/http';
+
+type Listener = (payload: unknown) => void;
+const listeners = new Map<string, Set<Listener>>();
+
+/** Subscribes to a live event pushed by the service (socket.io); returns the unsubscribe. */
+export function onLiveEvent(event: string, listener: Listener): () => void {
+  let set = listeners.get(event);
+  if (!set) listeners.set(event, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Keeps one socket.io connection open while signed in (presence), and refreshes lists on pushed events. */
+export function useRealtime(): void {
+  const qc = useQueryClient();
+  useEffect(() => {
+    let closed = false;
+    let disconnect: (() => void) | undefined;
+    void import('socket.io-client').then(({ io }) => {
+      if (closed) return;
+      const socket = io({ path: '/socket.io', auth: { token: getToken() ?? undefined }, transports: ['websocket', 'polling'], reconnectionDelayMax: 10_000 });
+      socket.onAny((event: string, payload: unknown) => {
+        for (const l of listeners.get(event) ?? []) l(payload);
+        if (event.startsWith('chat')) void qc.invalidateQueries({ queryKey: ['chats'] });
+        if (event.startsWith('knowledge') || event.startsWith('file')) void qc.invalidateQueries({ queryKey: ['knowledge'] });
+      });
+      disconnect = () => socket.disconnect();
+    });
+    return () => {
+      closed = true;
+      disconnect?.();
+    };
+  }, [qc]);
+}

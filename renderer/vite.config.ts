@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The UI build: served by the service from dist/renderer with an SPA fallback. */
+export default defineConfig({
+  root: here,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: path.resolve(here, '..', 'dist', 'renderer'),
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 1200,
+    target: 'es2022',
+  },
+  server: {
+    // `npm run serve` in one shell, `npx vite --config renderer/vite.config.ts` in another.
+    proxy: Object.fromEntries(
+      ['/api', '/auths', '/compat', '/local', '/health', '/oauth'].map((p) => [p, 'http://127.0.0.1:8080']).concat([['/socket.io', 'ws://127.0.0.1:8080']]),
+    ),
+  },
+});
