@@ -2,7 +2,9 @@ import type { Express } from 'express';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { attachmentRoutes, chatsRoutes } from './chats';
+import { completionsRoutes } from './completions';
 import { filesRoutes } from './files';
+import { tasksRoutes } from './tasks';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
@@ -28,4 +30,6 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/models', modelsRoutes(services.models));
   app.use('/api/v1/chats', attachmentRoutes(services), chatsRoutes(services.chats));
   app.use('/api/v1/files', filesRoutes(services.files));
+  app.use('/api/chat', completionsRoutes(services.completions));
+  app.use('/api/v1/tasks', tasksRoutes(services.tasks));
 }

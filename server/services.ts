@@ -3,6 +3,7 @@ import { createAuthRepo, createAuthService, createSigninLimiter, createTokenServ
 import { createSignupLimiter } from './auth/signup-limiter';
 import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
+import { createCompletionsService } from './completions';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
 import { createMembershipsRepo } from './groups/memberships.repo';
@@ -16,6 +17,7 @@ import { createProviders } from './providers';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import type { SecretStore } from './secrets';
+import { createTaskRunner, createTasksService } from './tasks';
 import { createUsersRepo } from './users';
 
 /** What every service is built from. */
@@ -71,9 +73,13 @@ export async function buildServices(platform: Platform) {
     for (const closer of closers.reverse()) await closer();
   };
 
+  const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
+  onShutdown(() => completions.shutdown());
+
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, files, chats, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, onShutdown, shutdown };
+  return { ...platform, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

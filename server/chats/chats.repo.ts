@@ -77,6 +77,10 @@ export function createChatsRepo(db: Db) {
     async update(id: string, patch: Partial<ChatRow>): Promise<void> {
       await db('chats').where({ id }).update(patch);
     },
+    /** Updates the chat only while its title is `title`. */
+    async updateWhereTitle(id: string, title: string, patch: Partial<ChatRow>): Promise<boolean> {
+      return (await db('chats').where({ id, title }).update(patch)) > 0;
+    },
     async delete(id: string): Promise<boolean> {
       return (await db('chats').where({ id }).delete()) > 0;
     },

@@ -210,8 +210,15 @@ export function createChatsService(deps: { repo: ChatsRepo; attachments: Attachm
     /** The caller's chat: 404 unknown, 403 someone else's. */
     requireOwn: own,
 
-    /** Resolves where a new turn hangs: the given parent (must be in the chat) or the current leaf. */
-    resolveParent,
+    /**
+     * Where a completion's turn hangs: the given parent (must be in the chat), else the message
+     * shown last; when regenerating, the user message that the shown answer replied to.
+     */
+    async resolveTurnParent(chat: ChatRow, parentId: string | null | undefined, regenerate: boolean): Promise<string | null> {
+      if (parentId !== undefined || !regenerate || chat.current_message_id === null) return resolveParent(chat, parentId);
+      const current = await repo.findMessage(chat.id, chat.current_message_id);
+      return current?.role === 'assistant' ? current.parent_id : chat.current_message_id;
+    },
 
     /** Ids of the files attached to a chat. */
     async attachmentIds(chatId: string): Promise<string[]> {
@@ -242,8 +249,9 @@ export function createChatsService(deps: { repo: ChatsRepo; attachments: Attachm
       return (await repo.countAssistantMessages(chatId)) === 1;
     },
 
-    async setTitle(chatId: string, title: string): Promise<void> {
-      await repo.update(chatId, { title });
+    /** Sets a generated title, unless the owner already chose one (the title is not the default any more). Returns whether it was set. */
+    async setGeneratedTitle(chatId: string, title: string): Promise<boolean> {
+      return repo.updateWhereTitle(chatId, DEFAULT_CHAT_TITLE, { title });
     },
 
     async setTags(chatId: string, tags: readonly string[]): Promise<void> {

@@ -1,0 +1,72 @@
+import type { Response } from 'express';
+import { Router } from 'express';
+import { authOf, requireUser } from '../auth';
+import { CompletionRequest, type ChatCompletion } from '../contracts/completions';
+import { HttpError } from '../platform/http/errors';
+import { validateBody } from '../platform/http/validate';
+import type { CompletionResult, CompletionsService } from './completions.service';
+import type { PreparedCompletion } from './pipeline-types';
+import { SseWriter } from './sse-writer';
+
+function providerFailed(message: string): HttpError {
+  return new HttpError(502, 'PROVIDER_FAILED', `The model provider failed: ${message}`);
+}
+
+function savedFields(result: CompletionResult): Record<string, string | undefined> {
+  return result.saved ? { chat_id: result.saved.chatId, message_id: result.saved.assistantMessageId } : {};
+}
+
+async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal): Promise<CompletionResult> {
+  const sse = new SseWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model });
+  const result = await service.run(prepared, signal, (event) => sse.event(event));
+  if (sse.isClosed) return result;
+  const { outcome } = result;
+  if (outcome.interrupted?.reason === 'provider') {
+    // Nothing sent yet: a plain HTTP error is clearer than an event stream holding only an error.
+    if (!sse.hasStarted) throw providerFailed(outcome.interrupted.message);
+    await sse.error(outcome.interrupted.message, savedFields(result));
+  } else {
+    await sse.finish(outcome.finishReason, outcome.usage, savedFields(result));
+  }
+  sse.end();
+  return result;
+}
+
+async function jsonAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal): Promise<CompletionResult> {
+  const result = await service.run(prepared, signal, () => undefined);
+  const { outcome } = result;
+  if (outcome.interrupted?.reason === 'provider') throw providerFailed(outcome.interrupted.message);
+  if (outcome.interrupted) return result; // the client is gone
+  const body: ChatCompletion = {
+    id: prepared.id,
+    object: 'chat.completion',
+    created: prepared.created,
+    model: prepared.request.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    ...(prepared.retrieval.sources.length > 0 ? { sources: prepared.retrieval.sources } : {}),
+    ...savedFields(result),
+  };
+  res.json(body);
+  return result;
+}
+
+/** POST /api/chat/completions (section 4.5, section 6 point 1). Mounted at `/api/chat`. */
+export function completionsRoutes(service: CompletionsService): Router {
+  const router = Router();
+
+  router.post('/completions', requireUser, validateBody(CompletionRequest, { status: 400 }), async (req, res) => {
+    const auth = authOf(req);
+    const body = req.body as CompletionRequest;
+    // The client leaving aborts the upstream request at once.
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
+    const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal) : await jsonAnswer(service, prepared, res, controller.signal);
+    service.afterAnswer(prepared, result);
+  });
+
+  return router;
+}

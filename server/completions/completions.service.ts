@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatsService } from '../chats';
+import type { CompletionRequest } from '../contracts/completions';
+import type { FilesService } from '../files';
+import type { Models } from '../models';
+import type { Clock } from '../platform/clock';
+import type { Logger } from '../platform/log';
+import type { RealtimeHub } from '../realtime';
+import type { TasksService } from '../tasks';
+import type { AnswerOutcome, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import { filesStage } from './stages/files';
+import { persistStage, type SavedTurn } from './stages/persist';
+import { answerStage, type Emit } from './stages/provider';
+import { resolveModelStage } from './stages/resolve-model';
+import { injectContext, noRetrieval } from './stages/retrieval';
+import { afterAnswerStage } from './stages/tasks';
+import { EMPTY_TOOLS, noTools } from './stages/tools';
+
+export interface CompletionsDeps {
+  models: Pick<Models, 'resolveForChat'>;
+  files: FilesService;
+  chats: ChatsService;
+  tasks: TasksService;
+  realtime: Pick<RealtimeHub, 'emitToUser'>;
+  clock: Clock;
+  log: Logger;
+}
+
+/** The answer, and where it was saved. */
+export interface CompletionResult {
+  outcome: AnswerOutcome;
+  saved?: SavedTurn;
+}
+
+/**
+ * The chat completion pipeline: resolve model → files → retrieval → tools → provider →
+ * persist → tasks. Each stage is its own module; retrieval and tools are plugged in by their
+ * domains with `useRetriever` / `useTools`.
+ */
+export function createCompletionsService(deps: CompletionsDeps) {
+  const { models, files, chats, clock, log } = deps;
+  let retriever: Retriever = noRetrieval;
+  let toolResolver: ToolResolver = noTools;
+  const background = new Set<Promise<void>>();
+  const stopBackground = new AbortController();
+
+  async function chatStage(user: CompletionCaller, request: CompletionRequest) {
+    if (!request.chat_id) return undefined;
+    const chat = await chats.requireOwn(user, request.chat_id);
+    const [parentId, attachmentIds] = await Promise.all([chats.resolveTurnParent(chat, request.parent_id, request.regenerate ?? false), chats.attachmentIds(chat.id)]);
+    return { id: chat.id, parentId, attachmentIds };
+  }
+
+  return {
+    /** Registers the retrieval engine (the knowledge domain). */
+    useRetriever(next: Retriever): void {
+      retriever = next;
+    },
+
+    /** Registers the tool engine (the tools domain). */
+    useTools(next: ToolResolver): void {
+      toolResolver = next;
+    },
+
+    /** Stages 1–4: everything before the provider is called. Throws HttpErrors (404 model, 403/404 chat or file). */
+    async prepare(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal, credential?: string): Promise<PreparedCompletion> {
+      const [modelStage, chat] = await Promise.all([resolveModelStage(models, user, request), chatStage(user, request)]);
+      const { resolved, params } = modelStage;
+      let messages = modelStage.messages;
+
+      const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
+      let retrieval = { sources: [], context: '' } as PreparedCompletion['retrieval'];
+      if (refs.length > 0) {
+        retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, signal });
+        messages = injectContext(messages, retrieval);
+      }
+
+      const toolIds = [...new Set([...(request.tool_ids ?? []), ...resolved.meta.toolIds])];
+      const tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
+
+      return {
+        id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+        created: clock.now(),
+        user,
+        request,
+        resolved,
+        messages,
+        params,
+        files: refs,
+        retrieval,
+        tools,
+        chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
+      };
+    },
+
+    /** Stages 5–6: streams the answer through `emit` (sources first), then saves the turn. Never throws for provider trouble. */
+    async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
+      const startedAt = clock.now();
+      if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
+      const outcome = await answerStage(prepared, signal, emit);
+      if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
+      let saved: SavedTurn | undefined;
+      try {
+        saved = await persistStage(chats, prepared, outcome, startedAt);
+      } catch (error) {
+        log.error({ err: error, chatId: prepared.chat?.id }, 'saving the chat turn failed');
+      }
+      return { outcome, saved };
+    },
+
+    /** Stage 7: title, tags and follow-ups in the background; failures are logged, never raised. */
+    afterAnswer(prepared: PreparedCompletion, result: CompletionResult): void {
+      if (!result.saved || result.outcome.interrupted) return;
+      const job = afterAnswerStage(deps, prepared, result.outcome, result.saved, stopBackground.signal).catch((error: unknown) =>
+        log.warn({ err: error }, 'background tasks failed'),
+      );
+      background.add(job);
+      void job.finally(() => background.delete(job));
+    },
+
+    /** Resolves when no background task is running (tests, shutdown). */
+    async idle(): Promise<void> {
+      while (background.size > 0) await Promise.all([...background]);
+    },
+
+    /** Stops background tasks and waits for them, before the database closes. */
+    async shutdown(): Promise<void> {
+      stopBackground.abort();
+      await this.idle();
+    },
+  };
+}
+export type CompletionsService = ReturnType<typeof createCompletionsService>;

@@ -1,0 +1,16 @@
+export { createCompletionsService, type CompletionsService, type CompletionsDeps, type CompletionResult } from './completions.service';
+export { completionsRoutes } from './completions.routes';
+export type {
+  AnswerOutcome,
+  CompletionCaller,
+  FileRef,
+  PipelineEvent,
+  PreparedCompletion,
+  RetrievalInput,
+  RetrievalResult,
+  Retriever,
+  ToolResolver,
+  ToolSet,
+  ToolsInput,
+} from './pipeline-types';
+export { injectContext, numberedContext, CONTEXT_TEMPLATE } from './stages/retrieval';

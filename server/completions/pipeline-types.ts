@@ -1,0 +1,104 @@
+import type { ChatMessage as ProviderMessage, ToolCall, ToolSpec, Usage } from '../providers';
+import type { ResolvedModel } from '../models';
+import type { CompletionRequest, CompletionSource, CompletionStatus } from '../contracts/completions';
+import type { Role } from '../contracts/auth';
+
+/** Who asked. */
+export interface CompletionCaller {
+  id: string;
+  role: Role;
+}
+
+/** A file or knowledge base the answer may draw on, and why it is in play. */
+export interface FileRef {
+  type: 'file' | 'collection';
+  id: string;
+  /** `request` (sent with the completion), `chat` (attached to the chat) or `model` (the model's knowledge). */
+  origin: 'request' | 'chat' | 'model';
+  name?: string;
+}
+
+/** What the retrieval stage is given. */
+export interface RetrievalInput {
+  user: CompletionCaller;
+  files: FileRef[];
+  /** The model's knowledge, as its meta lists it. */
+  knowledge: ResolvedModel['meta']['knowledge'];
+  /** The conversation as it will be sent (system prompt first). */
+  messages: ProviderMessage[];
+  /** The model answering (task models may generate search queries for it). */
+  modelId: string;
+  signal: AbortSignal;
+}
+
+/** What retrieval found: the sources to cite and the context text to give the model. */
+export interface RetrievalResult {
+  sources: CompletionSource[];
+  /** Empty when nothing relevant was found. */
+  context: string;
+}
+
+/** Retrieval over files and knowledge bases; the knowledge domain registers the real one. */
+export type Retriever = (input: RetrievalInput) => Promise<RetrievalResult>;
+
+/** Tools the model may call during one completion. */
+export interface ToolSet {
+  specs: ToolSpec[];
+  /** Runs one call and returns its result as text for the model. */
+  execute(call: ToolCall, signal: AbortSignal): Promise<string>;
+}
+
+/** What the tools stage is given: tool ids from the request and from the model's meta. */
+export interface ToolsInput {
+  user: CompletionCaller;
+  toolIds: string[];
+  /** The caller's bearer credential, for tool servers with auth_type `session`. */
+  credential?: string;
+  signal: AbortSignal;
+}
+
+/** Collects tool specs and an executor; the tools domain registers the real one. */
+export type ToolResolver = (input: ToolsInput) => Promise<ToolSet>;
+
+/** Generation settings sent to the provider. */
+export interface GenerationParams {
+  temperature?: number;
+  max_tokens?: number;
+  top_p?: number;
+  seed?: number;
+  stop?: string | string[];
+}
+
+/** A completion ready to run: everything decided before the provider is called. */
+export interface PreparedCompletion {
+  /** `chatcmpl-…`, the id of every chunk. */
+  id: string;
+  created: number;
+  user: CompletionCaller;
+  request: CompletionRequest;
+  resolved: ResolvedModel;
+  messages: ProviderMessage[];
+  params: GenerationParams;
+  files: FileRef[];
+  retrieval: RetrievalResult;
+  tools: ToolSet;
+  /** Where the turn is saved, when the request named a chat. */
+  chat?: { id: string; parentId: string | null };
+}
+
+/** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */
+export type PipelineEvent =
+  | { type: 'sources'; sources: CompletionSource[] }
+  | { type: 'status'; status: CompletionStatus }
+  | { type: 'content'; text: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: string };
+
+/** How an answer ended. */
+export interface AnswerOutcome {
+  content: string;
+  finishReason: string | null;
+  usage?: Usage;
+  /** Set when the answer stopped early: the client left, or the provider failed. */
+  interrupted?: { reason: 'client' | 'provider'; message: string };
+}

@@ -1,0 +1,125 @@
+import type { ServerResponse } from 'node:http';
+import type { CompletionStatus, CompletionUsage } from '../contracts/completions';
+import type { PipelineEvent } from './pipeline-types';
+
+/** Identity fields shared by every chunk of one completion. */
+export interface ChunkIdentity {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/**
+ * Writes a completion as Server-Sent Events in the OpenAI chunk format. Each content frame
+ * carries only its new fragment (the frame's fixed parts are pre-encoded once), frames written
+ * in the same tick leave in one packet (cork until the next tick), and a slow client's
+ * backpressure is awaited so it reaches the provider instead of piling up in memory.
+ */
+export class SseWriter {
+  private started = false;
+  private corked = false;
+  private sentRole = false;
+  private readonly head: string;
+  private readonly contentPrefix: string;
+  private readonly contentPrefixWithRole: string;
+  private readonly contentSuffix = '},"finish_reason":null}]}\n\n';
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly identity: ChunkIdentity,
+  ) {
+    this.head = `{"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${identity.created},"model":${JSON.stringify(identity.model)}`;
+    this.contentPrefix = `data: ${this.head},"choices":[{"index":0,"delta":{"content":`;
+    this.contentPrefixWithRole = `data: ${this.head},"choices":[{"index":0,"delta":{"role":"assistant","content":`;
+  }
+
+  /** True once the status line and headers went out (errors can no longer be HTTP statuses). */
+  get hasStarted(): boolean {
+    return this.started;
+  }
+
+  /** True when the client is gone. */
+  get isClosed(): boolean {
+    return this.res.destroyed || this.res.writableEnded;
+  }
+
+  private start(): void {
+    this.started = true;
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+  }
+
+  private write(frame: string): void | Promise<void> {
+    if (this.isClosed) return;
+    if (!this.started) this.start();
+    if (!this.corked) {
+      this.corked = true;
+      this.res.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.res.uncork();
+      });
+    }
+    if (this.res.write(frame)) return;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  /** A frame with extra fields and no text (sources, status, error, finish). */
+  private extra(fields: Record<string, unknown>, choices: unknown[] = []): void | Promise<void> {
+    const body = JSON.stringify({ choices, ...fields });
+    return this.write(`data: ${this.head},${body.slice(1)}\n\n`);
+  }
+
+  /** A text fragment. */
+  content(text: string): void | Promise<void> {
+    const prefix = this.sentRole ? this.contentPrefix : this.contentPrefixWithRole;
+    this.sentRole = true;
+    return this.write(prefix + JSON.stringify(text) + this.contentSuffix);
+  }
+
+  /** Writes one pipeline event. */
+  event(event: PipelineEvent): void | Promise<void> {
+    switch (event.type) {
+      case 'content':
+        return this.content(event.text);
+      case 'sources':
+        return this.extra({ sources: event.sources });
+      case 'status':
+        return this.status(event.status);
+      default:
+        return undefined;
+    }
+  }
+
+  status(status: CompletionStatus): void | Promise<void> {
+    return this.extra({ status });
+  }
+
+  /** The last frame: why the answer ended, usage when known, and where it was saved. */
+  finish(reason: string | null, usage: CompletionUsage | undefined, saved: Record<string, string | undefined>): void | Promise<void> {
+    return this.extra({ ...(usage ? { usage } : {}), ...saved }, [{ index: 0, delta: {}, finish_reason: reason }]);
+  }
+
+  /** An error the UI can show; the stream ends after it. */
+  error(message: string, saved: Record<string, string | undefined>): void | Promise<void> {
+    return this.extra({ error: { message, type: 'provider_error', code: 'PROVIDER_FAILED' }, ...saved }, [{ index: 0, delta: {}, finish_reason: 'error' }]);
+  }
+
+  /** `data: [DONE]` and the end of the response. */
+  end(): void {
+    if (this.isClosed) return;
+    if (!this.started) this.start();
+    this.res.end('data: [DONE]\n\n');
+  }
+}

@@ -1,0 +1,61 @@
+import type { ChatsService } from '../../chats';
+import type { Logger } from '../../platform/log';
+import type { RealtimeHub } from '../../realtime';
+import type { TasksService } from '../../tasks';
+import type { TemplateMessage } from '../../tasks';
+import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
+import type { SavedTurn } from './persist';
+
+/** What the after-answer tasks need. */
+export interface AfterAnswerDeps {
+  chats: ChatsService;
+  tasks: TasksService;
+  realtime: Pick<RealtimeHub, 'emitToUser'>;
+  log: Logger;
+}
+
+/**
+ * Stage 7, run after the client got its answer: the chat's title (unless the owner named the
+ * chat) and tags after its first answer, follow-up suggestions after every answer. Each task is on its own: a failure is
+ * logged and never reaches the chat. Results are saved and pushed to the user's sockets.
+ */
+export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: PreparedCompletion, outcome: AnswerOutcome, saved: SavedTurn, signal: AbortSignal): Promise<void> {
+  if (outcome.interrupted) return;
+  const { chats, tasks, realtime, log } = deps;
+  const user = prepared.user;
+  const options = { chat: { id: prepared.request.model, kind: prepared.resolved.providerRef.kind }, signal };
+  const conversation: TemplateMessage[] = [
+    ...prepared.request.messages.filter((m) => m.role === 'user' || m.role === 'assistant'),
+    { role: 'assistant', content: outcome.content },
+  ];
+  const base = { chat_id: saved.chatId, message_id: saved.assistantMessageId, session_id: prepared.request.session_id };
+  const guard = async (name: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      if (!signal.aborted) log.warn({ err: error, task: name, chatId: saved.chatId }, 'background task failed');
+    }
+  };
+
+  const first = await chats.hasSingleAnswer(saved.chatId).catch(() => false);
+  await Promise.all([
+    first &&
+      guard('title', async () => {
+        const title = await tasks.title(user, conversation, options);
+        if (await chats.setGeneratedTitle(saved.chatId, title)) realtime.emitToUser(user.id, 'chat:title', { ...base, title });
+      }),
+    first &&
+      guard('tags', async () => {
+        const tags = await tasks.tags(user, conversation, options);
+        if (tags.length === 0) return;
+        await chats.setTags(saved.chatId, tags);
+        realtime.emitToUser(user.id, 'chat:tags', { ...base, tags });
+      }),
+    guard('follow_ups', async () => {
+      const followUps = await tasks.followUps(user, conversation, options);
+      if (followUps.length === 0) return;
+      await chats.setFollowUps(saved.assistantMessageId, followUps);
+      realtime.emitToUser(user.id, 'chat:follow_ups', { ...base, follow_ups: followUps });
+    }),
+  ]);
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { MessageSource } from './chats';
+
+/** A part of a multimodal message (OpenAI form). */
+export const CompletionContentPart = z.union([
+  z.looseObject({ type: z.literal('text'), text: z.string() }),
+  z.looseObject({ type: z.literal('image_url'), image_url: z.looseObject({ url: z.string().max(20_000_000) }) }),
+]);
+
+const ToolCallSchema = z.looseObject({
+  id: z.string().max(200),
+  type: z.literal('function').default('function'),
+  function: z.object({ name: z.string().max(200), arguments: z.string().max(1_000_000) }),
+});
+
+/** A conversation message of a completion request. */
+export const CompletionMessage = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(CompletionContentPart).max(100), z.null()]).default(''),
+  name: z.string().max(200).optional(),
+  tool_calls: z.array(ToolCallSchema).max(100).optional(),
+  tool_call_id: z.string().max(200).optional(),
+});
+export type CompletionMessage = z.infer<typeof CompletionMessage>;
+
+/** A file or knowledge base to answer from. */
+export const CompletionFileRef = z.looseObject({
+  type: z.enum(['file', 'collection']),
+  id: z.string().min(1).max(200),
+});
+export type CompletionFileRef = z.infer<typeof CompletionFileRef>;
+
+/** Generation settings passed through to the provider; `null` means "not set". */
+const Generation = {
+  temperature: z.number().min(0).max(2).nullish(),
+  max_tokens: z.number().int().positive().max(10_000_000).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  seed: z.number().int().nullish(),
+  stop: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(16)]).nullish(),
+};
+
+/** Body of POST /api/chat/completions. Unknown keys are ignored. */
+export const CompletionRequest = z.object({
+  /** A base or custom model id. */
+  model: z.string().trim().min(1, 'must not be empty').max(256),
+  messages: z.array(CompletionMessage).min(1, 'must hold at least one message').max(100_000),
+  stream: z.boolean().default(false),
+  session_id: z.string().max(200).optional(),
+  /** Save the user message and the answer to this chat (the caller's). */
+  chat_id: z.string().min(1).max(100).optional(),
+  /** Where in the chat's tree the turn goes: the message it follows (default: the message shown last). */
+  parent_id: z.string().min(1).max(100).nullable().optional(),
+  /** The last user message is already saved as `parent_id`: save only the new answer (a sibling of earlier ones). */
+  regenerate: z.boolean().optional(),
+  files: z.array(CompletionFileRef).max(100).optional(),
+  tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
+  ...Generation,
+  /** The common workspace sends overrides here too; top-level values win. */
+  params: z.looseObject(Generation).optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
+});
+export type CompletionRequest = z.infer<typeof CompletionRequest>;
+
+/** A status line shown while the answer is prepared (retrieval, tool calls). */
+export interface CompletionStatus {
+  action: string;
+  description: string;
+  done: boolean;
+}
+
+/** Token counts. */
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** A cited source, as saved on the message. */
+export type CompletionSource = MessageSource;
+
+/**
+ * One SSE frame of a streamed completion (OpenAI `chat.completion.chunk`). Extra fields:
+ * `sources` (first frame, when retrieval ran), `status`, `error` (the stream failed; the
+ * partial answer is kept), `chat_id` / `message_id` (where the answer was saved, last frame).
+ */
+export interface CompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: Array<{ index: number; delta: { role?: 'assistant'; content?: string }; finish_reason: string | null }>;
+  usage?: CompletionUsage;
+  sources?: CompletionSource[];
+  status?: CompletionStatus;
+  error?: { message: string; type: string; code?: string };
+  chat_id?: string;
+  message_id?: string;
+}
+
+/** The answer of a completion with `stream: false` (OpenAI `chat.completion`). */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: Array<{ index: number; message: { role: 'assistant'; content: string }; finish_reason: string | null }>;
+  usage?: CompletionUsage;
+  sources?: CompletionSource[];
+  chat_id?: string;
+  message_id?: string;
+}

@@ -1,0 +1,59 @@
+import { extractJsonField, extractStringList } from './json-extract';
+import { contentText, type TemplateMessage } from './template';
+
+/** Longest title kept. */
+const TITLE_MAX = 80;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** A title from the first user message, when no model writes one. */
+export function fallbackTitle(messages: readonly TemplateMessage[]): string {
+  const first = messages.find((m) => m.role === 'user');
+  const text = contentText(first?.content).replace(/\s+/g, ' ').trim();
+  return text ? clip(text, 50) : 'New Chat';
+}
+
+/** The title in a task answer: the JSON `title`, else its first plain line. */
+export function parseTitle(raw: string): string | undefined {
+  const value = extractJsonField(raw, 'title');
+  let title = typeof value === 'string' ? value : undefined;
+  if (title === undefined) {
+    const line = raw
+      .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith('```') && !/^[{}[\]]+$/.test(l));
+    title = line?.replace(/^(#+\s*|title\s*:\s*)/i, '');
+  }
+  title = title?.replace(/^["'*\s]+|["'*\s.]+$/g, '').replace(/\s+/g, ' ');
+  return title ? clip(title, TITLE_MAX) : undefined;
+}
+
+/** Tags from a task answer (`{"tags": [...]}`), at most 6. */
+export function parseTags(raw: string): string[] {
+  return (extractStringList(raw, 'tags', 6) ?? []).map((t) => clip(t, 40));
+}
+
+/** Follow-up questions from a task answer (`{"follow_ups": [...]}`), else the lines that end in a question mark. */
+export function parseFollowUps(raw: string): string[] {
+  const listed = extractStringList(raw, 'follow_ups', 5);
+  if (listed) return listed.map((q) => clip(q, 300));
+  return raw
+    .split('\n')
+    .map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
+    .filter((l) => l.endsWith('?') && l.length > 3)
+    .slice(0, 5);
+}
+
+/** Search queries from a task answer (`{"queries": [...]}`), at most 3. */
+export function parseQueries(raw: string): string[] | undefined {
+  return extractStringList(raw, 'queries', 3);
+}
+
+/** The continuation in an autocomplete answer (`{"text": "..."}`). */
+export function parseCompletion(raw: string): string {
+  const value = extractJsonField(raw, 'text');
+  return typeof value === 'string' ? value : '';
+}
