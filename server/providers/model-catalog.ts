@@ -41,6 +41,7 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
   let generation = 0;
   let cache: { entries: CatalogEntry[]; at: number } | undefined;
   let refreshing: Promise<CatalogEntry[]> | undefined;
+  let lookup: Promise<CatalogEntry[]> | undefined;
   /** Where each id was last seen, kept across provider hiccups, for resolving chats. */
   let lastSeen = new Map<string, CatalogEntry>();
   /** Each provider's entries as last listed successfully. */
@@ -151,7 +152,11 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
     async find(id: string): Promise<CatalogEntry | undefined> {
       const known = lastSeen.get(id);
       if (known) return known;
-      await collect();
+      // Concurrent misses share one listing instead of each asking every provider.
+      lookup ??= collect().finally(() => {
+        lookup = undefined;
+      });
+      await lookup;
       return lastSeen.get(id);
     },
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCompatProvider, createLocalProvider, isAbortError, ProviderError, type ChatChunk, type Provider } from '../../server/providers';
+import { createCompatProvider, createLocalProvider, DeadlineError, isAbortError, ProviderError, withDeadline, type ChatChunk, type Provider } from '../../server/providers';
 import { fakeEmbedding, startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fake-ollama';
 
@@ -132,6 +132,42 @@ describe('provider clients against real fake peers', () => {
       const fake = _kind === 'compat' ? openai : ollama;
       fake.reply({ text: 'a b c d', failAfter: 2, error: 'overloaded' });
       await expect(collect(provider().chatStream({ model: chatModel, messages: [{ role: 'user', content: 'go' }] }))).rejects.toThrow(/overloaded/);
+    });
+
+    it('cuts a provider that never answers when the deadline passes, and the provider sees the disconnect', async () => {
+      const fake = _kind === 'compat' ? openai : ollama;
+      fake.reply({ hang: true });
+      const started = Date.now();
+      await expect(withDeadline(300, (signal) => provider().chat({ model: chatModel, messages: [{ role: 'user', content: 'x' }] }, signal))).rejects.toBeInstanceOf(DeadlineError);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await fake.waitForAbort(3000);
+    });
+
+    it('cuts a stream that stalls midway, keeping the pieces that arrived', async () => {
+      const fake = _kind === 'compat' ? openai : ollama;
+      fake.reply({ text: 'first second third', hangAfter: 1 });
+      const seen: string[] = [];
+      await expect(
+        withDeadline(500, async (signal) => {
+          for await (const chunk of provider().chatStream({ model: chatModel, messages: [{ role: 'user', content: 'x' }] }, signal)) {
+            if (chunk.content) seen.push(chunk.content);
+          }
+        }),
+      ).rejects.toBeInstanceOf(DeadlineError);
+      expect(seen).toEqual(['first ']);
+      await fake.waitForAbort(3000);
+    });
+
+    it('delivers slow tokens one by one as they come', async () => {
+      const fake = _kind === 'compat' ? openai : ollama;
+      fake.reply({ pieces: ['a', 'b', 'c'], delayMs: 150 });
+      const arrivals: number[] = [];
+      const started = Date.now();
+      for await (const chunk of provider().chatStream({ model: chatModel, messages: [{ role: 'user', content: 'x' }] })) {
+        if (chunk.content) arrivals.push(Date.now() - started);
+      }
+      expect(arrivals).toHaveLength(3);
+      expect(arrivals[2]! - arrivals[0]!).toBeGreaterThanOrEqual(250);
     });
 
     it('reports an unknown model with the upstream 404', async () => {
