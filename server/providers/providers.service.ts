@@ -32,6 +32,16 @@ function trimConfigs(configs: Record<string, ProviderEntryConfig>, count: number
   return Object.fromEntries(Object.entries(configs).filter(([index]) => Number(index) < count));
 }
 
+/** The configs with any `key` taken out (keys never go to the database). */
+function withoutKeys(configs: Record<string, ProviderEntryConfig>): Record<string, ProviderEntryConfig> {
+  return Object.fromEntries(
+    Object.entries(configs).map(([index, entry]) => {
+      const { key: _key, ...rest } = entry;
+      return [index, rest];
+    }),
+  );
+}
+
 /** Pads or cuts `keys` to `count` entries. */
 function fitKeys(keys: readonly string[], count: number): string[] {
   return Array.from({ length: count }, (_, i) => keys[i] ?? '');
@@ -114,8 +124,12 @@ export function createProviderSettings(deps: ProviderSettingsDeps) {
         const urls = patch.COMPAT_API_BASE_URLS ?? current.COMPAT_API_BASE_URLS;
         const keys = fitKeys(patch.COMPAT_API_KEYS ?? current.COMPAT_API_KEYS, urls.length);
         const configs = trimConfigs(patch.COMPAT_API_CONFIGS ?? current.COMPAT_API_CONFIGS, urls.length);
+        // A `key` put in a compat config is a key all the same: it goes to the secret store, never the database.
+        for (const [index, entry] of Object.entries(configs)) {
+          if (entry.key && !keys[Number(index)]) keys[Number(index)] = entry.key;
+        }
         await writeKeys('compat', keys);
-        await config.set(CompatSection, { COMPAT_API_BASE_URLS: urls, COMPAT_API_CONFIGS: configs });
+        await config.set(CompatSection, { COMPAT_API_BASE_URLS: urls, COMPAT_API_CONFIGS: withoutKeys(configs) });
         log.info({ count: urls.length }, 'compatible provider settings updated');
         changed();
         return getCompat();
@@ -129,14 +143,8 @@ export function createProviderSettings(deps: ProviderSettingsDeps) {
         const urls = patch.LOCAL_BASE_URLS ?? current.LOCAL_BASE_URLS;
         const configs = trimConfigs(patch.LOCAL_API_CONFIGS ?? current.LOCAL_API_CONFIGS, urls.length);
         const keys = Array.from({ length: urls.length }, (_, i) => configs[String(i)]?.key ?? '');
-        const withoutKeys = Object.fromEntries(
-          Object.entries(configs).map(([index, entry]) => {
-            const { key: _key, ...rest } = entry;
-            return [index, rest];
-          }),
-        );
         await writeKeys('local', keys);
-        await config.set(LocalSection, { LOCAL_BASE_URLS: urls, LOCAL_API_CONFIGS: withoutKeys });
+        await config.set(LocalSection, { LOCAL_BASE_URLS: urls, LOCAL_API_CONFIGS: withoutKeys(configs) });
         log.info({ count: urls.length }, 'local provider settings updated');
         changed();
         return getLocal();

@@ -101,6 +101,19 @@ describe('provider connection settings', () => {
     expect(databaseBytes(server.dataDir).includes('sk-secret-compat-123')).toBe(false);
   });
 
+  it('moves a key written into a compat config to the secret store too', async () => {
+    const as = server.as(admin.token);
+    const saved = await as.post('/compat/config/update', {
+      COMPAT_API_BASE_URLS: [openai.url, openai.url],
+      COMPAT_API_KEYS: ['sk-secret-compat-123', ''],
+      COMPAT_API_CONFIGS: { '0': { prefix_id: 'work' }, '1': { key: 'sk-in-config-789', prefix_id: 'two' } },
+    });
+    expect(saved.body.COMPAT_API_KEYS).toEqual(['sk-secret-compat-123', 'sk-in-config-789']);
+    expect(saved.body.COMPAT_API_CONFIGS['1']).toEqual({ prefix_id: 'two' });
+    expect(databaseBytes(server.dataDir).includes('sk-in-config-789')).toBe(false);
+    await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_CONFIGS: { '0': { prefix_id: 'work', tags: ['office'], custom_flag: 42 } } });
+  });
+
   it('saves local providers with their key taken out of the config into the secret store', async () => {
     const as = server.as(admin.token);
     const saved = await as.post('/local/config/update', {
