@@ -1,0 +1,212 @@
+/**
+ * Chat completion benchmark: Parley's /api/chat/completions against calling the same loopback
+ * fake provider directly, measured side by side in one run. Three processes: the fake provider,
+ * the Parley service (built CLI) and this client. Run with `npm run bench:completion`.
+ *
+ * Prints: added time-to-first-token (short chat, and a 500-message chat saved with chat_id),
+ * streaming throughput of a 4,000-token answer, bytes on the wire, server CPU per 1k tokens,
+ * and 50 concurrent streams.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { median, percentile, startChild } from './lib/process';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cli = path.join(root, 'dist', 'server', 'cli.js');
+const SHORT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
+const LONG_RUNS = Number(process.env.BENCH_LONG_RUNS ?? 100);
+const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 7);
+const CONCURRENT = 50;
+
+/** One streamed answer as the client saw it. */
+interface StreamRun {
+  ttftMs: number;
+  totalMs: number;
+  bytes: number;
+  pieces: number;
+  error?: string;
+}
+
+/** Posts a streaming completion and reads it to the end, timing the first text fragment. */
+async function stream(url: string, headers: Record<string, string>, body: unknown): Promise<StreamRun> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (!res.ok || !res.body) return { ttftMs: NaN, totalMs: NaN, bytes: 0, pieces: 0, error: `HTTP ${res.status}: ${await res.text()}` };
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let ttftMs = NaN;
+  let bytes = 0;
+  let pieces = 0;
+  let done = false;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (!frame.startsWith('data: ')) continue;
+      const data = frame.slice(6);
+      if (data === '[DONE]') {
+        done = true;
+        continue;
+      }
+      const parsed = JSON.parse(data) as { choices?: Array<{ delta?: { content?: string } }>; error?: { message: string } };
+      if (parsed.error) return { ttftMs, totalMs: NaN, bytes, pieces, error: parsed.error.message };
+      if (parsed.choices?.[0]?.delta?.content) {
+        pieces += 1;
+        if (Number.isNaN(ttftMs)) ttftMs = performance.now() - started;
+      }
+    }
+  }
+  return { ttftMs, totalMs: performance.now() - started, bytes, pieces, ...(done ? {} : { error: 'no [DONE]' }) };
+}
+
+/** CPU time (user + system) of a process in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+function startFake(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'lib', 'fake-provider-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) {
+        child.removeAllListeners('exit');
+        resolve({ url: match[1]!, stop: () => child.kill('SIGTERM') });
+      }
+    });
+  });
+}
+
+async function json(url: string, method: string, body: unknown, token?: string): Promise<any> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const fake = await startFake();
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-completion-'));
+const server = await startChild([cli, '--port', '0', '--data-dir', dataDir], {
+  PARLEY_LOG_LEVEL: 'warn',
+  PARLEY_SECRET_STORE: 'file',
+  PARLEY_COMPAT_BASE_URL: fake.url,
+  PARLEY_COMPAT_API_KEY: 'sk-bench',
+});
+const serverPid = server.child.pid as number;
+
+try {
+  const admin = await json(`${server.url}/api/v1/auths/signup`, 'POST', { name: 'Bench', email: 'bench@example.com', password: 'bench-password' });
+  const token = admin.token as string;
+  const tasksOff = await json(`${server.url}/api/v1/tasks/config`, 'GET', undefined, token).catch(() => undefined);
+  await json(`${server.url}/api/v1/tasks/config/update`, 'POST', { ...tasksOff, ENABLE_TITLE_GENERATION: false, ENABLE_TAGS_GENERATION: false, ENABLE_FOLLOW_UP_GENERATION: false }, token);
+
+  const direct = { url: `${fake.url}/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
+  const parley = { url: `${server.url}/api/chat/completions`, headers: { authorization: `Bearer ${token}` } };
+  const ask = (text: string, history: Array<{ role: string; content: string }> = []) => ({
+    model: 'bench-model',
+    stream: true,
+    messages: [...history, { role: 'user', content: text }],
+  });
+
+  // Warm both paths (JIT, connection pools, model catalog).
+  for (let i = 0; i < 30; i += 1) {
+    await stream(direct.url, direct.headers, ask('bench tokens=3'));
+    await stream(parley.url, parley.headers, ask('bench tokens=3'));
+  }
+
+  // 1. Time to first token, short chat (alternating so drift hits both).
+  const shortDirect: number[] = [];
+  const shortParley: number[] = [];
+  for (let i = 0; i < SHORT_RUNS; i += 1) {
+    shortDirect.push((await stream(direct.url, direct.headers, ask('bench tokens=3'))).ttftMs);
+    shortParley.push((await stream(parley.url, parley.headers, ask('bench tokens=3'))).ttftMs);
+  }
+
+  // 2. Time to first token with a 500-message chat saved in Parley (sent with chat_id).
+  const chat = await json(`${server.url}/api/v1/chats/new`, 'POST', { title: 'Long chat' }, token);
+  const history: Array<{ role: string; content: string }> = [];
+  for (let i = 0; i < 500; i += 1) {
+    const message = { role: i % 2 === 0 ? 'user' : 'assistant', content: `Message ${i}: ${'lorem ipsum dolor sit amet '.repeat(4)}` };
+    history.push(message);
+    await json(`${server.url}/api/v1/chats/${chat.id}/messages`, 'POST', message, token);
+  }
+  // A user with many chats: history loading must not depend on them.
+  for (let i = 0; i < 200; i += 1) await json(`${server.url}/api/v1/chats/new`, 'POST', { title: `filler ${i}` }, token);
+  const longDirect: number[] = [];
+  const longParley: number[] = [];
+  for (let i = 0; i < LONG_RUNS; i += 1) {
+    longDirect.push((await stream(direct.url, direct.headers, ask('bench tokens=3', history))).ttftMs);
+    longParley.push((await stream(parley.url, parley.headers, { ...ask('bench tokens=3', history), chat_id: chat.id })).ttftMs);
+  }
+
+  // 3. Throughput, bytes and server CPU for a 4,000-token answer.
+  const bigDirect: StreamRun[] = [];
+  const bigParley: StreamRun[] = [];
+  let parleyCpu = 0;
+  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
+    bigDirect.push(await stream(direct.url, direct.headers, ask('bench tokens=4000')));
+    const before = cpuMs(serverPid);
+    bigParley.push(await stream(parley.url, parley.headers, ask('bench tokens=4000')));
+    parleyCpu += cpuMs(serverPid) - before;
+  }
+  const smallParley = await stream(parley.url, parley.headers, ask('bench tokens=1000'));
+  const rate = (runs: StreamRun[]) => median(runs.map((r) => r.pieces / ((r.totalMs - r.ttftMs) / 1000)));
+
+  // 4. 50 concurrent streams, 300 tokens each at one every 2 ms.
+  const concurrent = async (target: { url: string; headers: Record<string, string> }) => {
+    const started = performance.now();
+    const runs = await Promise.all(Array.from({ length: CONCURRENT }, () => stream(target.url, target.headers, ask('bench tokens=300 delay=2'))));
+    return { runs, wallMs: performance.now() - started };
+  };
+  const concDirect = await concurrent(direct);
+  const concParley = await concurrent(parley);
+  const errors = (runs: StreamRun[]) => runs.filter((r) => r.error || r.pieces !== 300).length;
+
+  // ---- report ----
+  const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+  const rows: Array<[string, string, string, string, string]> = [];
+  const addedP50 = percentile(shortParley, 50) - percentile(shortDirect, 50);
+  const addedP99 = percentile(shortParley, 99) - percentile(shortDirect, 99);
+  const addedLongP50 = percentile(longParley, 50) - percentile(longDirect, 50);
+  const addedLongP99 = percentile(longParley, 99) - percentile(longDirect, 99);
+  rows.push(['TTFT short chat p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(shortParley, 50))} ms`, `+${f(addedP50)} ms`, '≤ +3 ms']);
+  rows.push(['TTFT short chat p99', `${f(percentile(shortDirect, 99))} ms`, `${f(percentile(shortParley, 99))} ms`, `+${f(addedP99)} ms`, '≤ +15 ms']);
+  rows.push(['TTFT 500-msg chat p50', `${f(percentile(longDirect, 50))} ms`, `${f(percentile(longParley, 50))} ms`, `+${f(addedLongP50)} ms (${f(addedLongP50 / Math.max(addedP50, 0.01))}× short)`, '≤ 2× short']);
+  rows.push(['TTFT 500-msg chat p99', `${f(percentile(longDirect, 99))} ms`, `${f(percentile(longParley, 99))} ms`, `+${f(addedLongP99)} ms`, '—']);
+  rows.push(['throughput 4,000 tokens', `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(bigParley), 0)} tok/s`, `${f(rate(bigParley) / rate(bigDirect))}×`, '≥ 0.9×']);
+  const bytesDirect = median(bigDirect.map((r) => r.bytes));
+  const bytesParley = median(bigParley.map((r) => r.bytes));
+  rows.push(['bytes, 4,000 tokens', `${f(bytesDirect / 1024, 0)} KiB`, `${f(bytesParley / 1024, 0)} KiB`, `${f(bytesParley / bytesDirect)}×`, 'linear']);
+  rows.push(['bytes/token 1k vs 4k (Parley)', '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / 4000, 1)} B`, `${f(bytesParley / 4000 / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
+  rows.push(['server CPU per 1k tokens', '—', `${f(parleyCpu / ((THROUGHPUT_RUNS * 4000) / 1000), 1)} ms`, '—', 'printed']);
+  const concTtft = (c: typeof concDirect, p: number) => percentile(c.runs.map((r) => r.ttftMs).filter(Number.isFinite), p);
+  rows.push(['50 streams: TTFT p50 / p99', `${f(concTtft(concDirect, 50), 1)} / ${f(concTtft(concDirect, 99), 1)} ms`, `${f(concTtft(concParley, 50), 1)} / ${f(concTtft(concParley, 99), 1)} ms`, `+${f(concTtft(concParley, 99) - concTtft(concDirect, 99), 1)} ms p99`, 'no head-of-line']);
+  rows.push(['50 streams: wall time', `${f(concDirect.wallMs, 0)} ms`, `${f(concParley.wallMs, 0)} ms`, `${f(concParley.wallMs / concDirect.wallMs)}×`, '—']);
+  rows.push(['50 streams: errors', String(errors(concDirect.runs)), String(errors(concParley.runs)), '—', '0']);
+
+  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['measure', 'direct', 'via Parley', 'added / ratio', 'target'][i]!.length));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\nChat completions, Parley vs the same fake provider called directly (${os.cpus().length} cores, Node ${process.version})`);
+  console.log(`runs: TTFT ${SHORT_RUNS} short + ${LONG_RUNS} long, throughput ${THROUGHPUT_RUNS}×4,000 tokens, ${CONCURRENT} concurrent streams\n`);
+  console.log(line(['measure', 'direct', 'via Parley', 'added / ratio', 'target']));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
+  const bad = [...bigParley, ...concParley.runs].filter((r) => r.error);
+  if (bad.length > 0) console.log(`\nerrors: ${bad.slice(0, 3).map((r) => r.error).join('; ')}`);
+} finally {
+  await server.stop();
+  fake.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
