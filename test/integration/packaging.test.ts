@@ -1,0 +1,218 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import asar from '@electron/asar';
+import Ajv from 'ajv';
+import yaml from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../server/platform/db/migrations';
+
+const root = path.resolve(__dirname, '..', '..');
+const config = yaml.load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as Record<string, any>;
+const schema = JSON.parse(readFileSync(path.join(root, 'node_modules', 'app-builder-lib', 'scheme.json'), 'utf8'));
+
+function validator() {
+  return new Ajv({ allErrors: true, strict: false }).compile(schema);
+}
+
+/** Width and height of a PNG file. */
+function pngSize(file: string): { width: number; height: number } {
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe('installer configuration (electron-builder.yml)', () => {
+  it('passes electron-builder’s own configuration schema', () => {
+    const validate = validator();
+    const ok = validate(config);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('is checked for real: the schema refuses a broken configuration', () => {
+    const validate = validator();
+    expect(validate({ ...config, asar: 'yes please', notAnOption: 1 })).toBe(false);
+    expect(validate.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('builds Parley installers for Windows, macOS and Linux with versioned names', () => {
+    expect(config.appId).toMatch(/^[a-z0-9]+(\.[a-z0-9-]+)+$/);
+    expect(config.productName).toBe('Parley');
+    expect(config.win.target).toEqual(['nsis']);
+    expect(config.mac.target).toEqual(['dmg', 'zip']);
+    expect(config.linux.target).toEqual(['AppImage', 'deb']);
+    expect(config.artifactName).toContain('${version}');
+    expect(config.nsis.artifactName).toContain('${version}');
+    expect(config.dmg.artifactName).toContain('${version}');
+  });
+
+  it('signs macOS builds with the hardened runtime and an entitlements file that exists', () => {
+    expect(config.mac.hardenedRuntime).toBe(true);
+    const plist = readFileSync(path.join(root, config.mac.entitlements), 'utf8');
+    expect(plist).toContain('com.apple.security.cs.allow-jit');
+    expect(plist).not.toContain('get-task-allow');
+  });
+
+  it('ships icons for every OS: a 1024 px PNG, an ICO, an ICNS and Linux sizes', () => {
+    expect(pngSize(path.join(root, 'assets', 'icon.png'))).toEqual({ width: 1024, height: 1024 });
+    const ico = readFileSync(path.join(root, config.win.icon));
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+    expect(ico.readUInt16LE(4)).toBeGreaterThanOrEqual(5);
+    const icns = readFileSync(path.join(root, config.mac.icon));
+    expect(icns.subarray(0, 4).toString('latin1')).toBe('icns');
+    expect(icns.readUInt32BE(4)).toBe(icns.length);
+    for (const name of readdirSync(path.join(root, config.linux.icon))) {
+      const size = Number(name.split('x')[0]);
+      expect(pngSize(path.join(root, config.linux.icon, name))).toEqual({ width: size, height: size });
+    }
+    for (const tray of ['tray.png', 'tray@2x.png', 'trayTemplate.png', 'trayTemplate@2x.png']) expect(existsSync(path.join(root, 'assets', tray)), tray).toBe(true);
+  });
+
+  it('configures an update feed for electron-updater', () => {
+    expect(config.publish).toMatchObject({ provider: 'github' });
+    expect(config.publish.owner).toBeTruthy();
+    expect(config.publish.repo).toBeTruthy();
+  });
+});
+
+/** Newest modification time of the shell and service sources. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Runs electron-builder; a failure carries the end of its output. */
+async function runBuilder(node: string, args: string[]): Promise<void> {
+  try {
+    await promisify(execFile)(node, args, { cwd: root, env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' }, maxBuffer: 64 * 1024 * 1024, timeout: 170_000 });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string; code?: unknown; signal?: unknown };
+    throw new Error(`electron-builder failed (code ${String(e.code)}, signal ${String(e.signal)}): ${e.message}\n${(e.stderr ?? '').slice(-3000)}\n${(e.stdout ?? '').slice(-2000)}`);
+  }
+}
+
+describe('the packaged app (electron-builder --dir with a stub Electron)', () => {
+  let work: string;
+  let resources: string;
+  let files: Set<string>;
+
+  beforeAll(async () => {
+    // CI builds dist/ in `npm ci` (prepare); rebuild the service only when sources are newer.
+    const built = path.join(root, 'dist', 'server', 'index.js');
+    const needed = ['dist/server/index.js', 'dist/main/index.js', 'dist/main/preload.cjs'].some((f) => !existsSync(path.join(root, f)));
+    if (needed || newestSource(path.join(root, 'server')) > statSync(built).mtimeMs || newestSource(path.join(root, 'main')) > statSync(built).mtimeMs) {
+      const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--server-only', '--quiet'], { cwd: root, encoding: 'utf8' });
+      expect(build.status, build.stderr).toBe(0);
+    }
+    work = mkdtempSync(path.join(os.tmpdir(), 'parley-pack-'));
+    const stub = path.join(work, 'electron-stub');
+    mkdirSync(stub);
+    writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\necho "stub Electron for packaging tests"\n');
+    chmodSync(path.join(stub, 'electron'), 0o755);
+    const electronVersion = JSON.parse(readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
+    await runBuilder(
+      process.execPath,
+      [
+        path.join(root, 'node_modules', 'electron-builder', 'cli.js'),
+        '--dir',
+        '--linux',
+        '--publish',
+        'never',
+        `-c.electronVersion=${electronVersion}`,
+        `-c.electronDist=${stub}`,
+        `-c.directories.output=${path.join(work, 'out')}`,
+      ],
+    );
+    resources = path.join(work, 'out', 'linux-unpacked', 'resources');
+    files = new Set(asar.listPackage(path.join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(path.sep).join('/')));
+  }, 180_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('starts from the built shell entry point, with its sandboxed preload', () => {
+    const pkg = JSON.parse(asar.extractFile(path.join(resources, 'app.asar'), 'package.json').toString('utf8'));
+    expect(pkg.main).toBe('dist/main/index.js');
+    expect(files.has('/dist/main/index.js')).toBe(true);
+    expect(files.has('/dist/main/preload.cjs')).toBe(true);
+    expect(existsSync(path.join(work, 'out', 'linux-unpacked', 'parley'))).toBe(true);
+  });
+
+  it('holds the built service with every database migration bundled in', () => {
+    expect(files.has('/dist/server/index.js')).toBe(true);
+    expect(files.has('/dist/server/cli.js')).toBe(true);
+    const code = [...files]
+      .filter((f) => /^\/dist\/(server|chunks)\/.*\.js$/.test(f))
+      .map((f) => asar.extractFile(path.join(resources, 'app.asar'), f.slice(1)).toString('utf8'))
+      .join('\n');
+    expect(MIGRATIONS.length).toBeGreaterThan(0);
+    for (const [name] of MIGRATIONS) expect(code, name).toContain(name);
+  });
+
+  it('holds the UI when it has been built', () => {
+    const uiBuilt = existsSync(path.join(root, 'dist', 'renderer', 'index.html'));
+    expect(files.has('/dist/renderer/index.html')).toBe(uiBuilt);
+  });
+
+  it('holds no sources, tests, source maps or development tools', () => {
+    const leaked = [...files].filter(
+      (f) =>
+        /^\/(server|main|renderer|test|bench|scripts|\.ci)\//.test(f) ||
+        (/\.map$/.test(f) && f.startsWith('/dist/')) ||
+        /^\/dist\/.*\.test\./.test(f) ||
+        /^\/node_modules\/(vitest|typescript|electron|electron-builder|esbuild|eslint|@playwright|tsx|vite)\//.test(f),
+    );
+    expect(leaked).toEqual([]);
+    expect(files.has('/electron-builder.yml')).toBe(false);
+  });
+
+  it('bundles the production modules the service loads at run time', () => {
+    for (const dep of ['express', 'knex', 'sqlite3', 'keytar', 'socket.io', 'electron-updater', 'qrcode', 'zod', 'pino']) {
+      expect(files.has(`/node_modules/${dep}/package.json`), dep).toBe(true);
+    }
+  });
+
+  it('unpacks the native modules (sqlite3, keytar) and the Pyodide files beside app.asar', () => {
+    const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules');
+    const natives = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? natives(path.join(dir, e.name)) : e.name.endsWith('.node') ? [path.join(dir, e.name)] : []));
+    expect(natives(path.join(unpacked, 'sqlite3')).length).toBeGreaterThan(0);
+    expect(natives(path.join(unpacked, 'keytar')).length).toBeGreaterThan(0);
+    expect(readdirSync(path.join(unpacked, 'pyodide')).some((f) => f.endsWith('.wasm'))).toBe(true);
+    expect(existsSync(path.join(unpacked, 'pyodide', 'pyodide.mjs'))).toBe(true);
+  });
+
+  it('writes the update feed the packaged app reads', () => {
+    const feed = yaml.load(readFileSync(path.join(resources, 'app-update.yml'), 'utf8')) as Record<string, string>;
+    expect(feed).toMatchObject({ provider: 'github', owner: config.publish.owner, repo: config.publish.repo });
+  });
+});
+
+describe('npm start', () => {
+  it('without an Electron binary, exits with a message pointing to npm run serve', () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'parley-no-electron-'));
+    try {
+      const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'start-desktop.mjs'), '--no-build'], {
+        cwd: root,
+        encoding: 'utf8',
+        // Points the electron package at a folder without the binary, so no download is tried.
+        env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: empty },
+        timeout: 30_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('Electron binary is not available');
+      expect(run.stderr).toContain('npm run serve');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
