@@ -10,6 +10,7 @@ import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
 import type { Services } from './services';
+import { toolServersRoutes, toolsRoutes } from './tools';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
 export function mountRoutes(app: Express, services: Services): void {
@@ -32,4 +33,6 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/files', filesRoutes(services.files));
   app.use('/api/chat', completionsRoutes(services.completions));
   app.use('/api/v1/tasks', tasksRoutes(services.tasks));
+  app.use('/api/v1/tools', toolsRoutes(services.tools.registry, services.tools.servers));
+  app.use('/api/v1/configs/tool_servers', toolServersRoutes(services.tools.servers));
 }

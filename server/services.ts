@@ -18,6 +18,7 @@ import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
+import { createTools } from './tools';
 import { createUsersRepo } from './users';
 
 /** What every service is built from. */
@@ -76,10 +77,13 @@ export async function buildServices(platform: Platform) {
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
   onShutdown(() => completions.shutdown());
+  const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
+  completions.useTools((input) => tools.resolve(input));
+  onShutdown(() => tools.close());
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, onShutdown, shutdown };
+  return { ...platform, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

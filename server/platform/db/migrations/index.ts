@@ -8,6 +8,7 @@ import * as createRevokedTokens from './202611220006-create-revoked-tokens';
 import * as createChats from './202611220301-create-chats';
 import * as createFiles from './202611220302-create-files';
 import * as createModels from './202611220201-create-models';
+import * as createTools from './202611220501-create-tools';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220301-create-chats', createChats],
   ['202611220302-create-files', createFiles],
   ['202611220201-create-models', createModels],
+  ['202611220501-create-tools', createTools],
 ];
 
 /** knex migration source over the static list. */
