@@ -6,9 +6,11 @@ import { completionsRoutes } from './completions';
 import { filesRoutes } from './files';
 import { tasksRoutes } from './tasks';
 import { publicConfigRoutes } from './auth/public-config.routes';
+import { knowledgeRoutes } from './knowledge';
 import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
+import { retrievalRoutes } from './retrieval';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
 
@@ -35,4 +37,8 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/tasks', tasksRoutes(services.tasks));
   app.use('/api/v1/tools', toolsRoutes(services.tools.registry, services.tools.servers));
   app.use('/api/v1/configs/tool_servers', toolServersRoutes(services.tools.servers));
+  const knowledge = knowledgeRoutes({ knowledge: services.knowledge.service, files: services.files });
+  app.use('/api/knowledge', knowledge);
+  app.use('/api/v1/knowledge', knowledge);
+  app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) }));
 }

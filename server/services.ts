@@ -7,6 +7,7 @@ import { createCompletionsService } from './completions';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
 import { createMembershipsRepo } from './groups/memberships.repo';
+import { createKnowledge, createRagStage } from './knowledge';
 import { createLanSharing } from './lan';
 import type { Clock } from './platform/clock';
 import type { Db } from './platform/db/knex';
@@ -16,6 +17,7 @@ import { createPermissionsService } from './permissions';
 import { createProviders } from './providers';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
+import { createRetrieval, createRetrievalSettings } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools } from './tools';
@@ -81,9 +83,16 @@ export async function buildServices(platform: Platform) {
   completions.useTools((input) => tools.resolve(input));
   onShutdown(() => tools.close());
 
+  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, dataDir: boot.dataDir, clock, log });
+  const retrievalSettings = createRetrievalSettings(config);
+  const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, clock, log });
+  completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
+  onShutdown(() => knowledge.stop());
+  void knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
+
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, onShutdown, shutdown };
+  return { ...platform, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -9,6 +9,8 @@ import * as createChats from './202611220301-create-chats';
 import * as createFiles from './202611220302-create-files';
 import * as createModels from './202611220201-create-models';
 import * as createTools from './202611220501-create-tools';
+import * as createKnowledge from './202611220401-create-knowledge';
+import * as createKnowledgeGraph from './202611220601-create-knowledge-graph';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -31,6 +33,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220302-create-files', createFiles],
   ['202611220201-create-models', createModels],
   ['202611220501-create-tools', createTools],
+  ['202611220401-create-knowledge', createKnowledge],
+  ['202611220601-create-knowledge-graph', createKnowledgeGraph],
 ];
 
 /** knex migration source over the static list. */

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { AccessControl } from './access';
+
+/** POST /api/knowledge/create. */
+export const KnowledgeCreate = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  description: z.string().max(10_000, 'must be at most 10000 characters').default(''),
+  /** Omitted: private (`{}`); null: everyone may read. */
+  access_control: AccessControl.optional(),
+});
+export type KnowledgeCreate = z.infer<typeof KnowledgeCreate>;
+
+/** POST /api/knowledge/{id}/update. */
+export const KnowledgeUpdate = z.object({
+  name: KnowledgeCreate.shape.name,
+  description: z.string().max(10_000, 'must be at most 10000 characters').optional(),
+  access_control: AccessControl.optional(),
+});
+export type KnowledgeUpdate = z.infer<typeof KnowledgeUpdate>;
+
+/** POST /api/knowledge/{id}/file/add and /file/remove. */
+export const KnowledgeFileRequest = z.object({
+  file_id: z.string().trim().min(1, 'must not be empty').max(200),
+});
+export type KnowledgeFileRequest = z.infer<typeof KnowledgeFileRequest>;
+
+/** Ingestion state of a file in a knowledge base. */
+export const FileStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
+export type FileStatus = z.infer<typeof FileStatus>;
+
+/** A file as a knowledge base lists it. */
+export interface KnowledgeFile {
+  id: string;
+  name: string;
+  status: FileStatus;
+  /** Why ingestion failed (only when `failed`). */
+  error?: string;
+  size: number;
+  mime_type: string;
+  created_at: number;
+}
+
+/** A knowledge base in list and create responses. */
+export interface KnowledgeSummary {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  access_control: AccessControl;
+  file_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A knowledge base with its files (single-item, update and file add/remove responses). */
+export interface KnowledgeDetail extends KnowledgeSummary {
+  files: KnowledgeFile[];
+}
+
+/** Realtime event `knowledge:file` sent to the base's owner and the user who added the file. */
+export interface KnowledgeFileEvent {
+  knowledge_id: string | null;
+  file_id: string;
+  status: FileStatus;
+  /** 0..1 */
+  progress: number;
+  error?: string;
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+const PositiveInt = z.number().int('must be an integer').positive('must be greater than 0');
+const NonNegativeInt = z.number().int('must be an integer').min(0, 'must be 0 or more');
+const Unit = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+/** An http(s) URL or the empty string (not set). */
+const OptionalUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => {
+    if (value === '') return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL (or empty)')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** Retrieval settings (section 2, "Retrieval config fields"). */
+export const RetrievalConfig = z.object({
+  /** `external`: PUT files to EXTERNAL_DOCUMENT_LOADER_URL for their text; `` (empty): built-in extractors. */
+  CONTENT_EXTRACTION_ENGINE: z.enum(['', 'external']),
+  EXTERNAL_DOCUMENT_LOADER_URL: OptionalUrl,
+  /** Post text to CHUNKING_SERVER_URL and take its chunks instead of chunking here. */
+  ENABLE_CHUNKING_SERVER: z.boolean(),
+  CHUNKING_SERVER_URL: OptionalUrl,
+  /** `A` fixed size, `E` parent/child, `H` HTML-aware. */
+  CHUNKING_STRATEGY: z.enum(['A', 'E', 'H']),
+  /** Strategy A: size and overlap in characters (TEXT_SPLITTER `character`) or tokens (`token`). */
+  CHUNK_SIZE: PositiveInt,
+  CHUNK_OVERLAP: NonNegativeInt,
+  TEXT_SPLITTER: z.enum(['character', 'token']),
+  /** Strategy E, in characters: parents are returned, children are searched. */
+  PARENT_CHUNK_SIZE: PositiveInt,
+  PARENT_CHUNK_OVERLAP: NonNegativeInt,
+  CHILD_CHUNK_SIZE: PositiveInt,
+  CHILD_CHUNK_OVERLAP: NonNegativeInt,
+  /** Strategy H, in characters: largest and smallest chunk, overlap, and how much of the heading trail is kept as context. */
+  HTML_CHUNK_SIZE: PositiveInt,
+  HTML_MIN_CHUNK_SIZE: NonNegativeInt,
+  HTML_CHUNK_OVERLAP: NonNegativeInt,
+  HTML_CONTEXT_WINDOW: NonNegativeInt,
+  /** BM25 plus vectors; off: vectors only. */
+  ENABLE_RAG_HYBRID_SEARCH: z.boolean(),
+  TOP_K: PositiveInt.max(1000, 'must be at most 1000'),
+  TOP_K_RERANKER: PositiveInt.max(1000, 'must be at most 1000'),
+  /** Minimum relevance (0..1) of a chunk to be used. */
+  RELEVANCE_THRESHOLD: Unit,
+  /** 0 = fully semantic, 1 = fully lexical. */
+  HYBRID_BM25_WEIGHT: Unit,
+  /** How the two rankings are combined: normalised score blending or reciprocal rank fusion. */
+  HYBRID_FUSION: z.enum(['blend', 'rrf']),
+  /** `external`: send candidates to RAG_EXTERNAL_RERANKER_URL (the common /rerank shape). */
+  RAG_RERANKING_ENGINE: z.enum(['', 'external']),
+  RAG_EXTERNAL_RERANKER_URL: OptionalUrl,
+  RAG_RERANKING_MODEL: z.string().trim().max(512),
+});
+export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
+
+/** POST /api/v1/retrieval/config/update: any subset of the fields; the rest is kept. */
+export const RetrievalConfigUpdate = RetrievalConfig.partial();
+export type RetrievalConfigUpdate = z.infer<typeof RetrievalConfigUpdate>;
+
+/** Defaults of a fresh install (TOP_K, TOP_K_RERANKER, threshold and weight as the interface says). */
+export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
+  CONTENT_EXTRACTION_ENGINE: '',
+  EXTERNAL_DOCUMENT_LOADER_URL: '',
+  ENABLE_CHUNKING_SERVER: false,
+  CHUNKING_SERVER_URL: '',
+  CHUNKING_STRATEGY: 'A',
+  CHUNK_SIZE: 1000,
+  CHUNK_OVERLAP: 100,
+  TEXT_SPLITTER: 'character',
+  PARENT_CHUNK_SIZE: 2000,
+  PARENT_CHUNK_OVERLAP: 200,
+  CHILD_CHUNK_SIZE: 400,
+  CHILD_CHUNK_OVERLAP: 50,
+  HTML_CHUNK_SIZE: 1000,
+  HTML_MIN_CHUNK_SIZE: 200,
+  HTML_CHUNK_OVERLAP: 100,
+  HTML_CONTEXT_WINDOW: 200,
+  ENABLE_RAG_HYBRID_SEARCH: true,
+  TOP_K: 5,
+  TOP_K_RERANKER: 10,
+  RELEVANCE_THRESHOLD: 0.7,
+  HYBRID_BM25_WEIGHT: 0.5,
+  HYBRID_FUSION: 'blend',
+  RAG_RERANKING_ENGINE: '',
+  RAG_EXTERNAL_RERANKER_URL: '',
+  RAG_RERANKING_MODEL: '',
+};
+
+const Endpoint = z.object({ url: OptionalUrl, key: z.string().max(4096) });
+
+/** Embedding settings (section 2, "Embedding config"). Keys live in the secret store. */
+export const EmbeddingConfig = z.object({
+  /** `` (empty): the built-in offline embedder; `compat`: OpenAI-compatible /embeddings; `local`: Ollama /api/embed. */
+  embedding_engine: z.enum(['', 'compat', 'local']),
+  embedding_model: z.string().trim().max(512),
+  /** Texts per provider request. */
+  embedding_batch_size: PositiveInt.max(2048, 'must be at most 2048'),
+  /** Where `compat` sends requests; an empty url uses the first configured compatible provider. */
+  compat_config: Endpoint,
+  /** Where `local` sends requests; an empty url uses the first configured local provider. */
+  local_config: Endpoint,
+  cloud_compat_config: Endpoint.extend({ version: z.string().trim().max(100) }),
+});
+export type EmbeddingConfig = z.infer<typeof EmbeddingConfig>;
+
+/** POST /api/v1/retrieval/embedding/update: any subset; each endpoint object may send url and/or key. */
+export const EmbeddingConfigUpdate = z
+  .object({
+    embedding_engine: EmbeddingConfig.shape.embedding_engine,
+    embedding_model: EmbeddingConfig.shape.embedding_model,
+    embedding_batch_size: EmbeddingConfig.shape.embedding_batch_size,
+    compat_config: Endpoint.partial(),
+    local_config: Endpoint.partial(),
+    cloud_compat_config: EmbeddingConfig.shape.cloud_compat_config.partial(),
+  })
+  .partial()
+  .refine((v) => !(v.embedding_engine && v.embedding_model === ''), {
+    message: 'is required when an embedding engine is set',
+    path: ['embedding_model'],
+  });
+export type EmbeddingConfigUpdate = z.infer<typeof EmbeddingConfigUpdate>;
+
+/** Progress of re-embedding after a model change. */
+export interface ReembedStatus {
+  status: 'idle' | 'running' | 'failed';
+  done: number;
+  total: number;
+  error?: string;
+}
+
+/** GET /api/v1/retrieval/embedding: the settings with keys, plus re-embedding progress. */
+export type EmbeddingConfigResponse = EmbeddingConfig & { reembedding: ReembedStatus };
+
+/** POST /api/v1/retrieval/query/collection. */
+export const QueryCollectionRequest = z.object({
+  collection_names: z.array(z.string().min(1).max(200)).min(1, 'must name at least one collection').max(100),
+  query: z.string().min(1, 'must not be empty').max(10_000),
+  k: PositiveInt.max(1000, 'must be at most 1000').optional(),
+  /** Overrides of the configured search for this call. */
+  hybrid: z.boolean().optional(),
+  relevance_threshold: Unit.optional(),
+  hybrid_bm25_weight: Unit.optional(),
+});
+export type QueryCollectionRequest = z.infer<typeof QueryCollectionRequest>;
+
+/** Answer of the query endpoint, in the common nested-list shape (one list per query). */
+export interface QueryCollectionResponse {
+  documents: string[][];
+  metadatas: Array<Array<Record<string, unknown>>>;
+  /** Relevance 0..1 (higher is closer), as the common API calls it. */
+  distances: number[][];
+}
+
+/** A cited source as the completion stream and the saved message carry it. */
+export interface RetrievalSource {
+  /** `[n]` in the injected context. */
+  index: number;
+  source: { id: string; name: string; type: 'collection' | 'file' };
+  document: string[];
+  metadata: Array<Record<string, unknown>>;
+  distances: number[];
+}

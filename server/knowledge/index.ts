@@ -1,0 +1,77 @@
+import type { ConfigService } from '../config';
+import type { FilesService } from '../files';
+import type { Clock } from '../platform/clock';
+import type { Db } from '../platform/db/knex';
+import type { Logger } from '../platform/log';
+import type { PermissionsService } from '../permissions';
+import type { RealtimeHub } from '../realtime';
+import type { Retrieval } from '../retrieval';
+import { createPrepareWorker } from './ingest/worker-client';
+import { createIngestion } from './ingestion';
+import { createKnowledgeRepo } from './knowledge.repo';
+import { createKnowledgeService } from './knowledge.service';
+
+export { knowledgeRoutes } from './knowledge.routes';
+export { fileCollection, type KnowledgeService, type KnowledgeCaller, type FileRemovedHook } from './knowledge.service';
+export type { FileIndexedHook, Ingestion } from './ingestion';
+export { createRagStage, type RagInput, type RagResult } from './rag';
+
+/**
+ * The knowledge domain: bases and their files, background ingestion on a worker thread, and
+ * access-checked search over bases and chat files. Hooks for other domains:
+ * `service.onFileIndexed` / `service.onFileRemoved` (the knowledge graph), and the retrieval
+ * service's `addSignal` for an extra ranking signal.
+ */
+export function createKnowledge(deps: {
+  db: Db;
+  retrieval: Retrieval;
+  files: FilesService;
+  permissions: PermissionsService;
+  config: ConfigService;
+  realtime: RealtimeHub;
+  clock: Clock;
+  log: Logger;
+}) {
+  const worker = createPrepareWorker(deps.log);
+  const ingestion = createIngestion({
+    retrieval: deps.retrieval.service,
+    repo: deps.retrieval.repo,
+    files: deps.files,
+    worker,
+    embeddings: deps.retrieval.embeddings,
+    config: deps.config,
+    realtime: deps.realtime,
+    clock: deps.clock,
+    log: deps.log,
+  });
+  const service = createKnowledgeService({
+    repo: createKnowledgeRepo(deps.db),
+    collections: deps.retrieval.repo,
+    retrieval: deps.retrieval.service,
+    ingestion,
+    files: deps.files,
+    permissions: deps.permissions,
+    clock: deps.clock,
+    log: deps.log,
+  });
+  // A deleted file leaves every collection (rows cascade in SQLite; indexes are told here).
+  deps.files.onFileDeleted(async (file) => {
+    for (const collectionId of await deps.retrieval.repo.collectionsOfFile(file.id)) await deps.retrieval.service.removeFile(collectionId, file.id);
+  });
+  // Files in a knowledge base are kept when the chat they came with is deleted.
+  deps.files.addUsageCheck((ids) => deps.retrieval.repo.inKnowledge(ids));
+  return {
+    service,
+    ingestion,
+    /** Resumes unfinished ingestion (call after start, in the background). */
+    resume: () => ingestion.resume(),
+    /** Stops ingestion and the worker, then saves changed indexes. */
+    async stop(): Promise<void> {
+      ingestion.stop();
+      await worker.stop();
+      await deps.retrieval.embeddings.stop();
+      await deps.retrieval.service.flush();
+    },
+  };
+}
+export type Knowledge = ReturnType<typeof createKnowledge>;

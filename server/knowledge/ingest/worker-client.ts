@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../platform/log';
+import { packageRoot } from '../../platform/paths';
+import { IngestError } from './extraction-error';
+import type { PrepareJob, PrepareResult } from './prepare';
+
+interface Reply {
+  id: number;
+  ok: boolean;
+  result?: PrepareResult;
+  error?: string;
+  reason?: boolean;
+}
+
+/**
+ * How to start the worker: from source (under tsx or Vitest) a tiny bootstrap that registers tsx
+ * and imports the TypeScript entry; built, the bundled `dist/server/knowledge/ingest/ingest.worker.js`.
+ */
+function workerEntry(): { code: string; eval: boolean } | undefined {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) {
+    // From source: register tsx inside the worker, then load the TypeScript entry.
+    const url = JSON.stringify(pathToFileURL(path.join(path.dirname(here), 'ingest.worker.ts')).href);
+    return { code: `import('tsx/esm/api').then((m) => { m.register(); return import(${url}); })`, eval: true };
+  }
+  const built = path.join(packageRoot(path.dirname(here)), 'dist', 'server', 'knowledge', 'ingest', 'ingest.worker.js');
+  return existsSync(built) ? { code: built, eval: false } : undefined;
+}
+
+/**
+ * Runs {@link PrepareJob}s on one worker thread, started on first use and restarted if it dies.
+ * Where no worker can start, jobs run in-process (slower for the event loop, still correct).
+ */
+export function createPrepareWorker(log: Logger) {
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (r: PrepareResult) => void; reject: (e: Error) => void }>();
+
+  function failAll(error: Error): void {
+    for (const pending of waiting.values()) pending.reject(error);
+    waiting.clear();
+  }
+
+  function start(): Worker | undefined {
+    if (worker) return worker;
+    const entry = workerEntry();
+    if (!entry) return undefined;
+    try {
+      const w = new Worker(entry.code, { eval: entry.eval });
+      w.unref();
+      w.on('message', (reply: Reply) => {
+        const pending = waiting.get(reply.id);
+        if (!pending) return;
+        waiting.delete(reply.id);
+        if (reply.ok && reply.result) pending.resolve(reply.result);
+        else pending.reject(reply.reason ? new IngestError(reply.error ?? 'unknown error') : new Error(reply.error ?? 'unknown error'));
+      });
+      w.on('error', (error) => {
+        log.warn({ err: error }, 'the ingestion worker failed');
+        worker = undefined;
+        failAll(error);
+      });
+      w.on('exit', () => {
+        if (worker === w) worker = undefined;
+        failAll(new Error('the ingestion worker stopped'));
+      });
+      worker = w;
+      return w;
+    } catch (error) {
+      log.warn({ err: error }, 'could not start the ingestion worker; ingesting in-process');
+      return undefined;
+    }
+  }
+
+  return {
+    /** Prepares a file on the worker (or in-process as a fallback). */
+    async run(job: PrepareJob): Promise<PrepareResult> {
+      const w = start();
+      if (!w) return (await import('./prepare')).prepare(job);
+      const id = nextId;
+      nextId += 1;
+      return new Promise<PrepareResult>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        w.ref();
+        w.postMessage({ id, job });
+      }).finally(() => {
+        if (waiting.size === 0) worker?.unref();
+      });
+    },
+    /** Stops the worker. */
+    async stop(): Promise<void> {
+      const w = worker;
+      worker = undefined;
+      failAll(new Error('the service is stopping'));
+      if (w) await w.terminate();
+    },
+  };
+}
+export type PrepareWorker = ReturnType<typeof createPrepareWorker>;

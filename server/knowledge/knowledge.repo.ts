@@ -1,0 +1,43 @@
+import type { Db } from '../platform/db/knex';
+
+/** A row of `knowledge`. `access_control` is JSON text, NULL for public read. */
+export interface KnowledgeRow {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  access_control: string | null;
+  meta: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** knex access to `knowledge`. */
+export function createKnowledgeRepo(db: Db) {
+  return {
+    async insert(row: KnowledgeRow): Promise<void> {
+      await db('knowledge').insert(row);
+    },
+    async findById(id: string): Promise<KnowledgeRow | undefined> {
+      return db<KnowledgeRow>('knowledge').where({ id }).first();
+    },
+    async findMany(ids: readonly string[]): Promise<KnowledgeRow[]> {
+      if (ids.length === 0) return [];
+      return db<KnowledgeRow>('knowledge').whereIn('id', [...ids]);
+    },
+    /** Every base, newest change first. */
+    async all(): Promise<KnowledgeRow[]> {
+      return db<KnowledgeRow>('knowledge').select('*').orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id' }]);
+    },
+    async update(id: string, patch: Partial<Pick<KnowledgeRow, 'name' | 'description' | 'access_control' | 'updated_at'>>): Promise<void> {
+      await db('knowledge').where({ id }).update(patch);
+    },
+    async touch(id: string, now: number): Promise<void> {
+      await db('knowledge').where({ id }).update({ updated_at: now });
+    },
+    async delete(id: string): Promise<boolean> {
+      return (await db('knowledge').where({ id }).delete()) > 0;
+    },
+  };
+}
+export type KnowledgeRepo = ReturnType<typeof createKnowledgeRepo>;

@@ -1,0 +1,223 @@
+import type { KnowledgeCreate, KnowledgeDetail, KnowledgeSummary, KnowledgeUpdate } from '../contracts/knowledge';
+import type { QueryCollectionRequest, QueryCollectionResponse } from '../contracts/retrieval';
+import type { Role } from '../contracts/auth';
+import type { FileRow, FilesService } from '../files';
+import type { Clock } from '../platform/clock';
+import { badRequest, forbidden, notFound } from '../platform/http/errors';
+import { newId } from '../platform/ids';
+import type { Logger } from '../platform/log';
+import { canAccess, type PermissionsService, type Principal } from '../permissions';
+import type { RetrievalRepo, RetrievalService, SearchHit, SearchOptions } from '../retrieval';
+import type { Ingestion } from './ingestion';
+import type { KnowledgeRepo, KnowledgeRow } from './knowledge.repo';
+import { accessOf, presentDetail, presentSummary } from './knowledge.present';
+
+/** Who is asking. */
+export interface KnowledgeCaller {
+  id: string;
+  role: Role;
+}
+
+/** Called after a file leaves a knowledge base (the knowledge graph hooks in here). */
+export type FileRemovedHook = (event: { knowledgeId: string; fileId: string }) => Promise<void> | void;
+
+/** The collection id of a loose file (a chat attachment). */
+export const fileCollection = (fileId: string) => `file-${fileId}`;
+
+const knowledgeNotFound = () => notFound('Knowledge base not found', 'KNOWLEDGE_NOT_FOUND');
+
+/**
+ * Knowledge bases: CRUD with owner and access_control like models, files with background
+ * ingestion, export, and searches over the bases and files a caller may read.
+ */
+export function createKnowledgeService(deps: {
+  repo: KnowledgeRepo;
+  collections: RetrievalRepo;
+  retrieval: RetrievalService;
+  ingestion: Ingestion;
+  files: FilesService;
+  permissions: PermissionsService;
+  clock: Clock;
+  log: Logger;
+}) {
+  const { repo, collections, retrieval, ingestion, files, permissions, clock } = deps;
+  const removedHooks: FileRemovedHook[] = [];
+
+  const allowed = (who: Principal, row: KnowledgeRow, mode: 'read' | 'write') => canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, mode);
+
+  /** The base if the caller may read it (404 otherwise: private ids do not leak); 403 when writing is asked and not allowed. */
+  async function require(caller: KnowledgeCaller, id: string, mode: 'read' | 'write'): Promise<KnowledgeRow> {
+    const row = await repo.findById(id);
+    if (!row) throw knowledgeNotFound();
+    const who = await permissions.principal(caller);
+    if (!allowed(who, row, 'read')) throw knowledgeNotFound();
+    if (mode === 'write' && !allowed(who, row, 'write')) throw forbidden('You may not change this knowledge base', 'KNOWLEDGE_FORBIDDEN');
+    return row;
+  }
+
+  async function detail(row: KnowledgeRow): Promise<KnowledgeDetail> {
+    const entries = await collections.filesOf(row.id);
+    return presentDetail(row, entries, await files.findMany(entries.map((e) => e.file_id)));
+  }
+
+  async function runRemovedHooks(knowledgeId: string, fileId: string): Promise<void> {
+    for (const hook of removedHooks) {
+      try {
+        await hook({ knowledgeId, fileId });
+      } catch (error) {
+        deps.log.warn({ err: error }, 'a file-removed hook failed');
+      }
+    }
+  }
+
+  const service = {
+    /** Bases the caller may read, newest change first. */
+    async list(caller: KnowledgeCaller): Promise<KnowledgeSummary[]> {
+      const who = await permissions.principal(caller);
+      const rows = (await repo.all()).filter((row) => allowed(who, row, 'read'));
+      const counts = await collections.fileCounts(rows.map((r) => r.id));
+      return rows.map((row) => presentSummary(row, counts.get(row.id) ?? 0));
+    },
+
+    /** Creates a base; needs the admin role or the workspace.knowledge permission. Private unless access_control says otherwise. */
+    async create(caller: KnowledgeCaller, body: KnowledgeCreate): Promise<KnowledgeSummary> {
+      if (caller.role !== 'admin' && !(await permissions.effective(caller)).workspace.knowledge) {
+        throw forbidden('You are not allowed to create knowledge bases', 'KNOWLEDGE_CREATE_FORBIDDEN');
+      }
+      const now = clock.now();
+      const row: KnowledgeRow = {
+        id: newId(),
+        user_id: caller.id,
+        name: body.name,
+        description: body.description,
+        access_control: body.access_control === null ? null : JSON.stringify(body.access_control ?? {}),
+        meta: '{}',
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insert(row);
+      return presentSummary(row, 0);
+    },
+
+    async get(caller: KnowledgeCaller, id: string): Promise<KnowledgeDetail> {
+      return detail(await require(caller, id, 'read'));
+    },
+
+    async update(caller: KnowledgeCaller, id: string, body: KnowledgeUpdate): Promise<KnowledgeDetail> {
+      const row = await require(caller, id, 'write');
+      const patch: Partial<KnowledgeRow> = { name: body.name, updated_at: clock.now() };
+      if (body.description !== undefined) patch.description = body.description;
+      if (body.access_control !== undefined) patch.access_control = body.access_control === null ? null : JSON.stringify(body.access_control);
+      await repo.update(id, patch);
+      return detail({ ...row, ...patch });
+    },
+
+    /** Deletes a base, its chunks and its index (the files themselves stay with their owners). */
+    async delete(caller: KnowledgeCaller, id: string): Promise<void> {
+      await require(caller, id, 'write');
+      const entries = await collections.filesOf(id);
+      await retrieval.dropCollection(id);
+      await repo.delete(id);
+      for (const entry of entries) await runRemovedHooks(id, entry.file_id);
+    },
+
+    /** Adds a file the caller may read and starts indexing it in the background. */
+    async addFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
+      const row = await require(caller, id, 'write');
+      await files.requireReadable(caller, fileId);
+      const existing = await collections.findFile(id, fileId);
+      if (existing && existing.status !== 'failed') throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
+      const now = clock.now();
+      await collections.putFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
+      await repo.touch(id, now);
+      void ingestion.enqueue({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
+      return detail({ ...row, updated_at: now });
+    },
+
+    /** Removes a file from a base: its chunks and index entries go; the file stays. */
+    async removeFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
+      const row = await require(caller, id, 'write');
+      if (!(await retrieval.removeFile(id, fileId))) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
+      const now = clock.now();
+      await repo.touch(id, now);
+      await runRemovedHooks(id, fileId);
+      return detail({ ...row, updated_at: now });
+    },
+
+    /** The base's name and its files in order, for the ZIP export. */
+    async exportFiles(caller: KnowledgeCaller, id: string): Promise<{ name: string; files: FileRow[] }> {
+      const row = await require(caller, id, 'read');
+      const entries = await collections.filesOf(id);
+      const byId = new Map((await files.findMany(entries.map((e) => e.file_id))).map((f) => [f.id, f]));
+      return { name: row.name, files: entries.map((e) => byId.get(e.file_id)).filter((f): f is FileRow => f !== undefined) };
+    },
+
+    /**
+     * Collection ids for these references that the caller may search: knowledge bases they may
+     * read (`collection`), files they may read (`file`, indexed on first use). Others are skipped.
+     */
+    async searchable(caller: KnowledgeCaller, refs: ReadonlyArray<{ type: string; id: string }>): Promise<Array<{ collectionId: string; name: string; type: 'collection' | 'file' }>> {
+      const who = await permissions.principal(caller);
+      const out: Array<{ collectionId: string; name: string; type: 'collection' | 'file' }> = [];
+      const seen = new Set<string>();
+      for (const ref of refs) {
+        if (seen.has(`${ref.type}:${ref.id}`)) continue;
+        seen.add(`${ref.type}:${ref.id}`);
+        if (ref.type === 'file') {
+          const file = await files.find(ref.id);
+          if (!file || (file.user_id !== caller.id && caller.role !== 'admin')) continue;
+          await service.indexFile(caller, file);
+          out.push({ collectionId: fileCollection(file.id), name: file.filename, type: 'file' });
+        } else {
+          const row = await repo.findById(ref.id);
+          if (row && allowed(who, row, 'read')) out.push({ collectionId: row.id, name: row.name, type: 'collection' });
+        }
+      }
+      return out;
+    },
+
+    /** Makes sure a loose file (chat attachment) is indexed, waiting for it. */
+    async indexFile(caller: KnowledgeCaller, file: FileRow): Promise<void> {
+      const collectionId = fileCollection(file.id);
+      const existing = await collections.findFile(collectionId, file.id);
+      if (existing?.status === 'completed') return;
+      if (existing && existing.status !== 'failed') return ingestion.settled(collectionId, file.id);
+      const now = clock.now();
+      await collections.putFile({ collection_id: collectionId, file_id: file.id, knowledge_id: null, status: 'pending', created_at: now, updated_at: now });
+      await ingestion.enqueue({ collectionId, fileId: file.id, knowledgeId: null, notify: [caller.id] });
+    },
+
+    /** Searches the given collections (already access-checked). */
+    search(collectionIds: readonly string[], query: string, options?: SearchOptions): Promise<SearchHit[]> {
+      return retrieval.search(collectionIds, query, options);
+    },
+
+    /** POST /api/v1/retrieval/query/collection: collection names are knowledge base ids or `file-<id>`. */
+    async queryCollections(caller: KnowledgeCaller, request: QueryCollectionRequest): Promise<QueryCollectionResponse> {
+      const refs = request.collection_names.map((name) => (name.startsWith('file-') ? { type: 'file', id: name.slice(5) } : { type: 'collection', id: name }));
+      const targets = await service.searchable(caller, refs);
+      if (targets.length < new Set(request.collection_names).size) throw notFound('Collection not found', 'COLLECTION_NOT_FOUND');
+      const hits = await retrieval.search(
+        targets.map((t) => t.collectionId),
+        request.query,
+        { k: request.k, hybrid: request.hybrid, threshold: request.relevance_threshold, weight: request.hybrid_bm25_weight },
+      );
+      const names = new Map((await files.findMany([...new Set(hits.map((h) => h.fileId))])).map((f) => [f.id, f.filename]));
+      return {
+        documents: [hits.map((h) => h.text)],
+        metadatas: [hits.map((h) => ({ ...h.meta, file_id: h.fileId, name: names.get(h.fileId) ?? '', source: names.get(h.fileId) ?? '', collection: h.collectionId, chunk_id: h.chunkId, lexical: h.lexical, semantic: h.semantic }))],
+        distances: [hits.map((h) => h.score)],
+      };
+    },
+
+    /** Registers work to do after a file leaves a knowledge base. */
+    onFileRemoved(hook: FileRemovedHook): void {
+      removedHooks.push(hook);
+    },
+
+    /** Registers work to do after a file is indexed. */
+    onFileIndexed: ingestion.onFileIndexed,
+  };
+  return service;
+}
+export type KnowledgeService = ReturnType<typeof createKnowledgeService>;

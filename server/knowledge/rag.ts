@@ -1,0 +1,57 @@
+import type { RetrievalInput, RetrievalResult, Retriever } from '../completions';
+import { numberedContext } from '../completions';
+import type { CompletionSource } from '../contracts/completions';
+import type { SearchHit } from '../retrieval';
+import type { TasksService } from '../tasks';
+import type { KnowledgeService } from './knowledge.service';
+
+export type RagInput = RetrievalInput;
+export type RagResult = RetrievalResult;
+
+/** Most retrieval queries run for one answer. */
+const MAX_QUERIES = 3;
+
+/**
+ * The completion pipeline's retrieval stage: finds the knowledge bases and files the caller may
+ * read among those in play, asks the task model for search queries (when that task is on; else
+ * the last user message is the query), searches them all, and returns the passages above the
+ * relevance threshold as numbered sources plus the context text to inject.
+ */
+export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): Retriever {
+  return async (input) => {
+    const targets = await deps.knowledge.searchable(input.user, input.files);
+    if (targets.length === 0) return { sources: [], context: '' };
+    const queries = (await deps.tasks.queries(input.user, input.messages, 'retrieval', { model: input.modelId, signal: input.signal })).slice(0, MAX_QUERIES);
+    if (queries.length === 0) return { sources: [], context: '' };
+
+    const best = new Map<number, SearchHit>();
+    let k = 0;
+    for (const query of queries) {
+      const hits = await deps.knowledge.search(
+        targets.map((t) => t.collectionId),
+        query,
+        { signal: input.signal },
+      );
+      k = Math.max(k, hits.length);
+      for (const hit of hits) if ((best.get(hit.chunkId)?.score ?? -1) < hit.score) best.set(hit.chunkId, hit);
+    }
+    const hits = [...best.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(k, 1));
+    if (hits.length === 0) return { sources: [], context: '' };
+
+    const byCollection = new Map(targets.map((t) => [t.collectionId, t]));
+    const sources = new Map<string, CompletionSource>();
+    for (const hit of hits) {
+      const target = byCollection.get(hit.collectionId)!;
+      let source = sources.get(hit.collectionId);
+      if (!source) {
+        source = { source: { id: target.type === 'file' ? hit.fileId : hit.collectionId, name: target.name, type: target.type }, document: [], metadata: [], distances: [] };
+        sources.set(hit.collectionId, source);
+      }
+      source.document.push(hit.text);
+      source.metadata.push({ ...hit.meta, file_id: hit.fileId, chunk_id: hit.chunkId, relevance: hit.score });
+      source.distances!.push(hit.score);
+    }
+    const list = [...sources.values()];
+    return { sources: list, context: numberedContext({ sources: list }) };
+  };
+}

@@ -1,0 +1,145 @@
+import path from 'node:path';
+import type { Logger } from '../platform/log';
+import { HybridIndex } from './hybrid-index';
+import { readSnapshot, removeSnapshot, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
+import type { IndexChunkRow, RetrievalRepo } from './retrieval.repo';
+
+/** Float32 view of a stored embedding (copied when the bytes are not 4-aligned). */
+export function vectorOf(blob: Buffer | null): Float32Array | null {
+  if (!blob || blob.length === 0 || blob.length % 4 !== 0) return null;
+  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.length / 4);
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.length));
+}
+
+/** A vector as stored in SQLite: raw little-endian float32 bytes. */
+export function blobOf(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** Rows fetched per page while rebuilding an index from SQLite. */
+const PAGE = 4000;
+/** Delay before a changed index is written to disk (changes in a burst are saved once). */
+const SAVE_DELAY_MS = 1500;
+
+/**
+ * The in-memory indexes of collections, loaded lazily: from the snapshot in `indexes/` when it
+ * matches what SQLite holds, else rebuilt from the chunks (the source of truth) and saved again.
+ * A missing, damaged or stale snapshot is therefore only slower, never fatal.
+ */
+export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }> }) {
+  const { repo, dir, log } = deps;
+  const loaded = new Map<string, Promise<HybridIndex>>();
+  const dirty = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let saving: Promise<void> = Promise.resolve();
+
+  const fileOf = (collectionId: string) => path.join(dir, `${collectionId.replace(/[^A-Za-z0-9_-]/g, '_')}.idx`);
+
+  async function fingerprint(collectionId: string, model: string): Promise<CollectionFingerprint> {
+    const f = await repo.fingerprint(collectionId);
+    return { count: f.count, maxId: f.maxId, sumId: f.sumId, model };
+  }
+
+  async function rebuild(collectionId: string, model: string, dims: number | undefined): Promise<HybridIndex> {
+    let index: HybridIndex | undefined;
+    let afterId = 0;
+    const pending: IndexChunkRow[] = [];
+    for (;;) {
+      const rows = await repo.chunksAfter(collectionId, afterId, PAGE);
+      if (rows.length === 0) break;
+      afterId = rows[rows.length - 1]!.id;
+      pending.push(...rows);
+      if (!index) {
+        const sample = rows.filter((r) => r.model === model).map((r) => vectorOf(r.embedding)).find((v) => v !== null);
+        index = new HybridIndex(dims ?? sample?.length ?? 0, model);
+      }
+      index.add(pending.map((r) => ({ id: r.id, fileId: r.file_id, text: r.text, vector: r.model === model ? vectorOf(r.embedding) : null })));
+      pending.length = 0;
+    }
+    return index ?? new HybridIndex(dims ?? 0, model);
+  }
+
+  async function load(collectionId: string): Promise<HybridIndex> {
+    const { model, dims } = await deps.model();
+    const expected = await fingerprint(collectionId, model);
+    const started = Date.now();
+    const state = await readSnapshot(fileOf(collectionId), expected);
+    if (state && (dims === undefined || state.dims === dims || state.size === 0)) {
+      const index = HybridIndex.fromState(state);
+      log.debug({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index restored');
+      return index;
+    }
+    const { models } = await repo.fingerprint(collectionId);
+    // Vectors of another model cannot be compared with this model's query vectors: leave them out.
+    const index = await rebuild(collectionId, model, dims);
+    if (models.some((m) => m !== model)) log.info({ collectionId }, 'index built while some chunks wait for re-embedding');
+    log.info({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index rebuilt from the database');
+    markDirty(collectionId);
+    return index;
+  }
+
+  function markDirty(collectionId: string): void {
+    dirty.add(collectionId);
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, SAVE_DELAY_MS);
+    timer.unref();
+  }
+
+  async function flush(): Promise<void> {
+    const run = saving.then(async () => {
+      const ids = [...dirty];
+      dirty.clear();
+      for (const collectionId of ids) {
+        const pending = loaded.get(collectionId);
+        if (!pending) continue;
+        try {
+          const index = await pending;
+          await writeSnapshot(fileOf(collectionId), index.exportState(), await fingerprint(collectionId, index.model));
+        } catch (error) {
+          log.warn({ err: error, collectionId }, 'could not save a search index (it will be rebuilt)');
+        }
+      }
+    });
+    saving = run.catch(() => undefined);
+    await run;
+  }
+
+  return {
+    /** The collection's index, loading or rebuilding it on first use. */
+    get(collectionId: string): Promise<HybridIndex> {
+      let pending = loaded.get(collectionId);
+      if (!pending) {
+        pending = load(collectionId);
+        loaded.set(collectionId, pending);
+        pending.catch(() => loaded.delete(collectionId));
+      }
+      return pending;
+    },
+    /** The index if it is in memory already (no loading). */
+    peek(collectionId: string): Promise<HybridIndex> | undefined {
+      return loaded.get(collectionId);
+    },
+    /** Notes that a loaded index changed, so it is saved soon. */
+    changed(collectionId: string): void {
+      if (loaded.has(collectionId)) markDirty(collectionId);
+    },
+    /** Forgets a collection's index in memory and on disk (it is rebuilt on next use). */
+    async invalidate(collectionId: string): Promise<void> {
+      loaded.delete(collectionId);
+      dirty.delete(collectionId);
+      await removeSnapshot(fileOf(collectionId));
+    },
+    /** Where a collection's snapshot lives. */
+    fileOf,
+    /** Saves every changed index now (at shutdown). */
+    async flush(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}
+export type CollectionIndexes = ReturnType<typeof createCollectionIndexes>;

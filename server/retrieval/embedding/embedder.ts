@@ -1,0 +1,84 @@
+import type { Provider } from '../../providers';
+import { OFFLINE_DIMS, OFFLINE_MODEL, offlineEmbed } from './offline-embedder';
+
+/** Turns texts into unit-length vectors. `model` names what made them (stored with each vector). */
+export interface Embedder {
+  readonly model: string;
+  /** Dimensions, when known before the first call. */
+  readonly dims?: number;
+  /** True for the built-in embedder (cheap enough to run in the ingestion worker). */
+  readonly offline: boolean;
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
+
+/** The built-in offline embedder. */
+export const offlineEmbedder: Embedder = {
+  model: OFFLINE_MODEL,
+  dims: OFFLINE_DIMS,
+  offline: true,
+  async embed(texts) {
+    return texts.map((text) => offlineEmbed(text));
+  },
+};
+
+/** Scales a vector to unit length (dot product = cosine). */
+export function normalise(values: ArrayLike<number>): Float32Array {
+  const out = Float32Array.from(values);
+  let norm = 0;
+  for (let i = 0; i < out.length; i += 1) norm += out[i]! * out[i]!;
+  if (norm > 0) {
+    const scale = 1 / Math.sqrt(norm);
+    for (let i = 0; i < out.length; i += 1) out[i]! *= scale;
+  }
+  return out;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    });
+  });
+
+/** Options of a provider-backed embedder. */
+export interface ProviderEmbedderOptions {
+  provider: Provider;
+  /** The provider's model id. */
+  model: string;
+  batchSize: number;
+  /** Attempts per batch (default 3) and the first back-off delay in ms (doubled each time, default 500). */
+  attempts?: number;
+  backoffMs?: number;
+}
+
+/** An embedder over a provider's embeddings endpoint: batched, retried with back-off, normalised. */
+export function providerEmbedder(options: ProviderEmbedderOptions): Embedder {
+  const attempts = options.attempts ?? 3;
+  const backoff = options.backoffMs ?? 500;
+  return {
+    model: `${options.provider.kind}:${options.model}`,
+    offline: false,
+    async embed(texts, signal) {
+      const out: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += options.batchSize) {
+        const batch = texts.slice(start, start + options.batchSize);
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            const vectors = await options.provider.embed(options.model, [...batch], signal);
+            for (const vector of vectors) out.push(normalise(vector));
+            break;
+          } catch (error) {
+            if (signal?.aborted || attempt >= attempts) {
+              const message = error instanceof Error ? error.message : String(error);
+              throw new Error(`the embedding provider failed (${options.model}): ${message}`);
+            }
+            await sleep(backoff * 2 ** (attempt - 1), signal);
+          }
+        }
+      }
+      return out;
+    },
+  };
+}

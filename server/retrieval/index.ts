@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { ConfigService } from '../config';
+import type { Db } from '../platform/db/knex';
+import type { Clock } from '../platform/clock';
+import type { Logger } from '../platform/log';
+import type { Providers } from '../providers';
+import type { RealtimeHub } from '../realtime';
+import type { SecretStore } from '../secrets';
+import { createCollectionIndexes } from './collection-indexes';
+import { createEmbeddingService } from './embedding/embedding.service';
+import { createEmbeddingSettings } from './retrieval-config';
+import { createRetrievalRepo } from './retrieval.repo';
+import { createRetrievalService } from './retrieval.service';
+
+export { RetrievalSection, EmbeddingSection, createRetrievalSettings, type RetrievalSettings } from './retrieval-config';
+export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal, PreparedChunk } from './retrieval.service';
+export type { EmbeddingService } from './embedding/embedding.service';
+export type { RetrievalRepo, CollectionFileRow } from './retrieval.repo';
+export type { Embedder } from './embedding/embedder';
+export { retrievalRoutes } from './retrieval.routes';
+
+/**
+ * The retrieval domain as other domains use it: `service` stores, indexes and searches chunks
+ * of collections; `embeddings` is the current embedder and its settings; `repo` the collection
+ * rows (ingestion state). Indexes live in `<dataDir>/indexes/`.
+ */
+export function createRetrieval(deps: {
+  db: Db;
+  config: ConfigService;
+  secrets: SecretStore;
+  providers: Providers;
+  realtime: RealtimeHub;
+  dataDir: string;
+  clock: Clock;
+  log: Logger;
+  /** Embedding retry back-off (ms), shorter in tests. */
+  embedBackoffMs?: number;
+}) {
+  const repo = createRetrievalRepo(deps.db);
+  const settings = createEmbeddingSettings({ config: deps.config, secrets: deps.secrets });
+  const indexes = createCollectionIndexes({
+    repo,
+    dir: path.join(deps.dataDir, 'indexes'),
+    log: deps.log,
+    model: async () => {
+      const embedder = await embeddings.current();
+      return { model: embedder.model, dims: embedder.dims };
+    },
+  });
+  const embeddings = createEmbeddingService({
+    settings,
+    providers: deps.providers,
+    repo,
+    indexes,
+    log: deps.log,
+    backoffMs: deps.embedBackoffMs,
+    progress: (userId, status) => {
+      if (userId) deps.realtime.emitToUser(userId, 'retrieval:reembed', status);
+    },
+  });
+  const service = createRetrievalService({
+    repo,
+    indexes,
+    config: deps.config,
+    embedder: () => embeddings.current(),
+    clock: deps.clock,
+    log: deps.log,
+  });
+  return { repo, service, embeddings, indexes };
+}
+export type Retrieval = ReturnType<typeof createRetrieval>;

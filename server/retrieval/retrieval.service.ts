@@ -1,0 +1,210 @@
+import type { ConfigService } from '../config';
+import type { RetrievalConfig } from '../contracts/retrieval';
+import type { Clock } from '../platform/clock';
+import type { Logger } from '../platform/log';
+import { blobOf, type CollectionIndexes } from './collection-indexes';
+import type { Embedder } from './embedding/embedder';
+import { rerank } from './reranker';
+import { RetrievalSection } from './retrieval-config';
+import type { NewChunk, RetrievalRepo } from './retrieval.repo';
+
+/** A chunk ready to be stored: text to search, and what to return instead (parent, heading trail). */
+export interface PreparedChunk {
+  text: string;
+  context: string | null;
+  meta: Record<string, unknown>;
+}
+
+/** One retrieved passage. `score` is its relevance, 0..1. */
+export interface SearchHit {
+  collectionId: string;
+  fileId: string;
+  chunkId: number;
+  /** What to show the model: the parent chunk when there is one, else the chunk. */
+  text: string;
+  score: number;
+  lexical: number;
+  semantic: number;
+  meta: Record<string, unknown>;
+}
+
+/** Per-call overrides of the configured search. */
+export interface SearchOptions {
+  k?: number;
+  threshold?: number;
+  weight?: number;
+  hybrid?: boolean;
+  /** Skip the external reranker even when configured. */
+  noRerank?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * An extra relevance signal fused into the ranking (the knowledge graph plugs in here): given the
+ * query and the candidates, it scores some of them 0..1; the final relevance is
+ * `(1 − weight) × hybrid + weight × signal` for the candidates it scored.
+ */
+export interface RetrievalSignal {
+  name: string;
+  weight: number;
+  score(input: { query: string; collectionIds: readonly string[]; candidates: readonly SearchHit[] }): Promise<Map<number, number>>;
+}
+
+function parseMeta(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Storing, indexing and searching chunks of collections (knowledge bases and chat files), with
+ * hybrid BM25 + vector ranking, the relevance threshold, an optional external reranker and
+ * pluggable extra signals.
+ */
+export function createRetrievalService(deps: {
+  repo: RetrievalRepo;
+  indexes: CollectionIndexes;
+  config: ConfigService;
+  embedder: () => Promise<Embedder>;
+  clock: Clock;
+  log: Logger;
+  rerankerKey?: () => Promise<string | undefined>;
+}) {
+  const { repo, indexes, config, clock, log } = deps;
+  const signals: RetrievalSignal[] = [];
+
+  async function queryVector(embedder: Embedder, query: string, signal?: AbortSignal): Promise<Float32Array | null> {
+    try {
+      return (await embedder.embed([query], signal))[0] ?? null;
+    } catch (error) {
+      log.warn({ err: error }, 'embedding the query failed; searching by words only');
+      return null;
+    }
+  }
+
+  async function rerankHits(cfg: RetrievalConfig, query: string, hits: SearchHit[]): Promise<SearchHit[]> {
+    try {
+      const results = await rerank({
+        url: cfg.RAG_EXTERNAL_RERANKER_URL,
+        model: cfg.RAG_RERANKING_MODEL,
+        query,
+        documents: hits.map((h) => h.text),
+        topN: cfg.TOP_K_RERANKER,
+        apiKey: await deps.rerankerKey?.(),
+      });
+      return results.slice(0, cfg.TOP_K_RERANKER).map((r) => ({ ...hits[r.index]!, score: r.relevance_score }));
+    } catch (error) {
+      log.warn({ err: error }, 'the reranker failed; keeping the hybrid order');
+      return hits.slice(0, cfg.TOP_K_RERANKER);
+    }
+  }
+
+  return {
+    /** Stores a file's chunks (replacing older ones) and adds them to the loaded index. False if the file left the collection meanwhile. */
+    async store(collectionId: string, fileId: string, chunks: readonly PreparedChunk[], vectors: readonly (Float32Array | null)[], model: string): Promise<boolean> {
+      const rows: NewChunk[] = chunks.map((c, i) => ({
+        seq: i,
+        text: c.text,
+        context: c.context,
+        meta: JSON.stringify(c.meta),
+        embedding: vectors[i] ? blobOf(vectors[i]!) : null,
+      }));
+      const stored = await repo.storeChunks(collectionId, fileId, rows, model, clock.now());
+      if (!stored) return false;
+      const pending = indexes.peek(collectionId);
+      if (pending) {
+        const index = await pending;
+        const dims = vectors.find((v) => v)?.length;
+        if (index.model !== model || (dims !== undefined && index.count > 0 && index.dims !== dims) || (dims !== undefined && index.dims !== dims)) {
+          await indexes.invalidate(collectionId);
+        } else {
+          index.removeFile(fileId);
+          const ids = await repo.chunkIdsOf(collectionId, fileId);
+          index.add(ids.map((id, i) => ({ id, fileId, text: chunks[i]!.text, vector: vectors[i] ?? null })));
+          indexes.changed(collectionId);
+        }
+      }
+      return true;
+    },
+
+    /** Removes a file from a collection: its row, chunks and index entries. */
+    async removeFile(collectionId: string, fileId: string): Promise<boolean> {
+      const removed = await repo.removeFile(collectionId, fileId);
+      const pending = indexes.peek(collectionId);
+      if (pending) {
+        (await pending).removeFile(fileId);
+        indexes.changed(collectionId);
+      }
+      return removed;
+    },
+
+    /** Drops a whole collection (rows cascade) and its index. */
+    async dropCollection(collectionId: string): Promise<void> {
+      await repo.removeCollection(collectionId);
+      await indexes.invalidate(collectionId);
+    },
+
+    /** Searches collections; returns at most k passages at or above the relevance threshold, best first. */
+    async search(collectionIds: readonly string[], query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+      const cfg = await config.get(RetrievalSection);
+      const k = options.k ?? cfg.TOP_K;
+      const threshold = options.threshold ?? cfg.RELEVANCE_THRESHOLD;
+      const weight = options.weight ?? cfg.HYBRID_BM25_WEIGHT;
+      const hybrid = options.hybrid ?? cfg.ENABLE_RAG_HYBRID_SEARCH;
+      const reranking = !options.noRerank && cfg.RAG_RERANKING_ENGINE === 'external' && cfg.RAG_EXTERNAL_RERANKER_URL !== '';
+      const embedder = await deps.embedder();
+      const vector = await queryVector(embedder, query, options.signal);
+      const mode = vector === null ? 'text' : hybrid ? 'hybrid' : 'vector';
+      const depth = Math.max(k, reranking ? cfg.TOP_K_RERANKER : 0) * 3 + 10;
+
+      const raw: Array<{ collectionId: string; id: number; fileId: string; score: number; order: number; lexical: number; semantic: number }> = [];
+      for (const collectionId of new Set(collectionIds)) {
+        const index = await indexes.get(collectionId);
+        const usable = index.model === embedder.model ? vector : null;
+        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth });
+        for (const hit of hits) raw.push({ collectionId, ...hit });
+      }
+      raw.sort((a, b) => b.order - a.order || b.score - a.score);
+
+      const rows = new Map((await repo.chunksByIds(raw.map((r) => r.id))).map((row) => [row.id, row]));
+      const seen = new Set<string>();
+      let hits: SearchHit[] = [];
+      for (const r of raw) {
+        const row = rows.get(r.id);
+        if (!row) continue;
+        const meta = parseMeta(row.meta);
+        // Strategy E: children are searched, parents returned once.
+        const key = row.context !== null ? `${r.collectionId}\u0000${r.fileId}\u0000${row.context}` : `${r.id}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        hits.push({ collectionId: r.collectionId, fileId: r.fileId, chunkId: r.id, text: row.context ?? row.text, score: r.score, lexical: r.lexical, semantic: r.semantic, meta: { ...meta, seq: row.seq } });
+      }
+
+      for (const signal of signals) {
+        try {
+          const scores = await signal.score({ query, collectionIds, candidates: hits });
+          hits = hits.map((h) => (scores.has(h.chunkId) ? { ...h, score: (1 - signal.weight) * h.score + signal.weight * scores.get(h.chunkId)! } : h));
+          hits.sort((a, b) => b.score - a.score);
+        } catch (error) {
+          log.warn({ err: error, signal: signal.name }, 'a retrieval signal failed; ignored');
+        }
+      }
+
+      if (reranking) hits = await rerankHits(cfg, query, hits.slice(0, Math.max(k, cfg.TOP_K_RERANKER) * 2));
+      else hits = hits.slice(0, k);
+      return hits.filter((h) => h.score >= threshold);
+    },
+
+    /** Adds an extra relevance signal (see {@link RetrievalSignal}). */
+    addSignal(signal: RetrievalSignal): void {
+      signals.push(signal);
+    },
+
+    /** Saves changed indexes (shutdown). */
+    flush: () => indexes.flush(),
+  };
+}
+export type RetrievalService = ReturnType<typeof createRetrievalService>;
