@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createCompatProvider } from '../server/providers';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -162,6 +163,34 @@ try {
     parleyCpu += cpuMs(serverPid) - before;
   }
   const smallParley = await stream(parley.url, parley.headers, ask('bench tokens=1000'));
+
+  // Diagnostics: the provider client Parley uses (openai SDK) alone, in this process, and a bare
+  // round trip to the service: the floors under Parley's added time.
+  const client = createCompatProvider({ url: fake.url, key: 'sk-bench' });
+  const viaClient = async (text: string) => {
+    const started = performance.now();
+    let ttftMs = NaN;
+    let pieces = 0;
+    for await (const chunk of client.chatStream({ model: 'bench-model', messages: [{ role: 'user', content: text }] })) {
+      if (!chunk.content) continue;
+      pieces += 1;
+      if (Number.isNaN(ttftMs)) ttftMs = performance.now() - started;
+    }
+    return { ttftMs, totalMs: performance.now() - started, pieces };
+  };
+  const clientTtft: number[] = [];
+  const healthMs: number[] = [];
+  for (let i = 0; i < SHORT_RUNS; i += 1) {
+    clientTtft.push((await viaClient('bench tokens=3')).ttftMs);
+    const t = performance.now();
+    await (await fetch(`${server.url}/health`)).text();
+    healthMs.push(performance.now() - t);
+  }
+  const clientRuns: Array<{ ttftMs: number; totalMs: number; pieces: number }> = [];
+  const cpuBefore = process.cpuUsage();
+  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) clientRuns.push(await viaClient('bench tokens=4000'));
+  const cpuAfter = process.cpuUsage(cpuBefore);
+  const clientCpuPer1k = (cpuAfter.user + cpuAfter.system) / 1000 / ((THROUGHPUT_RUNS * 4000) / 1000);
   const rate = (runs: StreamRun[]) => median(runs.map((r) => r.pieces / ((r.totalMs - r.ttftMs) / 1000)));
 
   // 4. 50 concurrent streams, 300 tokens each at one every 2 ms.
@@ -191,6 +220,10 @@ try {
   rows.push(['bytes, 4,000 tokens', `${f(bytesDirect / 1024, 0)} KiB`, `${f(bytesParley / 1024, 0)} KiB`, `${f(bytesParley / bytesDirect)}×`, 'linear']);
   rows.push(['bytes/token 1k vs 4k (Parley)', '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / 4000, 1)} B`, `${f(bytesParley / 4000 / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
   rows.push(['server CPU per 1k tokens', '—', `${f(parleyCpu / ((THROUGHPUT_RUNS * 4000) / 1000), 1)} ms`, '—', 'printed']);
+  rows.push(['· openai client alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `+${f(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
+  rows.push(['· bare GET /health round trip p50', '—', `${f(percentile(healthMs, 50))} ms`, '—', 'floor (HTTP hop)']);
+  rows.push(['· openai client alone: 4,000 tokens', `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]) / rate(bigDirect))}×`, 'ceiling (providers)']);
+  rows.push(['· openai client alone: CPU per 1k tokens', '—', `${f(clientCpuPer1k, 1)} ms`, '—', 'of the server CPU above']);
   const concTtft = (c: typeof concDirect, p: number) => percentile(c.runs.map((r) => r.ttftMs).filter(Number.isFinite), p);
   rows.push(['50 streams: TTFT p50 / p99', `${f(concTtft(concDirect, 50), 1)} / ${f(concTtft(concDirect, 99), 1)} ms`, `${f(concTtft(concParley, 50), 1)} / ${f(concTtft(concParley, 99), 1)} ms`, `+${f(concTtft(concParley, 99) - concTtft(concDirect, 99), 1)} ms p99`, 'no head-of-line']);
   rows.push(['50 streams: wall time', `${f(concDirect.wallMs, 0)} ms`, `${f(concParley.wallMs, 0)} ms`, `${f(concParley.wallMs / concDirect.wallMs)}×`, '—']);
