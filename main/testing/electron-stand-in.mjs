@@ -1,0 +1,91 @@
+// Just enough of Electron's main-process API to run the built main/index.js under Node:
+// it prints what the shell does (STANDIN lines), loads the UI URL like a window would,
+// tries a hostile navigation, then quits.
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+
+const say = (line) => process.stdout.write(`STANDIN ${line}\n`);
+const cancellable = (extra = {}) => {
+  const event = { ...extra, defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) };
+  return event;
+};
+
+class App extends EventEmitter {
+  isPackaged = false;
+  getVersion = () => '0.0.0-standin';
+  getPath = () => process.env.STANDIN_USER_DATA;
+  getAppPath = () => process.cwd();
+  requestSingleInstanceLock = () => true;
+  whenReady = () => Promise.resolve();
+  setLoginItemSettings = () => undefined;
+  getLoginItemSettings = () => ({ openAtLogin: false });
+  quit() {
+    const event = cancellable();
+    this.emit('before-quit', event);
+    say(`before-quit prevented=${event.defaultPrevented}`);
+    if (!event.defaultPrevented) {
+      say('quit');
+      process.exit(0);
+    }
+  }
+  exit(code = 0) {
+    say(`exit ${code}`);
+    process.exit(code);
+  }
+}
+export const app = new App();
+
+class WebContents extends EventEmitter {
+  setWindowOpenHandler(handler) {
+    this.openHandler = handler;
+  }
+  send() {}
+}
+
+export class BrowserWindow extends EventEmitter {
+  constructor(options) {
+    super();
+    this.webContents = new WebContents();
+    app.emit('web-contents-created', cancellable(), this.webContents);
+    const p = options.webPreferences;
+    say(`window ${JSON.stringify({ sandbox: p.sandbox, contextIsolation: p.contextIsolation, nodeIntegration: p.nodeIntegration, preloadExists: existsSync(p.preload) })}`);
+  }
+  async loadURL(url) {
+    say(`load ${url}`);
+    say(`health ${(await fetch(`${url}/health`)).status}`);
+    const navigation = cancellable({ url: 'https://example.com/' });
+    this.webContents.emit('will-navigate', navigation);
+    say(`external navigation prevented=${navigation.defaultPrevented}`);
+    setTimeout(() => app.quit(), 50);
+  }
+  show() {}
+  focus() {}
+  restore() {}
+  maximize() {}
+  isMinimized = () => false;
+  isMaximized = () => false;
+  isDestroyed = () => false;
+  getNormalBounds = () => ({ x: 0, y: 0, width: 1200, height: 800 });
+}
+
+export class Tray extends EventEmitter {
+  constructor(icon) {
+    super();
+    say(`tray icon exists=${icon.exists}`);
+  }
+  setToolTip() {}
+  setContextMenu(menu) {
+    say(`tray menu ${menu.items.map((i) => i.label ?? '-').join('|')}`);
+  }
+  destroy() {}
+}
+
+export const Menu = { buildFromTemplate: (items) => ({ items }) };
+export const nativeImage = { createFromPath: (p) => ({ path: p, exists: existsSync(p) }), createFromDataURL: (url) => ({ url }) };
+export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
+export const session = { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, webRequest: { onHeadersReceived() {} } } };
+export const shell = { openExternal: async (url) => say(`open external ${url}`) };
+export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (title, content) => say(`error box ${title}: ${content}`) };
+export const clipboard = { writeText() {} };
+export const ipcMain = { handle: (channel) => say(`ipc ${channel}`) };
+export default { app, BrowserWindow, Tray, Menu, nativeImage, screen, session, shell, dialog, clipboard, ipcMain };
