@@ -210,6 +210,11 @@ export function createKnowledgeService(deps: {
       };
     },
 
+    /** The base if the caller may read it (404 otherwise) or, asked for `write`, change it (403): the access check for other domains (the knowledge graph). */
+    access(caller: KnowledgeCaller, id: string, mode: 'read' | 'write'): Promise<KnowledgeRow> {
+      return require(caller, id, mode);
+    },
+
     /** Registers work to do after a file leaves a knowledge base. */
     onFileRemoved(hook: FileRemovedHook): void {
       removedHooks.push(hook);

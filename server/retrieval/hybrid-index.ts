@@ -40,6 +40,12 @@ export interface IndexQuery {
   /** `blend`: weight × lexical + (1 − weight) × semantic; `rrf`: reciprocal rank fusion ordering. */
   fusion: 'blend' | 'rrf';
   limit: number;
+  /**
+   * Cosine at which the embedder's match counts as full (semantic = min(1, cosine ÷ this)).
+   * Default 1. Short queries against long chunks rarely pass 0.5 cosine with bag-of-features
+   * embedders, so those declare a lower reference to keep the threshold meaningful.
+   */
+  fullMatchCosine?: number;
 }
 
 interface Posting {
@@ -82,7 +88,7 @@ function grow<T extends Float64Array | Int32Array | Uint8Array | Uint32Array>(ar
  * same from one query to the next:
  * - lexical = BM25 ÷ the BM25 an average-length chunk holding each query term once would get
  *   (capped at 1): 1 means "all the query's words are here";
- * - semantic = max(0, cosine).
+ * - semantic = max(0, cosine) ÷ the embedder's full-match cosine, capped at 1.
  */
 export class HybridIndex {
   readonly dims: number;
@@ -101,6 +107,7 @@ export class HybridIndex {
   private vectors: VectorStore;
   private postings = new Map<string, Posting>();
   private lexScratch = new Float32Array(0);
+  private semScale = 1;
 
   constructor(dims: number, model: string) {
     this.dims = dims;
@@ -233,6 +240,7 @@ export class HybridIndex {
     if (useText) this.scoreText(query.text, lex, touched);
     const sem = useVector ? this.vectors.scan(query.vector!, size) : lex;
 
+    this.semScale = 1 / Math.min(1, Math.max(0.05, query.fullMatchCosine ?? 1));
     const weight = query.mode === 'text' ? 1 : query.mode === 'vector' || !useText ? 0 : useVector ? query.weight : 1;
     const limit = Math.min(query.limit, this.aliveCount);
     let hits: IndexHit[];
@@ -247,7 +255,7 @@ export class HybridIndex {
         const hasVector = this.hasVector;
         for (let slot = 0; slot < size; slot += 1) {
           if (!alive[slot]) continue;
-          const s = hasVector[slot] ? Math.max(0, sem[slot]!) : 0;
+          const s = hasVector[slot] ? Math.min(1, Math.max(0, sem[slot]!) * this.semScale) : 0;
           top.offer(slot, weight * lex[slot]! + (1 - weight) * s);
         }
       }
@@ -264,7 +272,7 @@ export class HybridIndex {
       score,
       order,
       lexical: lex[slot]!,
-      semantic: useVector && this.hasVector[slot] ? Math.max(0, sem[slot]!) : 0,
+      semantic: useVector && this.hasVector[slot] ? Math.min(1, Math.max(0, sem[slot]!) * this.semScale) : 0,
     };
   }
 
@@ -280,7 +288,7 @@ export class HybridIndex {
     semTop.sorted().forEach(([slot], rank) => fused.set(slot, (fused.get(slot) ?? 0) + 1 / (RRF_K + rank + 1)));
     const top = new TopK(limit);
     for (const [slot, score] of fused) top.offer(slot, score);
-    return top.sorted().map(([slot, order]) => this.hit(slot, weight * lex[slot]! + (1 - weight) * Math.max(0, sem[slot]!), lex, sem, true, order));
+    return top.sorted().map(([slot, order]) => this.hit(slot, weight * lex[slot]! + (1 - weight) * Math.min(1, Math.max(0, sem[slot]!) * this.semScale), lex, sem, true, order));
   }
 
   /** BM25 of every chunk holding a query term, normalised as described on the class. */

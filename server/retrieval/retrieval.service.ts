@@ -42,7 +42,9 @@ export interface SearchOptions {
 /**
  * An extra relevance signal fused into the ranking (the knowledge graph plugs in here): given the
  * query and the candidates, it scores some of them 0..1; the final relevance is
- * `(1 − weight) × hybrid + weight × signal` for the candidates it scored.
+ * `(1 − weight) × hybrid + weight × signal` for the candidates it scored. It may also score
+ * chunks of the searched collections that are not candidates: those join the results with the
+ * signal's score as their relevance.
  */
 export interface RetrievalSignal {
   name: string;
@@ -164,7 +166,7 @@ export function createRetrievalService(deps: {
       for (const collectionId of new Set(collectionIds)) {
         const index = await indexes.get(collectionId);
         const usable = index.model === embedder.model ? vector : null;
-        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth });
+        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth, fullMatchCosine: embedder.fullMatchCosine });
         for (const hit of hits) raw.push({ collectionId, ...hit });
       }
       raw.sort((a, b) => b.order - a.order || b.score - a.score);
@@ -186,7 +188,17 @@ export function createRetrievalService(deps: {
       for (const signal of signals) {
         try {
           const scores = await signal.score({ query, collectionIds, candidates: hits });
+          const known = new Set(hits.map((h) => h.chunkId));
           hits = hits.map((h) => (scores.has(h.chunkId) ? { ...h, score: (1 - signal.weight) * h.score + signal.weight * scores.get(h.chunkId)! } : h));
+          // Chunks the signal brought that the hybrid search did not find (graph neighbours).
+          const searched = new Set(collectionIds);
+          for (const row of await repo.chunksByIds([...scores.keys()].filter((id) => !known.has(id)))) {
+            if (!searched.has(row.collection_id)) continue;
+            const key = row.context !== null ? `${row.collection_id}\u0000${row.file_id}\u0000${row.context}` : `${row.id}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            hits.push({ collectionId: row.collection_id, fileId: row.file_id, chunkId: row.id, text: row.context ?? row.text, score: scores.get(row.id)!, lexical: 0, semantic: 0, meta: { ...parseMeta(row.meta), seq: row.seq, via: signal.name } });
+          }
           hits.sort((a, b) => b.score - a.score);
         } catch (error) {
           log.warn({ err: error, signal: signal.name }, 'a retrieval signal failed; ignored');

@@ -103,7 +103,13 @@ function structureChunks(blocks: Block[], s: ChunkSettings): Chunk[] {
   for (const block of blocks) {
     const sameSection = block.headings.join('\u0000') === headings.join('\u0000');
     if (!sameSection && length >= s.HTML_MIN_CHUNK_SIZE) emit();
-    if (body.length === 0 || !sameSection) headings = block.headings;
+    if (body.length === 0) headings = block.headings;
+    else if (!sameSection) {
+      // A short section merged with the next: keep the headings both sit under.
+      let common = 0;
+      while (common < headings.length && headings[common] === block.headings[common]) common += 1;
+      headings = headings.slice(0, common);
+    }
     const parts = block.text.length > max ? splitCharacters(block.text, max, s.HTML_CHUNK_OVERLAP) : [block.text];
     for (const part of parts) {
       if (length > 0 && length + part.length + 2 > max) {

@@ -8,6 +8,8 @@ export interface Embedder {
   readonly dims?: number;
   /** True for the built-in embedder (cheap enough to run in the ingestion worker). */
   readonly offline: boolean;
+  /** Cosine at which a query–passage match counts as full relevance (see IndexQuery). */
+  readonly fullMatchCosine: number;
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
@@ -16,6 +18,8 @@ export const offlineEmbedder: Embedder = {
   model: OFFLINE_MODEL,
   dims: OFFLINE_DIMS,
   offline: true,
+  // Measured on MS MARCO (bench/retrieval.ts): relevant query–passage pairs sit around 0.3–0.6.
+  fullMatchCosine: 0.5,
   async embed(texts) {
     return texts.map((text) => offlineEmbed(text));
   },
@@ -60,6 +64,7 @@ export function providerEmbedder(options: ProviderEmbedderOptions): Embedder {
   return {
     model: `${options.provider.kind}:${options.model}`,
     offline: false,
+    fullMatchCosine: 1,
     async embed(texts, signal) {
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += options.batchSize) {
