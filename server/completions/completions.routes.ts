@@ -13,7 +13,9 @@ function providerFailed(message: string): HttpError {
 }
 
 function savedFields(result: CompletionResult): Record<string, string | undefined> {
-  return result.saved ? { chat_id: result.saved.chatId, message_id: result.saved.assistantMessageId } : {};
+  if (!result.saved) return {};
+  const { chatId, assistantMessageId, userMessageId } = result.saved;
+  return { chat_id: chatId, message_id: assistantMessageId, ...(userMessageId ? { user_message_id: userMessageId } : {}) };
 }
 
 async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal): Promise<CompletionResult> {

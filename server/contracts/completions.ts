@@ -81,7 +81,8 @@ export type CompletionSource = MessageSource;
 /**
  * One SSE frame of a streamed completion (OpenAI `chat.completion.chunk`). Extra fields:
  * `sources` (first frame, when retrieval ran), `status`, `error` (the stream failed; the
- * partial answer is kept), `chat_id` / `message_id` (where the answer was saved, last frame).
+ * partial answer is kept), `chat_id` / `message_id` / `user_message_id` (where the answer and
+ * the user message were saved, last frame).
  */
 export interface CompletionChunk {
   id: string;
@@ -95,6 +96,7 @@ export interface CompletionChunk {
   error?: { message: string; type: string; code?: string };
   chat_id?: string;
   message_id?: string;
+  user_message_id?: string;
 }
 
 /** The answer of a completion with `stream: false` (OpenAI `chat.completion`). */
@@ -108,4 +110,5 @@ export interface ChatCompletion {
   sources?: CompletionSource[];
   chat_id?: string;
   message_id?: string;
+  user_message_id?: string;
 }

@@ -141,6 +141,7 @@ describe('chat completions', () => {
     const last = parsed(first.text).at(-1);
     expect(last.chat_id).toBe(chat);
     expect(last.message_id).toEqual(expect.any(String));
+    expect(last.user_message_id).toEqual(expect.any(String));
 
     openai.reply({ text: 'Second answer' });
     const second = await post(alice, {
@@ -162,6 +163,8 @@ describe('chat completions', () => {
       ['assistant', 'Second answer', 'complete'],
     ]);
     expect(saved.messages[3].model).toBe('gpt-fake');
+    expect([saved.messages[0].id, saved.messages[1].id]).toEqual([last.user_message_id, last.message_id]);
+    expect(second.body.user_message_id).toBe(saved.messages[2].id);
     expect(saved.messages[3].usage).toMatchObject({ total_tokens: expect.any(Number) });
 
     openai.reply({ text: 'Second answer, again' });
