@@ -7,12 +7,16 @@ import { filesRoutes } from './files';
 import { tasksRoutes } from './tasks';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { knowledgeRoutes } from './knowledge';
+import { graphRoutes } from './graph';
 import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
 import { retrievalRoutes } from './retrieval';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
+import { groupsRoutes } from './groups';
+import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
+import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
 export function mountRoutes(app: Express, services: Services): void {
@@ -23,6 +27,9 @@ export function mountRoutes(app: Express, services: Services): void {
   const auths = authRoutes(services.auth);
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);
+  app.use(defaultAvatarRoutes(defaultAvatarPng));
+  app.use('/api/v1/users', usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) }));
+  app.use('/api/v1/groups', groupsRoutes(services.groups));
   app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
   app.use('/api/v1/configs/lan', lanRoutes(services.lan));
   app.use('/api/v1/backups', backupRoutes(services.backups));
@@ -40,5 +47,8 @@ export function mountRoutes(app: Express, services: Services): void {
   const knowledge = knowledgeRoutes({ knowledge: services.knowledge.service, files: services.files });
   app.use('/api/knowledge', knowledge);
   app.use('/api/v1/knowledge', knowledge);
+  const graph = graphRoutes({ graph: services.graph.service, auth: services.auth });
+  app.use('/api/knowledge', graph);
+  app.use('/api/v1/knowledge', graph);
   app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) }));
 }

@@ -7,7 +7,10 @@ import { createCompletionsService } from './completions';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
 import { createMembershipsRepo } from './groups/memberships.repo';
+import { createGroupsRepo, createGroupsService } from './groups';
+import { hashPassword } from './auth/passwords';
 import { createKnowledge, createRagStage } from './knowledge';
+import { createGraph } from './graph';
 import { createLanSharing } from './lan';
 import type { Clock } from './platform/clock';
 import type { Db } from './platform/db/knex';
@@ -21,7 +24,7 @@ import { createRetrieval, createRetrievalSettings } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools } from './tools';
-import { createUsersRepo } from './users';
+import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 
 /** What every service is built from. */
 export interface Platform {
@@ -59,6 +62,19 @@ export async function buildServices(platform: Platform) {
   });
   await authRepo.pruneRevoked(clock.now());
 
+  const groups = createGroupsService({ repo: createGroupsRepo(db), clock });
+  const users = createUsersService({
+    repo: usersRepo,
+    permissions,
+    groupsOf: (userId) => groups.ofUser(userId),
+    presence: platform.realtime,
+    images: createProfileImageStore(path.join(boot.dataDir, 'uploads', 'profile-images')),
+    hashPassword,
+    clock,
+    log,
+  });
+  users.afterUserDeleted((userId) => auth.deleteApiKey(userId));
+
   const lan = createLanSharing({ config, log });
 
   const providers = createProviders({ config, secrets, log, clock });
@@ -89,10 +105,13 @@ export async function buildServices(platform: Platform) {
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   onShutdown(() => knowledge.stop());
   void knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
+  const graph = createGraph({ db, knowledge, retrieval, config, models, findUser: (id) => usersRepo.findById(id), realtime: platform.realtime, clock, log });
+  onShutdown(() => graph.stop());
+  void graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, onShutdown, shutdown };
+  return { ...platform, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './permissions';
 export * from './auth';
 export * from './users';
+export * from './groups';

@@ -1,4 +1,5 @@
-import type { Role } from './auth';
+import { z } from 'zod';
+import { Email, Password, Role } from './auth';
 
 /** A user as the API shows it. */
 export interface User {
@@ -14,3 +15,94 @@ export interface User {
 
 /** The default avatar path shown for accounts without a picture. */
 export const DEFAULT_PROFILE_IMAGE_URL = '/user.png';
+
+/** Page size of GET /api/v1/users/, fixed by the interface. */
+export const USER_PAGE_SIZE = 30;
+
+/** Columns the user list may be ordered by. */
+export const UserOrderBy = z.enum(['name', 'email', 'role', 'created_at', 'last_active_at']);
+export type UserOrderBy = z.infer<typeof UserOrderBy>;
+
+/** Query of GET /api/v1/users/. */
+export const UserListQuery = z.object({
+  /** Filters by name or email, case-insensitively. */
+  query: z.string().max(320).optional(),
+  /** Default `created_at` (newest first). */
+  order_by: UserOrderBy.optional(),
+  /** Default `asc` when `order_by` is given, else `desc`. */
+  direction: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(1_000_000).default(1),
+  /** Only members of this group. */
+  group_id: z.string().max(100).optional(),
+});
+export type UserListQuery = z.infer<typeof UserListQuery>;
+
+/** Query of GET /api/v1/users/search. */
+export const UserSearchQuery = z.object({ query: z.string().max(320).optional() });
+
+/** One row of the admin user list. */
+export interface UserListItem {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  profile_image_url: string;
+  created_at: number;
+  /** Epoch seconds of the last authenticated request (at most a minute stale). */
+  last_active_at: number;
+}
+
+/** Answer of GET /api/v1/users/ and /all. */
+export interface UserListResponse {
+  users: UserListItem[];
+  /** Total number of matches (not just this page). */
+  count: number;
+}
+
+/** What any verified user may see of another user. */
+export interface PublicUser {
+  name: string;
+  profile_image_url: string;
+  active: boolean;
+}
+
+/** UI settings: a free object saved whole per user. */
+export const UserSettings = z.looseObject({
+  theme: z.string().max(100).optional(),
+  language: z.string().max(100).optional(),
+  sidebar: z.looseObject({ collapsed: z.boolean().optional() }).optional(),
+});
+export type UserSettings = z.infer<typeof UserSettings>;
+
+/** The free key-value info dictionary of a user. */
+export const UserInfo = z.record(z.string(), z.unknown());
+export type UserInfo = z.infer<typeof UserInfo>;
+
+/** Body of POST /api/v1/users/{user_id}/update (admin). Omitted fields keep their value. */
+export const AdminUserUpdate = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  email: Email.optional(),
+  role: Role.optional(),
+  profile_image_url: z.string().max(2_000_000).optional(),
+  /** A new password; empty or absent keeps the current one. */
+  password: z.union([z.literal(''), Password]).nullable().optional(),
+  /** Merged over the stored info. */
+  info: UserInfo.nullable().optional(),
+});
+export type AdminUserUpdate = z.infer<typeof AdminUserUpdate>;
+
+/** Answer of POST /api/v1/users/user/profile/image. */
+export interface ProfileImageUpload {
+  /** Where the image can be fetched (usable as `profile_image_url`). */
+  url: string;
+  filename: string;
+  /** The path to pass to GET/DELETE /api/v1/users/profile/image?path=. */
+  storage_path: string;
+}
+
+/** Largest profile image accepted, in bytes (larger uploads answer 413). */
+export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Query of GET/DELETE /api/v1/users/profile/image. */
+export const ProfileImagePathQuery = z.object({ path: z.string().min(1, 'must not be empty').max(500) });
+export type ProfileImagePathQuery = z.infer<typeof ProfileImagePathQuery>;

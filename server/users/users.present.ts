@@ -1,4 +1,4 @@
-import type { User } from '../contracts/users';
+import type { User, UserListItem } from '../contracts/users';
 import { readJson } from '../platform/db/json';
 import type { UserRow } from './users.repo';
 
@@ -19,4 +19,17 @@ export function presentUser(row: UserRow): User {
 /** True when the row is the primary admin (the first account). */
 export function isPrimaryAdmin(row: Pick<UserRow, 'is_primary_admin'>): boolean {
   return row.is_primary_admin === true || row.is_primary_admin === 1;
+}
+
+/** One row of the admin user list. */
+export function presentListItem(row: UserRow): UserListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    profile_image_url: row.profile_image_url,
+    created_at: row.created_at,
+    last_active_at: row.last_active_at,
+  };
 }

@@ -1,5 +1,7 @@
+import type { Knex } from 'knex';
 import type { Db } from '../platform/db/knex';
 import type { Role } from '../contracts/auth';
+import type { UserOrderBy } from '../contracts/users';
 
 /** A row of `users`. JSON columns are text. */
 export interface UserRow {
@@ -14,6 +16,35 @@ export interface UserRow {
   created_at: number;
   updated_at: number;
   last_active_at: number;
+}
+
+/** A database transaction, handed to user-deletion hooks so their work commits or rolls back with the deletion. */
+export type DbTransaction = Knex.Transaction;
+
+/** Filters, order and window of a user list. */
+export interface UserPageQuery {
+  query?: string;
+  groupId?: string;
+  orderBy: UserOrderBy;
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** `%` and `_` are LIKE wildcards; escape them so a search matches them literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filtered(db: Db, query: string | undefined, groupId: string | undefined): Knex.QueryBuilder {
+  const q = db('users');
+  if (groupId !== undefined) q.whereIn('users.id', db('group_members').where({ group_id: groupId }).select('user_id'));
+  const text = query?.trim();
+  if (text) {
+    const pattern = likePattern(text);
+    q.where((w) => w.whereRaw("users.name LIKE ? ESCAPE '\\'", [pattern]).orWhereRaw("users.email LIKE ? ESCAPE '\\'", [pattern]));
+  }
+  return q;
 }
 
 export type NewUserRow = Omit<UserRow, 'settings' | 'info'> & { info?: string; settings?: string };
@@ -58,6 +89,50 @@ export function createUsersRepo(db: Db) {
     async update(id: string, patch: Partial<Omit<UserRow, 'id'>>): Promise<UserRow | undefined> {
       if (Object.keys(patch).length > 0) await db<UserRow>('users').where({ id }).update(patch);
       return db<UserRow>('users').where({ id }).first();
+    },
+    /** One page of users matching the filters, and the total number of matches. */
+    async page(p: UserPageQuery): Promise<{ rows: UserRow[]; count: number }> {
+      const total = await filtered(db, p.query, p.groupId).count<{ n: number }[]>({ n: '*' }).first();
+      const column = `users.${p.orderBy}`;
+      const rows = await filtered(db, p.query, p.groupId)
+        .select<UserRow[]>('users.*')
+        .orderByRaw(p.orderBy === 'name' || p.orderBy === 'email' ? `${column} COLLATE NOCASE ${p.direction}` : `${column} ${p.direction}`)
+        .orderBy('users.id', 'asc')
+        .limit(p.limit)
+        .offset(p.offset);
+      return { rows, count: Number(total?.n ?? 0) };
+    },
+    /** Every user, oldest first. */
+    async all(): Promise<UserRow[]> {
+      return db<UserRow>('users').orderBy('created_at', 'asc').orderBy('id', 'asc');
+    },
+    /** Verified users whose name or email contains `query`, by name. */
+    async search(query: string | undefined, limit: number): Promise<Array<Pick<UserRow, 'id' | 'name'>>> {
+      return filtered(db, query, undefined)
+        .whereNot('users.role', 'pending')
+        .select<Array<Pick<UserRow, 'id' | 'name'>>>('users.id', 'users.name')
+        .orderByRaw('users.name COLLATE NOCASE asc')
+        .orderBy('users.id', 'asc')
+        .limit(limit);
+    },
+    /** Names and images of the users with these ids. */
+    async byIds(ids: readonly string[]): Promise<UserRow[]> {
+      if (ids.length === 0) return [];
+      return db<UserRow>('users').whereIn('id', [...ids]);
+    },
+    /**
+     * Deletes a user in one transaction: `before` runs first inside it (other domains' cleanup),
+     * then the row goes and ON DELETE CASCADE removes every row that references it.
+     * Returns false when the user did not exist.
+     */
+    async deleteInTransaction(id: string, before: (trx: DbTransaction) => Promise<void>): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const exists = await trx('users').where({ id }).first('id');
+        if (!exists) return false;
+        await before(trx);
+        await trx('users').where({ id }).del();
+        return true;
+      });
     },
     async touchActive(id: string, now: number): Promise<void> {
       await db('users').where({ id }).update({ last_active_at: now });
