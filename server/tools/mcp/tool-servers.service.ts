@@ -139,11 +139,14 @@ export function createToolServers(deps: { config: ConfigService; secrets: Secret
 
     /** Opens a session as `caller`; AuthorizationRequired when an OAuth server needs the user first. */
     async connect(server: ToolServerConnection, caller: ServerCaller, origin?: string): Promise<McpConnection> {
+      // OAuth: refreshes first when the token is about to expire, or asks the user to authorize.
       const headers = await headersFor(server, caller, origin);
       const id = server.info.id ?? '';
-      const authProvider = server.auth_type === 'oauth_2.1' ? await oauth.transportProvider({ id, url: server.url }, caller.id) : undefined;
+      if (server.auth_type !== 'oauth_2.1') return connectMcp(server.url, { headers });
+      // The transport sends the (fresh) token itself, and refreshes once if the server still says 401.
+      const authProvider = await oauth.transportProvider({ id, url: server.url }, caller.id);
       try {
-        return await connectMcp(server.url, { headers, authProvider });
+        return await connectMcp(server.url, { authProvider });
       } catch (error) {
         if (error instanceof McpAuthError && server.auth_type === 'oauth_2.1') throw new AuthorizationRequired(id, undefined);
         throw error;
