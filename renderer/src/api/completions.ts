@@ -6,7 +6,12 @@ export interface CompletionRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
   stream: true;
+  /** Save the turn to this chat. */
   chat_id?: string;
+  /** The saved message this turn follows (for a regeneration: the user message answered again). */
+  parent_id?: string | null;
+  /** Only a new answer is saved, as a sibling of earlier ones. */
+  regenerate?: boolean;
   session_id?: string;
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection'; id: string }>;
@@ -27,7 +32,8 @@ export interface StreamHandlers {
   onSources?(sources: Source[]): void;
   onStatus?(status: StreamStatus): void;
   onFollowUps?(items: string[]): void;
-  onChatId?(id: string): void;
+  /** The saved chat and answer ids, when the turn is saved. */
+  onSaved?(chatId: string, messageId: string | undefined): void;
 }
 
 /** Splits an SSE byte stream into `data:` payloads (handles events cut across reads). */
@@ -62,6 +68,7 @@ export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator
 interface Chunk {
   id?: string;
   chat_id?: string;
+  message_id?: string;
   choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string } }>;
   sources?: Source[];
   status?: StreamStatus;
@@ -107,7 +114,7 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
         const e = chunk.error;
         throw new ApiError(500, typeof e === 'string' ? e : (e.message ?? e.detail ?? 'The model answered with an error.'));
       }
-      if (chunk.chat_id) handlers.onChatId?.(chunk.chat_id);
+      if (chunk.chat_id) handlers.onSaved?.(chunk.chat_id, chunk.message_id);
       if (chunk.sources?.length) handlers.onSources?.(chunk.sources);
       if (chunk.status) handlers.onStatus?.(chunk.status);
       if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);

@@ -1,89 +1,47 @@
-import type { AccessControl } from '../../../server/contracts/access';
+import type { AvailableModel, BaseModel, Model, ModelListEntry, ModelMeta, ModelParams, UpdateModelRequest } from '../../../server/contracts/models';
 import { ApiError, http } from './http';
 
-// Wire types of section 2 "Model". They move to server/contracts when the models domain publishes its own.
+export type { AvailableModel, Model, ModelListEntry, ModelMeta, ModelParams };
 
-/** What a model can do (section 2, meta.capabilities). */
-export interface ModelCapabilities {
-  vision?: boolean;
-  file_upload?: boolean;
-  web_search?: boolean;
-  image_generation?: boolean;
-  code_interpreter?: boolean;
-  citations?: boolean;
-  status_updates?: boolean;
-  usage?: boolean;
-}
+/** What a model can do (meta.capabilities keys the UI offers). */
+export type ModelCapability = 'vision' | 'file_upload' | 'web_search' | 'image_generation' | 'code_interpreter' | 'citations' | 'status_updates' | 'usage';
 
-/** meta of a model. */
-export interface ModelMeta {
-  profile_image_url?: string;
-  description?: string | null;
-  capabilities?: ModelCapabilities | null;
-  knowledge?: Array<{ id: string; name: string; type: string }>;
-  toolIds?: string[];
-  tags?: Array<string | { name: string }>;
-  suggestion_prompts?: unknown;
-  [key: string]: unknown;
-}
+/** The body of create and update (all fields, as update requires). */
+export type ModelForm = UpdateModelRequest;
 
-/** Params of a model: the system prompt and sampling settings. */
-export interface ModelParams {
-  system?: string;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
-  seed?: number;
-  [key: string]: unknown;
-}
-
-/** A registry entry: base (base_model_id null) or custom. */
-export interface Model {
+/** A model the chat can pick: the fields the picker shows. */
+export interface PickableModel {
   id: string;
   name: string;
   base_model_id: string | null;
-  user_id?: string;
-  params: ModelParams;
-  meta: ModelMeta;
-  access_control: AccessControl;
-  is_active: boolean;
-  created_at?: number;
-  updated_at?: number;
-  user?: { id: string; name: string; email: string; role: string };
-  /** Where a base model comes from (connection), when the service says. */
-  owned_by?: string;
+  meta?: ModelMeta;
 }
 
-/** The body of create and update. */
-export type ModelForm = Pick<Model, 'id' | 'name' | 'base_model_id' | 'params' | 'meta' | 'access_control' | 'is_active'>;
-
 const base = '/api/v1/models';
-const q = (id: string) => ({ id });
+const withId = (path: string, id: string) => `${base}${path}?id=${encodeURIComponent(id)}`;
 
-let availablePath: 'available' | 'list' | undefined;
+let availableMissing = false;
 
 /** Section 4.4: the model registry. */
 export const modelsApi = {
   /** Raw provider models (admin). */
-  base: () => http.get<Model[] | { data: Model[] }>('/api/models').then((r) => (Array.isArray(r) ? r : r.data)),
-  list: () => http.get<Model[]>(`${base}/list`),
-  /** Models the caller may chat with: `/models/available`, or the readable list when that does not exist. */
-  available: async (): Promise<Model[]> => {
-    if (availablePath !== 'list') {
+  base: () => http.get<BaseModel[] | { data: BaseModel[] }>('/api/models').then((r) => (Array.isArray(r) ? r : r.data)),
+  list: () => http.get<ModelListEntry[]>(`${base}/list`),
+  /** Models the caller may chat with: `/models/available`, or the readable active list where that does not exist. */
+  available: async (): Promise<PickableModel[]> => {
+    if (!availableMissing) {
       try {
-        const r = await http.get<Model[] | { data: Model[] }>(`${base}/available`);
-        availablePath = 'available';
-        return Array.isArray(r) ? r : r.data;
+        return await http.get<AvailableModel[]>(`${base}/available`);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
-        availablePath = 'list';
+        availableMissing = true;
       }
     }
-    return (await http.get<Model[]>(`${base}/list`)).filter((m) => m.is_active !== false);
+    return (await http.get<ModelListEntry[]>(`${base}/list`)).filter((m) => m.is_active);
   },
-  get: (id: string) => http.get<Model>(`${base}/model`, q(id)),
+  get: (id: string) => http.get<Model>(`${base}/model`, { id }),
   create: (body: ModelForm) => http.post<Model>(`${base}/create`, body),
-  update: (id: string, body: ModelForm) => http.post<Model>(`${base}/model/update?id=${encodeURIComponent(id)}`, body),
-  toggle: (id: string) => http.post<Model>(`${base}/model/toggle?id=${encodeURIComponent(id)}`),
-  remove: (id: string) => http.delete<true>(`${base}/model/delete`, q(id)),
+  update: (id: string, body: ModelForm) => http.post<Model>(withId('/model/update', id), body),
+  toggle: (id: string) => http.post<Model>(withId('/model/toggle', id)),
+  remove: (id: string) => http.delete<true>(`${base}/model/delete`, { id }),
 };

@@ -1,6 +1,9 @@
+import type { TaskConfig } from '../../../server/contracts/tasks';
 import { http } from './http';
 
-// Wire types of sections 2 "Retrieval config", "Embedding config" and "Task pipeline config".
+export type { TaskConfig };
+
+// Wire types of sections 2 "Retrieval config" and "Embedding config"; they move to server/contracts when retrieval lands.
 
 /** Retrieval settings (section 2); extra keys the service adds are kept as they are. */
 export interface RetrievalConfig {
@@ -39,25 +42,6 @@ export interface EmbeddingConfig {
   compat_config?: { url?: string; key?: string };
   local_config?: { url?: string; key?: string };
   cloud_compat_config?: { url?: string; key?: string; version?: string };
-  [key: string]: unknown;
-}
-
-/** Task pipeline settings. */
-export interface TaskConfig {
-  TASK_MODEL: string;
-  TASK_MODEL_EXTERNAL: string;
-  ENABLE_TITLE_GENERATION: boolean;
-  TITLE_GENERATION_PROMPT_TEMPLATE: string;
-  ENABLE_TAGS_GENERATION: boolean;
-  TAGS_GENERATION_PROMPT_TEMPLATE: string;
-  ENABLE_FOLLOW_UP_GENERATION: boolean;
-  FOLLOW_UP_GENERATION_PROMPT_TEMPLATE: string;
-  ENABLE_AUTOCOMPLETE_GENERATION: boolean;
-  AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH: number;
-  ENABLE_SEARCH_QUERY_GENERATION: boolean;
-  ENABLE_RETRIEVAL_QUERY_GENERATION: boolean;
-  QUERY_GENERATION_PROMPT_TEMPLATE: string;
-  TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE: string;
   [key: string]: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { connectionsApi, type CompatConfig, type ConnectionFlags, type LocalConfig } from '../../api/connections';
+import { connectionsApi, type CompatSettings, type ConnectionFlags, type LocalSettings } from '../../api/connections';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { Switch } from '../../components/Field';
 import { Icon } from '../../components/Icon';
@@ -16,12 +16,12 @@ interface Row {
 /** Provider connections: OpenAI-compatible and local servers, each with a verify button and an on/off switch. */
 export function ConnectionsPanel() {
   const t = useT();
-  const compat = useConfigForm<CompatConfig>('compat', connectionsApi.compat, connectionsApi.setCompat);
-  const local = useConfigForm<LocalConfig>('local', connectionsApi.local, connectionsApi.setLocal);
+  const compat = useConfigForm<CompatSettings>('compat', connectionsApi.compat, connectionsApi.setCompat);
+  const local = useConfigForm<LocalSettings>('local', connectionsApi.local, connectionsApi.setLocal);
   const flags = useConfigForm<ConnectionFlags>('connection-flags', connectionsApi.flags, connectionsApi.setFlags);
 
   const compatRows: Row[] = (compat.draft?.COMPAT_API_BASE_URLS ?? []).map((url, i) => ({ url, key: compat.draft?.COMPAT_API_KEYS[i] ?? '', enable: compat.draft?.COMPAT_API_CONFIGS[String(i)]?.enable !== false }));
-  const localRows: Row[] = (local.draft?.LOCAL_BASE_URLS ?? []).map((url, i) => ({ url, key: '', enable: local.draft?.LOCAL_API_CONFIGS[String(i)]?.enable !== false }));
+  const localRows: Row[] = (local.draft?.LOCAL_BASE_URLS ?? []).map((url, i) => ({ url, key: local.draft?.LOCAL_API_CONFIGS[String(i)]?.key ?? '', enable: local.draft?.LOCAL_API_CONFIGS[String(i)]?.enable !== false }));
 
   const setCompatRows = (rows: Row[]) =>
     compat.setDraft((d) =>
@@ -33,7 +33,7 @@ export function ConnectionsPanel() {
       },
     );
   const setLocalRows = (rows: Row[]) =>
-    local.setDraft((d) => d && { ...d, LOCAL_BASE_URLS: rows.map((r) => r.url), LOCAL_API_CONFIGS: Object.fromEntries(rows.map((r, i) => [String(i), { ...(d.LOCAL_API_CONFIGS[String(i)] ?? {}), enable: r.enable }])) });
+    local.setDraft((d) => d && { ...d, LOCAL_BASE_URLS: rows.map((r) => r.url), LOCAL_API_CONFIGS: Object.fromEntries(rows.map((r, i) => [String(i), { ...(d.LOCAL_API_CONFIGS[String(i)] ?? {}), enable: r.enable, ...(r.key ? { key: r.key } : {}) }])) });
 
   return (
     <>
@@ -69,7 +69,7 @@ export function ConnectionsPanel() {
         {local.query.isError && <ErrorNotice error={local.query.error} onRetry={() => void local.query.refetch()} />}
         {local.draft && (
           <>
-            <Rows rows={localRows} onChange={setLocalRows} verify={(r) => connectionsApi.verifyLocal(r.url, r.key)} />
+            <Rows rows={localRows} withKey onChange={setLocalRows} verify={(r) => connectionsApi.verifyLocal(r.url, r.key)} />
             <SaveBar onSave={() => void local.submit()} saving={local.saving} dirty={local.dirty} error={local.error} />
           </>
         )}

@@ -8,12 +8,12 @@ import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
-import { editMessage, regenerate, retry, sendMessage, showVersion, stop, type ChatContext } from './actions';
+import { editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import type { MessageActions } from './MessageView';
 import { ModelPicker } from './ModelPicker';
-import { emptyConversation, fromMessages, getConversation, pathOf, setConversation, useConversation } from './store';
+import { emptyConversation, fromChat, getConversation, pathOf, setConversation, useConversation } from './store';
 import './chat.css';
 
 const MODEL_KEY = 'parley.model';
@@ -38,7 +38,7 @@ export default function ChatPage() {
     if (!chatId && !getConversation(key)) setConversation(key, emptyConversation(key, null));
   }, [chatId, key]);
   useEffect(() => {
-    if (chatId && saved.data && !getConversation(key)) setConversation(key, fromMessages(key, chatId, saved.data.messages ?? []));
+    if (chatId && saved.data && !getConversation(key)) setConversation(key, fromChat(key, saved.data));
   }, [chatId, key, saved.data]);
 
   const path = useMemo(() => (conversation ? pathOf(conversation) : []), [conversation]);
@@ -65,7 +65,7 @@ export default function ChatPage() {
     () => ({
       onCopy: () => undefined,
       onRegenerate: (id) => model && void regenerate(key, id, model, ctx),
-      onRetry: (id) => model && void retry(key, id, model, ctx),
+      onRetry: (id) => model && void regenerate(key, id, model, ctx),
       onEdit: (id, text) => model && void editMessage(key, id, text, model, ctx),
       onVersion: (id) => showVersion(key, id),
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),

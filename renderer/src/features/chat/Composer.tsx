@@ -126,7 +126,7 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
       {(uploads.length > 0 || knowledge.length > 0) && (
         <div className="composer-files">
           {uploads.map((u) => (
-            <span key={u.key} className={`file-chip${u.error ? ' failed' : ''}`} title={u.error ?? `${u.name} · ${formatBytes(u.size)}`} data-testid="attachment">
+            <span key={u.key} className={`file-chip${u.error ? ' failed' : ''}`} title={u.error ?? `${u.name} · ${formatBytes(u.size)}`} data-testid="attachment" data-file-id={u.id}>
               {!u.id && !u.error ? <span className="spinner" aria-hidden="true" style={{ width: 14, height: 14 }} /> : <Icon name={u.error ? 'alert' : 'file'} size={14} />}
               <span className="truncate">{u.name}</span>
               {!u.id && !u.error && (

@@ -2,6 +2,7 @@ import { lazy, memo, Suspense, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
+import { FileChip } from './FileChip';
 import { Sources } from './Sources';
 import type { MessageNode } from './store';
 
@@ -82,10 +83,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
             {node.files && node.files.length > 0 && (
               <div className="msg-files">
                 {node.files.map((f) => (
-                  <span key={`${f.type}:${f.id}`} className="file-chip">
-                    <Icon name={f.type === 'collection' ? 'book' : 'file'} size={14} />
-                    <span className="truncate">{f.name}</span>
-                  </span>
+                  <FileChip key={`${f.type}:${f.id}`} file={f} />
                 ))}
               </div>
             )}

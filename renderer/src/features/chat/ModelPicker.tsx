@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Model } from '../../api/models';
+import type { PickableModel } from '../../api/models';
 import { Icon } from '../../components/Icon';
 import { useT } from '../../lib/i18n';
 
 /** A searchable dropdown of the models the user may chat with (base and custom). */
-export function ModelPicker({ models, value, onChange, loading }: { models: Model[]; value: string | null; onChange: (id: string) => void; loading?: boolean }) {
+export function ModelPicker({ models, value, onChange, loading }: { models: PickableModel[]; value: string | null; onChange: (id: string) => void; loading?: boolean }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');

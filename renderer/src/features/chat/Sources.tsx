@@ -16,13 +16,16 @@ function citationsOf(sources: Source[]): Citation[] {
   for (const s of sources) {
     const docs = s.document ?? [];
     docs.forEach((text, i) => {
-      const meta = s.metadata?.[i];
-      const name = meta?.name ?? meta?.source ?? s.source?.name ?? s.source?.id ?? 'Source';
+      const meta = s.metadata?.[i] ?? {};
+      const name = String(meta.name ?? meta.source ?? s.source?.name ?? s.source?.id ?? 'Source');
       let c = out.find((x) => x.name === name);
-      if (!c) out.push((c = { name, excerpts: [], url: s.source?.url }));
-      c.excerpts.push({ text, page: typeof meta?.page === 'number' ? meta.page : undefined, score: s.distances?.[i] });
+      if (!c) {
+        c = { name, excerpts: [], url: typeof meta.url === 'string' ? meta.url : undefined };
+        out.push(c);
+      }
+      c.excerpts.push({ text, page: typeof meta.page === 'number' ? meta.page : undefined, score: s.distances?.[i] });
     });
-    if (docs.length === 0) out.push({ name: s.source?.name ?? s.source?.id ?? 'Source', excerpts: [], url: s.source?.url });
+    if (docs.length === 0) out.push({ name: s.source?.name ?? s.source?.id ?? 'Source', excerpts: [] });
   }
   return out;
 }

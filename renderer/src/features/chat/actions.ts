@@ -4,7 +4,7 @@ import { streamCompletion } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { settingsApi } from '../../api/settings';
 import { messageOf } from '../../components/Feedback';
-import { getConversation, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type Conversation, type FileRef, type MessageNode } from './store';
+import { fileNames, fromChat, getConversation, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
 
 const controllers = new Map<string, AbortController>();
 
@@ -16,7 +16,15 @@ export interface ChatContext {
   toolIds?: string[];
 }
 
+/** How the service should save a turn. */
+interface Turn {
+  /** The saved message the turn follows (null: the chat's first message). */
+  parentId: string | null;
+  regenerate: boolean;
+}
+
 function addNode(key: string, node: MessageNode): void {
+  node = { ...node, local: true };
   setConversation(key, (c) => {
     const nodes = { ...c.nodes, [node.id]: node };
     if (node.parentId) {
@@ -44,19 +52,28 @@ async function ensureChat(key: string, firstText: string, ctx: ChatContext): Pro
   }
 }
 
+/** Re-reads a saved chat so the tree holds the service's ids (branches, follow-ups, titles). */
+async function reload(key: string): Promise<boolean> {
+  const c = getConversation(key);
+  if (!c?.chatId || c.streamingId) return false;
+  try {
+    const chat = await chatsApi.get(c.chatId);
+    if (getConversation(key)?.streamingId) return false;
+    setConversation(key, fromChat(key, chat));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Streams an answer into a new assistant message under `parentId`. */
-async function answer(key: string, parentId: string, model: string, ctx: ChatContext): Promise<void> {
+async function answer(key: string, parentId: string, model: string, turn: Turn, ctx: ChatContext): Promise<void> {
   const assistantId = newId();
   addNode(key, { id: assistantId, parentId, childrenIds: [], role: 'assistant', content: '', model, done: false, createdAt: Date.now() });
   setConversation(key, (c) => ({ ...c, streamingId: assistantId }));
-  await stream(key, assistantId, model, ctx);
-}
 
-async function stream(key: string, assistantId: string, model: string, ctx: ChatContext): Promise<void> {
-  const c = getConversation(key);
-  if (!c) return;
-  const path = pathOf(c);
-  const history = path.filter((n) => n.id !== assistantId);
+  const c = getConversation(key)!;
+  const history = pathOf(c).filter((n) => n.id !== assistantId);
   const lastUser = [...history].reverse().find((n) => n.role === 'user');
   const files = lastUser?.files?.map((f) => ({ type: f.type, id: f.id }));
   const controller = new AbortController();
@@ -72,13 +89,14 @@ async function stream(key: string, assistantId: string, model: string, ctx: Chat
     buffer = '';
     patchNode(key, assistantId, (n) => ({ content: n.content + add }));
   };
+  let failed = false;
   try {
     await streamCompletion(
       {
         model,
         stream: true,
         messages: history.map((n) => ({ role: n.role, content: n.content })),
-        ...(c.chatId ? { chat_id: c.chatId } : {}),
+        ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(ctx.toolIds?.length ? { tool_ids: ctx.toolIds } : {}),
       },
@@ -95,20 +113,47 @@ async function stream(key: string, assistantId: string, model: string, ctx: Chat
     );
     if (frame) cancelAnimationFrame(frame);
     flush();
-    const stopped = controller.signal.aborted;
-    patchNode(key, assistantId, { done: true, stopped, error: null });
-    if (!stopped) void followUps(key, assistantId);
+    patchNode(key, assistantId, { done: true, stopped: controller.signal.aborted, error: null });
   } catch (error) {
+    failed = true;
     if (frame) cancelAnimationFrame(frame);
     flush();
     patchNode(key, assistantId, { done: true, error: messageOf(error) });
   } finally {
     if (controllers.get(key) === controller) controllers.delete(key);
     setConversation(key, (conv) => (conv.streamingId === assistantId ? { ...conv, streamingId: null } : conv));
-    void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] });
-    // The service names new chats in the background after the first answer.
-    setTimeout(() => void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] }), 3000);
   }
+  void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] });
+  if (failed) {
+    await keepFailure(key, assistantId);
+    return;
+  }
+  // A saved turn is re-read for the service's ids.
+  if (await reload(key)) {
+    // The service names the chat and may suggest follow-ups in the background: look again shortly.
+    setTimeout(() => {
+      void reload(key);
+      void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] });
+    }, 2500);
+  } else if (!controller.signal.aborted) void followUps(key, assistantId);
+}
+
+/** After a failed turn, re-reads what the service saved and keeps the error (with its retry) on screen. */
+async function keepFailure(key: string, assistantId: string): Promise<void> {
+  const before = getConversation(key);
+  const failedNode = before?.nodes[assistantId];
+  const userNode = failedNode?.parentId ? before?.nodes[failedNode.parentId] : undefined;
+  if (!before || !failedNode || !userNode || !(await reload(key))) return;
+  const after = getConversation(key)!;
+  const leaf = after.currentId ? after.nodes[after.currentId] : undefined;
+  if (leaf?.role === 'assistant' && leaf.error) return; // the service saved the failure itself
+  if (leaf?.role === 'user' && leaf.content === userNode.content) {
+    addNode(key, { ...failedNode, parentId: leaf.id, childrenIds: [] });
+    return;
+  }
+  // The question was not saved either: show it again, unsaved, with the error under it.
+  addNode(key, { ...userNode, parentId: after.currentId, childrenIds: [] });
+  addNode(key, { ...failedNode, parentId: userNode.id, childrenIds: [] });
 }
 
 async function followUps(key: string, assistantId: string): Promise<void> {
@@ -131,23 +176,22 @@ export async function sendMessage(key: string, text: string, model: string, file
   const chatKey = await ensureChat(key, text, ctx);
   const c = getConversation(chatKey);
   if (!c) return;
+  const parentId = c.currentId;
+  for (const f of files) fileNames.set(f.id, f.name);
   const userId = newId();
-  addNode(chatKey, { id: userId, parentId: c.currentId, childrenIds: [], role: 'user', content: text, files: files.length ? files : undefined, done: true, createdAt: Date.now() });
-  await answer(chatKey, userId, model, ctx);
+  addNode(chatKey, { id: userId, parentId, childrenIds: [], role: 'user', content: text, files: files.length ? files : undefined, done: true, createdAt: Date.now() });
+  await answer(chatKey, userId, model, { parentId, regenerate: false }, ctx);
 }
 
-/** Answers again: a new sibling of `assistantId`. */
+/** Answers again: a new sibling of `assistantId` (also how a failed answer is retried). */
 export async function regenerate(key: string, assistantId: string, model: string, ctx: ChatContext): Promise<void> {
-  const node = getConversation(key)?.nodes[assistantId];
-  if (!node?.parentId) return;
-  await answer(key, node.parentId, model, ctx);
-}
-
-/** Retries a failed answer in place. */
-export async function retry(key: string, assistantId: string, model: string, ctx: ChatContext): Promise<void> {
-  patchNode(key, assistantId, { content: '', error: null, done: false, stopped: false, statuses: [], sources: [] });
-  setConversation(key, (c) => ({ ...c, streamingId: assistantId, currentId: assistantId }));
-  await stream(key, assistantId, model, ctx);
+  const c = getConversation(key);
+  const node = c?.nodes[assistantId];
+  const question = node?.parentId ? c?.nodes[node.parentId] : undefined;
+  if (!node || !question) return;
+  // An unsaved question is sent again as a new turn; a saved one gets a new answer as a sibling.
+  const turn: Turn = question.local ? { parentId: question.parentId, regenerate: false } : { parentId: question.id, regenerate: true };
+  await answer(key, question.id, model, turn, ctx);
 }
 
 /** Saves an edited user message as a new branch and answers it. */
@@ -156,7 +200,7 @@ export async function editMessage(key: string, userId: string, text: string, mod
   if (!old) return;
   const id = newId();
   addNode(key, { ...old, id, childrenIds: [], content: text, createdAt: Date.now() });
-  await answer(key, id, model, ctx);
+  await answer(key, id, model, { parentId: old.parentId, regenerate: false }, ctx);
 }
 
 /** Stops the answer streaming in this conversation. */
@@ -164,7 +208,8 @@ export function stop(key: string): void {
   controllers.get(key)?.abort();
 }
 
-/** Shows another version (sibling) of a message and the newest thread under it. */
+/** Shows another version (sibling) of a message and the newest thread under it, and remembers it. */
 export function showVersion(key: string, siblingId: string): void {
-  setConversation(key, (c: Conversation) => ({ ...c, currentId: leafOf(c, siblingId) }));
+  const c = setConversation(key, (conv) => ({ ...conv, currentId: leafOf(conv, siblingId) }));
+  if (c.chatId && c.currentId) void chatsApi.setCurrent(c.chatId, c.currentId).catch(() => undefined);
 }

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { ChatMessage, Source } from '../../api/chats';
+import type { Chat, ChatMessage, Source } from '../../api/chats';
 import type { StreamStatus } from '../../api/completions';
 
 /** A file or knowledge base attached to a user message. */
@@ -25,6 +25,8 @@ export interface MessageNode {
   /** False while the answer streams. */
   done: boolean;
   stopped?: boolean;
+  /** Made here and not (yet) saved by the service: its id means nothing to the service. */
+  local?: boolean;
   createdAt: number;
 }
 
@@ -141,31 +143,42 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Builds a conversation from saved messages (a straight line; saved ids and parents are used when present). */
-export function fromMessages(key: string, chatId: string, messages: ChatMessage[]): Conversation {
-  const c = emptyConversation(key, chatId);
-  let parent: string | null = null;
-  messages.forEach((m, i) => {
-    if (m.role !== 'user' && m.role !== 'assistant') return;
-    const id = m.id && !c.nodes[m.id] ? m.id : newId();
-    const node: MessageNode = {
-      id,
-      parentId: parent,
-      childrenIds: [],
-      role: m.role,
-      content: m.content ?? '',
-      model: m.model,
-      files: m.files?.map((f) => ({ type: f.type === 'collection' ? 'collection' : 'file', id: f.id, name: f.name ?? f.id })),
-      sources: m.sources,
-      followUps: m.follow_ups,
-      error: m.error ?? null,
-      done: true,
-      createdAt: m.timestamp ?? i,
-    };
-    c.nodes[id] = node;
-    if (parent) c.nodes[parent]!.childrenIds.push(id);
-    parent = id;
-  });
-  c.currentId = parent;
+/** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
+export const fileNames = new Map<string, string>();
+
+function nodeOf(m: ChatMessage): MessageNode | null {
+  if (m.role !== 'user' && m.role !== 'assistant') return null;
+  return {
+    id: m.id,
+    parentId: m.parent_id,
+    childrenIds: [...(m.children_ids ?? [])],
+    role: m.role,
+    content: m.content ?? '',
+    model: m.model ?? undefined,
+    files: m.files?.map((f) => ({ type: f.type === 'collection' ? 'collection' : 'file', id: f.id, name: (f as { name?: string }).name ?? fileNames.get(f.id) ?? '' })),
+    sources: m.sources,
+    followUps: m.follow_ups,
+    error: m.error,
+    stopped: m.status === 'interrupted' && !m.error,
+    done: true,
+    createdAt: m.created_at,
+  };
+}
+
+/** Builds a conversation from a saved chat: every branch from `history`, showing `current_id`. */
+export function fromChat(key: string, chat: Chat): Conversation {
+  const c = emptyConversation(key, chat.id);
+  const all = chat.history?.messages ? Object.values(chat.history.messages) : (chat.messages ?? []);
+  for (const m of all) {
+    const node = nodeOf(m);
+    if (node) c.nodes[node.id] = node;
+  }
+  // System messages are not shown: lift their children to the root.
+  for (const node of Object.values(c.nodes)) {
+    if (node.parentId && !c.nodes[node.parentId]) node.parentId = null;
+    node.childrenIds = node.childrenIds.filter((id) => c.nodes[id]);
+  }
+  const current = chat.history?.current_id ?? chat.current_message_id ?? chat.messages?.at(-1)?.id ?? null;
+  c.currentId = current && c.nodes[current] ? current : (Object.values(c.nodes).sort((a, b) => b.createdAt - a.createdAt)[0]?.id ?? null);
   return c;
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, useMatch, useNavigate } from 'react-router';
-import { chatsApi, type ChatListItem } from '../../api/chats';
+import { chatsApi, type ChatListEntry } from '../../api/chats';
 import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
@@ -19,14 +19,15 @@ export function ChatList({ search }: { search: string }) {
   const t = useT();
   const [showArchived, setShowArchived] = useState(false);
   const chats = useQuery({ queryKey: CHATS_KEY, queryFn: () => chatsApi.list() });
+  const archived = useQuery({ queryKey: [...CHATS_KEY, 'archived'], queryFn: chatsApi.archived, enabled: showArchived });
 
   const groups = useMemo(() => {
     const q = search.trim().toLowerCase();
-    const list = (chats.data ?? []).filter((c) => (q ? c.title.toLowerCase().includes(q) : true));
-    const visible = list.filter((c) => !!c.archived === showArchived);
+    const source = showArchived ? (archived.data ?? []) : (chats.data ?? []);
+    const visible = source.filter((c) => (q ? c.title.toLowerCase().includes(q) : true) && !!c.archived === showArchived);
     const pinned = showArchived ? [] : visible.filter((c) => c.pinned);
     const rest = visible.filter((c) => showArchived || !c.pinned).sort((a, b) => b.updated_at - a.updated_at);
-    const out: Array<{ key: string; label: string; items: ChatListItem[] }> = [];
+    const out: Array<{ key: string; label: string; items: ChatListEntry[] }> = [];
     if (pinned.length) out.push({ key: 'pinned', label: t('sidebar.pinned'), items: pinned });
     if (showArchived) out.push({ key: 'archived', label: t('sidebar.archived'), items: rest });
     else for (const b of ORDER) {
@@ -34,11 +35,10 @@ export function ChatList({ search }: { search: string }) {
       if (items.length) out.push({ key: b, label: bucketLabel(b), items });
     }
     return out;
-  }, [chats.data, search, showArchived, t]);
+  }, [chats.data, archived.data, search, showArchived, t]);
 
   if (chats.isPending) return <div className="muted small" style={{ padding: 10 }}>{t('common.loading')}</div>;
   if (chats.isError) return <div className="muted small" style={{ padding: 10 }}>{isMissing(chats.error) ? t('sidebar.unavailable') : messageOf(chats.error)}</div>;
-  const hasArchived = (chats.data ?? []).some((c) => c.archived);
 
   return (
     <>
@@ -53,17 +53,15 @@ export function ChatList({ search }: { search: string }) {
           </ul>
         </section>
       ))}
-      {(hasArchived || showArchived) && (
-        <button type="button" className="btn ghost small" style={{ marginTop: 12 }} onClick={() => setShowArchived((s) => !s)}>
-          <Icon name="archive" size={14} />
-          {showArchived ? t('sidebar.hideArchived') : t('sidebar.showArchived')}
-        </button>
-      )}
+      <button type="button" className="btn ghost small" style={{ marginTop: 12, color: 'var(--text-muted)', fontWeight: 500 }} onClick={() => setShowArchived((s) => !s)}>
+        <Icon name="archive" size={14} />
+        {showArchived ? t('sidebar.hideArchived') : t('sidebar.showArchived')}
+      </button>
     </>
   );
 }
 
-function ChatRow({ chat }: { chat: ChatListItem }) {
+function ChatRow({ chat }: { chat: ChatListEntry }) {
   const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
@@ -87,18 +85,18 @@ function ChatRow({ chat }: { chat: ChatListItem }) {
     };
   }, [menu]);
 
-  const patch = (changes: Partial<ChatListItem>) => qc.setQueryData<ChatListItem[]>(CHATS_KEY, (list) => list?.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
+  const patch = (changes: Partial<ChatListEntry>) => qc.setQueryData<ChatListEntry[]>(CHATS_KEY, (list) => list?.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
   const onError = (error: unknown) => {
     toast(messageOf(error), 'error');
     void qc.invalidateQueries({ queryKey: CHATS_KEY });
   };
-  const pin = useMutation({ mutationFn: () => chatsApi.pin(chat.id), onMutate: () => patch({ pinned: !chat.pinned }), onError, onSettled: () => qc.invalidateQueries({ queryKey: CHATS_KEY }) });
-  const archive = useMutation({ mutationFn: () => chatsApi.archive(chat.id), onMutate: () => patch({ archived: !chat.archived }), onError, onSettled: () => qc.invalidateQueries({ queryKey: CHATS_KEY }) });
+  const pin = useMutation({ mutationFn: () => chatsApi.pin(chat.id, !chat.pinned), onMutate: () => patch({ pinned: !chat.pinned }), onError, onSettled: () => qc.invalidateQueries({ queryKey: CHATS_KEY }) });
+  const archive = useMutation({ mutationFn: () => chatsApi.archive(chat.id, !chat.archived), onMutate: () => patch({ archived: !chat.archived }), onError, onSettled: () => qc.invalidateQueries({ queryKey: CHATS_KEY }) });
   const rename = useMutation({ mutationFn: (next: string) => chatsApi.rename(chat.id, next), onMutate: (next) => patch({ title: next }), onError, onSettled: () => qc.invalidateQueries({ queryKey: CHATS_KEY }) });
   const remove = useMutation({
     mutationFn: () => chatsApi.remove(chat.id),
     onSuccess: () => {
-      qc.setQueryData<ChatListItem[]>(CHATS_KEY, (list) => list?.filter((c) => c.id !== chat.id));
+      qc.setQueryData<ChatListEntry[]>(CHATS_KEY, (list) => list?.filter((c) => c.id !== chat.id));
       if (active) navigate('/');
     },
     onError,

@@ -4,14 +4,14 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { AccessControl } from '../../../../server/contracts/access';
 import { groupsApi } from '../../api/groups';
 import { knowledgeApi } from '../../api/knowledge';
-import { modelsApi, type ModelCapabilities, type ModelForm } from '../../api/models';
+import { modelsApi, type ModelCapability, type ModelForm } from '../../api/models';
 import { toolsApi } from '../../api/tools';
 import { useUser } from '../../app/session';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { useT } from '../../lib/i18n';
 
-const CAPABILITIES: Array<keyof ModelCapabilities> = ['vision', 'file_upload', 'web_search', 'image_generation', 'code_interpreter', 'citations', 'status_updates', 'usage'];
+const CAPABILITIES: ModelCapability[] = ['vision', 'file_upload', 'web_search', 'image_generation', 'code_interpreter', 'citations', 'status_updates', 'usage'];
 const ID_PATTERN = /^[A-Za-z0-9][\w.\-/:]*$/;
 
 function emptyForm(): ModelForm {
@@ -45,7 +45,7 @@ export function ModelEditor() {
     if (!existing.data) return;
     const m = existing.data;
     setForm({ id: m.id, name: m.name, base_model_id: m.base_model_id, params: m.params ?? {}, meta: m.meta ?? {}, access_control: m.access_control, is_active: m.is_active });
-    setTags((m.meta?.tags ?? []).map((x) => (typeof x === 'string' ? x : x.name)).join(', '));
+    setTags((m.meta?.tags ?? []).map((x) => (typeof x === 'string' ? x : String((x as { name?: unknown }).name ?? ''))).filter(Boolean).join(', '));
   }, [existing.data]);
 
   const meta = form.meta;

@@ -178,7 +178,7 @@ export const en = {
   'admin.auth': 'Authentication',
   'admin.connections': 'Connections',
   'admin.toolServers': 'Tool servers',
-  'admin.retrieval': 'Documents & retrieval',
+  'admin.retrieval': 'Retrieval',
   'admin.tasks': 'Tasks',
   'admin.addUser': 'Add user',
   'admin.searchUsers': 'Search by name or email',
