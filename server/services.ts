@@ -83,6 +83,10 @@ export async function buildServices(platform: Platform) {
 
   const files = createFilesService({ repo: createFilesRepo(db), dir: path.join(boot.dataDir, 'uploads'), maxBytes: boot.maxUploadBytes, clock, log });
   void files.sweepOrphans().catch((error: unknown) => log.warn({ err: error }, 'sweeping orphan uploads failed'));
+  users.beforeUserDeleted(async (userId) => {
+    const ids = await files.idsOfUser(userId);
+    return () => files.removeBytes(ids);
+  });
   const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock });
 
   /** Work to finish before the database closes, run last-registered first. */

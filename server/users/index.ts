@@ -1,7 +1,7 @@
 export { createUsersRepo, type UsersRepo, type UserRow, type DbTransaction } from './users.repo';
 export { presentUser, presentListItem, isPrimaryAdmin } from './users.present';
 export { createUsersService, profileImageUrl, type UsersService, type SharedChatOwnerResolver } from './users.service';
-export type { UserDeletionHook, AfterUserDeletionHook } from './user-deletion';
+export type { UserDeletionHook, BeforeUserDeletionHook, AfterUserDeletionHook } from './user-deletion';
 export { usersRoutes, defaultAvatarRoutes } from './users.routes';
 export { createProfileImageStore, type ProfileImageStore } from './profile-images';
 export { defaultAvatarPng } from './default-avatar';

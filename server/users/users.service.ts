@@ -61,6 +61,7 @@ export function createUsersService(deps: UsersServiceDeps) {
   }
 
   return {
+    beforeUserDeleted: deletion.beforeUserDeleted,
     onUserDeleted: deletion.onUserDeleted,
     afterUserDeleted: deletion.afterUserDeleted,
 
@@ -217,12 +218,14 @@ export function createUsersService(deps: UsersServiceDeps) {
 
     /**
      * Deletes a user and everything they own in one transaction (rows by ON DELETE CASCADE and
-     * the registered hooks), then their image folder, the after-commit hooks and their sockets.
+     * the registered hooks), then drops their sockets and removes their image folder and what
+     * the before/after hooks clean up outside the database.
      */
     async delete(caller: UserRow, id: string): Promise<void> {
       const target = await load(id);
       if (isPrimaryAdmin(target)) throw forbidden('The primary admin cannot be deleted', 'PRIMARY_ADMIN');
       if (target.id === caller.id) throw forbidden('You cannot delete your own account here', 'CANNOT_DELETE_SELF');
+      const finishers = await deletion.prepare(id);
       const deleted = await repo.deleteInTransaction(id, (trx) => deletion.runDuring(id, trx));
       if (!deleted) throw userNotFound();
       deps.presence.disconnectUser(id);
@@ -231,7 +234,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       } catch (error) {
         deps.log.warn({ err: error, userId: id }, 'could not remove the profile images of a deleted user');
       }
-      await deletion.runAfter(id);
+      await deletion.runAfter(id, finishers);
       deps.log.info({ userId: id, by: caller.id }, 'user deleted');
     },
   };
