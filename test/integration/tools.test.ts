@@ -2,22 +2,76 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startOpenApiServer, type OpenApiFixture } from '../fixtures/openapi-server';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
+import { DEFAULT_TASK_CONFIG } from '../../server/contracts/tasks';
 
 describe('tool registry', () => {
   let server: TestServer;
   let admin: TestUser;
   let alice: TestUser;
   let api: OpenApiFixture;
+  let openai: FakeOpenAI;
+
+  /** One chat turn where the model calls `name(args)` from `toolIds`; answers the tool result it got back. */
+  async function callThroughChat(toolIds: string[], name: string, args: Record<string, unknown>, stream = false): Promise<string> {
+    openai.reset();
+    openai.replyOnce({ text: '', tool_calls: [{ id: 'call_1', name, arguments: args }] });
+    openai.replyOnce({ text: 'done' });
+    const res = await server.as(alice.token).post('/api/chat/completions', { model: 'gpt-fake', messages: [{ role: 'user', content: 'go' }], tool_ids: toolIds, stream });
+    expect(res.status).toBe(200);
+    return openai.chats()[1]!.body.messages.find((m: { role: string }) => m.role === 'tool').content as string;
+  }
 
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signupAdmin(server);
     alice = await buildUser(server, admin, 'user', 'Alice');
     api = await startOpenApiServer({ key: 'k-123' });
+    openai = await startFakeOpenAI({ key: 'sk-chat', models: ['gpt-fake'] });
+    const as = server.as(admin.token);
+    expect((await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: ['sk-chat'], COMPAT_API_CONFIGS: {} })).status).toBe(200);
+    const off = { ...DEFAULT_TASK_CONFIG, ENABLE_TITLE_GENERATION: false, ENABLE_TAGS_GENERATION: false, ENABLE_FOLLOW_UP_GENERATION: false };
+    expect((await as.post('/api/v1/tasks/config/update', off)).status).toBe(200);
   });
   afterAll(async () => {
     await server?.close();
     await api?.close();
+    await openai?.close();
+  });
+
+  it('calls OpenAPI operations the model asks for, with the key, path, query and JSON body', async () => {
+    const created = await server.as(admin.token).post('/api/v1/tools/create', { id: 'weather', name: 'Weather', type: 'openapi', config: { openapi_url: api.specUrl, api_key: 'k-123' } });
+    expect(created.status).toBe(200);
+    const weather = JSON.parse(await callThroughChat(['weather'], 'getWeather', { city: 'Saint Malo', units: 'imperial' }));
+    expect(weather).toEqual({ city: 'Saint Malo', temperature: 21, units: 'imperial' });
+    expect(api.requests.at(-1)).toMatchObject({ method: 'GET', path: '/weather/Saint%20Malo', query: { units: 'imperial' }, authorization: 'Bearer k-123' });
+    expect(openai.chats()[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['getWeather', 'createNote', 'failAlways']);
+
+    expect(JSON.parse(await callThroughChat(['weather'], 'createNote', { title: 'Buy milk', body: 'two litres' }, true))).toEqual({ id: 1, title: 'Buy milk' });
+    expect(api.requests.at(-1)).toMatchObject({ method: 'POST', path: '/notes', body: { title: 'Buy milk', body: 'two litres' } });
+
+    expect(await callThroughChat(['weather'], 'failAlways', {})).toMatch(/HTTP 500.*broken on purpose/);
+    expect(await callThroughChat(['weather'], 'getWeather', {})).toMatch(/Missing required argument 'city'/);
+    expect(await callThroughChat(['weather'], 'nope', {})).toMatch(/No tool named nope/);
+  });
+
+  it('calls an api tool, and leaves out disabled tools', async () => {
+    const as = server.as(admin.token);
+    const created = await as.post('/api/v1/tools/create', {
+      id: 'city_weather',
+      name: 'city_weather',
+      type: 'api',
+      config: { url: `${api.url}/weather/{city}`, method: 'GET', api_key: 'k-123', parameters: { type: 'object', properties: { city: { type: 'string' }, units: { type: 'string' } }, required: ['city'] } },
+    });
+    expect(created.status).toBe(200);
+    expect(JSON.parse(await callThroughChat(['city_weather'], 'city_weather', { city: 'Oslo', units: 'metric' }))).toMatchObject({ city: 'Oslo', units: 'metric' });
+    expect(api.requests.at(-1)).toMatchObject({ path: '/weather/Oslo', query: { units: 'metric' }, authorization: 'Bearer k-123' });
+
+    await as.post('/api/v1/tools/city_weather/update', { config: { url: `${api.url}/weather/{city}`, enabled: false } });
+    openai.reset();
+    const res = await server.as(alice.token).post('/api/chat/completions', { model: 'gpt-fake', messages: [{ role: 'user', content: 'hi' }], tool_ids: ['city_weather'] });
+    expect(res.status).toBe(200);
+    expect(openai.chats()[0]!.body.tools).toBeUndefined();
   });
 
   it('creates an OpenAPI tool with one function per operation, and lists, reads, updates and deletes it', async () => {

@@ -79,7 +79,7 @@ export function parseOpenApi(doc: unknown, specUrl: string): OpenApiApi {
     for (const method of METHODS) {
       const op = item[method];
       if (!isObject(op)) continue;
-      let name = functionName(typeof op.operationId === 'string' ? op.operationId : `${method}_${path}`);
+      let name = functionName(typeof op.operationId === 'string' ? op.operationId : `${method}${path.replace(/[^A-Za-z0-9]+/g, '_')}`);
       for (let n = 2; used.has(name); n += 1) name = functionName(`${name}_${n}`);
       used.add(name);
       const properties: Json = {};
