@@ -38,6 +38,8 @@ export function readSingleUpload(req: IncomingMessage, field: string, maxBytes: 
       reject(error);
     };
     parser.on('file', (name, stream, info) => {
+      // A truncated body errors the part stream too; without a listener that would crash the process.
+      stream.on('error', () => fail(badRequest('The multipart body is malformed or was cut off', 'MALFORMED_MULTIPART')));
       if (name !== field || file) {
         stream.resume();
         return;
@@ -51,7 +53,7 @@ export function readSingleUpload(req: IncomingMessage, field: string, maxBytes: 
         file = { bytes: Buffer.concat(chunks), filename: info.filename ?? '' };
       });
     });
-    parser.on('error', () => fail(badRequest('The multipart body is malformed', 'MALFORMED_MULTIPART')));
+    parser.on('error', () => fail(badRequest('The multipart body is malformed or was cut off', 'MALFORMED_MULTIPART')));
     parser.on('close', () => {
       if (failed) return;
       if (oversized) return reject(tooLarge());
