@@ -1,6 +1,6 @@
 import { expect, signIn, snap, test } from './fixtures';
 
-test('the chosen theme applies at once and stays after a reload', async ({ page, admin }) => {
+test('the chosen theme applies at once, stays after a reload, and follows the account to another browser', async ({ page, browser, server, admin }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await signIn(page, admin.email, admin.password);
   const html = page.locator('html');
@@ -17,6 +17,13 @@ test('the chosen theme applies at once and stays after a reload', async ({ page,
   await page.reload();
   await expect(page.getByRole('button', { name: /^Model:/ })).toBeVisible();
   await expect(html).toHaveAttribute('data-theme', 'dark');
+
+  // Saved to the account: another browser (no local storage) gets the same theme after signing in.
+  const other = await browser.newContext({ baseURL: server.url, colorScheme: 'light' });
+  const elsewhere = await other.newPage();
+  await signIn(elsewhere, admin.email, admin.password);
+  await expect(elsewhere.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await other.close();
 
   // "System" follows the operating system's preference.
   await page.goto('/account');

@@ -123,9 +123,8 @@ export default function ChatPage() {
           <div className="greeting-mark" aria-hidden="true">
             <Icon name="sparkle" size={26} />
           </div>
-          <h1>{t('chat.greeting')}</h1>
+          <h1>{t('chat.greeting', { name: user.name.split(' ')[0] ?? user.name })}</h1>
           <p className="muted">{t('chat.greetingSub')}</p>
-          <p className="tiny muted">{user.name}</p>
         </div>
       ) : (
         conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} />

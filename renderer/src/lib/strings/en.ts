@@ -101,7 +101,7 @@ export const en = {
   'sidebar.unavailable': 'Chats are not available yet on this service.',
 
   'chat.untitled': 'New chat',
-  'chat.greeting': 'How can I help you today?',
+  'chat.greeting': 'Hi {name}, how can I help today?',
   'chat.greetingSub': 'Ask anything, attach files, or pick knowledge to ground the answer.',
   'chat.placeholder': 'Send a message',
   'chat.send': 'Send message',
