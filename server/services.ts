@@ -102,6 +102,7 @@ export async function buildServices(platform: Platform) {
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
   completions.useTools((input) => tools.resolve(input));
   onShutdown(() => tools.close());
+  users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
   const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, dataDir: boot.dataDir, clock, log });
   const retrievalSettings = createRetrievalSettings(config);

@@ -7,7 +7,7 @@ import type { Logger } from '../platform/log';
 import type { SecretStore } from '../secrets';
 import type { UsersRepo } from '../users';
 import { createMcpOAuth } from './mcp/oauth';
-import { createToolServers } from './mcp/tool-servers.service';
+import { createToolServers, userOAuthTokenName } from './mcp/tool-servers.service';
 import { apiToolKind, openApiToolKind } from './openapi/openapi-tool';
 import { createPythonSandbox } from './python/python-sandbox';
 import { pythonToolKind } from './python/python-tool';
@@ -50,6 +50,21 @@ export function createTools(deps: {
     kinds: { python: pythonToolKind(python), openapi: openApiToolKind(), api: apiToolKind() },
   });
   const resolve = createToolResolver({ tools: registry, servers, users: deps.users, log: deps.log });
-  return { registry, servers, resolve, python, close: () => python.close() };
+  return {
+    registry,
+    servers,
+    resolve,
+    python,
+    /** For users.beforeUserDeleted: notes the user's tool keys; the returned step drops them and the user's OAuth tokens. */
+    async beforeUserDeleted(userId: string): Promise<() => Promise<void>> {
+      const keys = await registry.keysOfUser(userId);
+      return async () => {
+        for (const key of keys) await deps.secrets.delete(key);
+        await oauth.forgetUserEverywhere(userId);
+        await deps.secrets.delete(userOAuthTokenName(userId));
+      };
+    },
+    close: () => python.close(),
+  };
 }
 export type Tools = ReturnType<typeof createTools>;

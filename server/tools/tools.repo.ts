@@ -33,6 +33,10 @@ export function createToolsRepo(db: Db) {
       await db<ToolRow>('tools').where({ id }).update(patch);
       return db<ToolRow>('tools').where({ id }).first();
     },
+    /** Ids of the tools `userId` owns. */
+    async idsOfUser(userId: string): Promise<string[]> {
+      return (await db<ToolRow>('tools').where({ user_id: userId }).select('id')).map((r) => r.id);
+    },
     /** Deletes a row; true when it existed. */
     async remove(id: string): Promise<boolean> {
       return (await db<ToolRow>('tools').where({ id }).delete()) > 0;

@@ -60,6 +60,12 @@ export function toolsRoutes(tools: ToolsService, servers: ToolServers): Router {
     res.json({ authenticated: url === null, authorization_url: url } satisfies OAuthAuthorizeResponse);
   });
 
+  /** Signs the caller out of an OAuth server: their tokens are dropped. */
+  router.delete('/oauth/:server_id', requireUser, async (req, res) => {
+    await servers.oauth.forgetUser(String(req.params.server_id), callerOf(req).id);
+    res.json(true);
+  });
+
   router.get('/:id', requireUser, async (req, res) => {
     res.json(await tools.get(callerOf(req), String(req.params.id)));
   });

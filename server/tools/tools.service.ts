@@ -151,6 +151,11 @@ export function createToolsService(deps: ToolsServiceDeps) {
       return true;
     },
 
+    /** Before a user is deleted: their tools go with them (cascade), so note the keys to drop after. */
+    async keysOfUser(userId: string): Promise<string[]> {
+      return (await repo.idsOfUser(userId)).map(apiKeyName);
+    },
+
     /** A stored tool the caller may use in a chat, ready for its kind; undefined when missing, off or not readable. */
     async usable(caller: ToolsCaller, id: string): Promise<{ stored: StoredTool; kind: ToolKind } | undefined> {
       const row = await repo.findById(id);

@@ -123,6 +123,20 @@ describe('MCP servers with OAuth 2.1', () => {
     expect(answer).toMatch(/^Bearer at-/);
   });
 
+  it('signs a user out of a server, and deleting a user drops their tokens', async () => {
+    const bob = await buildUser(server, admin, 'user', 'Bob');
+    const started = await server.as(bob.token).post('/api/v1/tools/oauth/secure/authorize');
+    const approval = await fetch(started.body.authorization_url, { redirect: 'manual' });
+    expect((await fetch(approval.headers.get('location')!)).status).toBe(200);
+    expect(await toolEntry(bob)).toMatchObject({ authenticated: true });
+    expect((await server.as(admin.token).delete(`/api/v1/users/${bob.id}`)).status).toBe(200);
+    expect(await server.services.secrets.get(`tool-server:secure:oauth-tokens:${bob.id}`)).toBeNull();
+
+    const signedOut = await server.as(alice.token).delete('/api/v1/tools/oauth/secure');
+    expect(signedOut.body).toBe(true);
+    expect(await toolEntry(alice)).toMatchObject({ authenticated: false });
+  });
+
   it('drops the client registration and every token when the server is removed from the list', async () => {
     expect((await server.services.secrets.list('tool-server:secure:')).length).toBeGreaterThan(0);
     const res = await server.as(admin.token).post('/api/v1/configs/tool_servers', { TOOL_SERVER_CONNECTIONS: [] });

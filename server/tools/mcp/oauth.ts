@@ -200,6 +200,16 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
     /** The redirect URL of the server's registration, if Parley has registered. */
     registeredRedirect,
 
+    /** Signs one user out of a server: drops their tokens. */
+    async forgetUser(serverId: string, userId: string): Promise<void> {
+      await secrets.delete(tokensName(serverId, userId));
+    },
+
+    /** Drops a deleted user's tokens on every server. */
+    async forgetUserEverywhere(userId: string): Promise<void> {
+      for (const name of await secrets.list('tool-server:')) if (name.endsWith(`:oauth-tokens:${userId}`)) await secrets.delete(name);
+    },
+
     /** Drops the server's registration, every user's tokens and pending authorizations. */
     async forget(serverId: string): Promise<void> {
       for (const name of await secrets.list(serverSecretPrefix(serverId))) await secrets.delete(name);

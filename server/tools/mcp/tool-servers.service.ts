@@ -167,7 +167,7 @@ export function createToolServers(deps: { config: ConfigService; secrets: Secret
       lastOrigin = origin;
     },
 
-    /** Signs the caller out of an OAuth server (drops their tokens). */
+    /** OAuth pieces: the callback's code exchange, sign-out, clean-up. */
     oauth,
 
     /**
