@@ -12,13 +12,17 @@ export interface ChunkIdentity {
 /**
  * Writes a completion as Server-Sent Events in the OpenAI chunk format. Each content frame
  * carries only its new fragment (the frame's fixed parts are pre-encoded once), frames written
- * in the same tick leave in one packet (cork until the next tick), and a slow client's
+ * in the same tick leave in one write (one HTTP chunk, one packet), and a slow client's
  * backpressure is awaited so it reaches the provider instead of piling up in memory.
  */
 export class SseWriter {
   private started = false;
-  private corked = false;
   private sentRole = false;
+  /** Frames written this tick, sent together at the next tick. */
+  private pending = '';
+  private scheduled = false;
+  /** Set while the client is not keeping up; writers wait on it. */
+  private blocked: Promise<void> | undefined;
   private readonly head: string;
   private readonly contentPrefix: string;
   private readonly contentPrefixWithRole: string;
@@ -52,28 +56,35 @@ export class SseWriter {
     });
   }
 
+  /** Queues a frame; frames queued in the same tick leave in one write. Resolves late only under backpressure. */
   private write(frame: string): void | Promise<void> {
     if (this.isClosed) return;
     if (!this.started) this.start();
-    if (!this.corked) {
-      this.corked = true;
-      this.res.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.res.uncork();
-      });
+    this.pending += frame;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(this.flush);
     }
-    if (this.res.write(frame)) return;
-    return new Promise<void>((resolve) => {
+    return this.blocked;
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const data = this.pending;
+    this.pending = '';
+    if (!data || this.isClosed) return;
+    if (this.res.write(data) || this.blocked) return;
+    this.blocked = new Promise<void>((resolve) => {
       const done = () => {
         this.res.off('drain', done);
         this.res.off('close', done);
+        this.blocked = undefined;
         resolve();
       };
       this.res.on('drain', done);
       this.res.on('close', done);
     });
-  }
+  };
 
   /** A frame with extra fields and no text (sources, status, error, finish). */
   private extra(fields: Record<string, unknown>, choices: unknown[] = []): void | Promise<void> {
@@ -116,10 +127,12 @@ export class SseWriter {
     return this.extra({ error: { message, type: 'provider_error', code: 'PROVIDER_FAILED' }, ...saved }, [{ index: 0, delta: {}, finish_reason: 'error' }]);
   }
 
-  /** `data: [DONE]` and the end of the response. */
+  /** `data: [DONE]` and the end of the response (with any frames still queued). */
   end(): void {
     if (this.isClosed) return;
     if (!this.started) this.start();
-    this.res.end('data: [DONE]\n\n');
+    const data = this.pending;
+    this.pending = '';
+    this.res.end(`${data}data: [DONE]\n\n`);
   }
 }
