@@ -21,7 +21,7 @@ export interface IngestJob {
 export type FileIndexedHook = (event: { collectionId: string; fileId: string; knowledgeId: string | null; chunks: number }) => Promise<void> | void;
 
 /**
- * Background ingestion: extract → chunk → embed → index, one file at a time, with per-file state
+ * Background ingestion: extract → chunk → embed → index, two files at a time, with per-file state
  * (`pending` → `processing` → `completed` | `failed` with the reason) and realtime progress.
  * A file is stored whole or not at all: chunks are written in one transaction at the end.
  */
@@ -38,8 +38,18 @@ export function createIngestion(deps: {
 }) {
   const { retrieval, repo, files, worker, embeddings, config, realtime, clock, log } = deps;
   const indexedHooks: FileIndexedHook[] = [];
-  let queue: Promise<void> = Promise.resolve();
+  /** Two files in flight: one on the worker while the other's chunks are embedded or stored. */
+  const LANES = 2;
+  let active = 0;
+  const waiting: Array<() => Promise<void>> = [];
+  const pending = new Set<Promise<void>>();
   const inFlight = new Map<string, Promise<void>>();
+  const next = () => {
+    while (active < LANES && waiting.length > 0) {
+      active += 1;
+      void waiting.shift()!();
+    }
+  };
   let stopped = false;
 
   function emit(job: IngestJob, event: Omit<KnowledgeFileEvent, 'knowledge_id' | 'file_id'>): void {
@@ -100,10 +110,22 @@ export function createIngestion(deps: {
     /** Queues a file (already recorded as `pending`); resolves when it is completed or failed. */
     enqueue(job: IngestJob): Promise<void> {
       const key = `${job.collectionId}\u0000${job.fileId}`;
-      const run = queue.then(() => process(job)).catch((error: unknown) => log.warn({ err: error }, 'ingestion failed unexpectedly'));
-      queue = run;
+      const run = new Promise<void>((resolve) => {
+        waiting.push(() =>
+          process(job)
+            .catch((error: unknown) => log.warn({ err: error }, 'ingestion failed unexpectedly'))
+            .finally(() => {
+              active -= 1;
+              resolve();
+              next();
+            }),
+        );
+      });
+      next();
       inFlight.set(key, run);
+      pending.add(run);
       void run.finally(() => {
+        pending.delete(run);
         if (inFlight.get(key) === run) inFlight.delete(key);
       });
       return run;
@@ -114,9 +136,9 @@ export function createIngestion(deps: {
       await inFlight.get(`${collectionId}\u0000${fileId}`);
     },
 
-    /** Resolves when everything queued so far is done. */
+    /** Resolves when everything queued (including work queued meanwhile) is done. */
     async idle(): Promise<void> {
-      await queue;
+      while (pending.size > 0) await Promise.all([...pending]);
     },
 
     /** Re-queues files left `pending` or `processing` by a previous run. */

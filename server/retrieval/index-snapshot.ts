@@ -92,17 +92,24 @@ export async function readSnapshot(file: string, expected: CollectionFingerprint
     const header = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)) as Header;
     const f = header.fingerprint;
     if (f.count !== expected.count || f.maxId !== expected.maxId || f.sumId !== expected.sumId || f.model !== expected.model) return undefined;
-    // Own, 8-aligned memory so every typed array can be a view.
-    const buffer = new ArrayBuffer(bytes.length);
-    new Uint8Array(buffer).set(bytes);
+    // 8-aligned memory so every typed array can be a view (large reads already are; small ones may share a pool).
+    let buffer: ArrayBuffer;
+    let base = 0;
+    if (bytes.byteOffset % 8 === 0 && bytes.buffer instanceof ArrayBuffer) {
+      buffer = bytes.buffer;
+      base = bytes.byteOffset;
+    } else {
+      buffer = new ArrayBuffer(bytes.length);
+      new Uint8Array(buffer).set(bytes);
+    }
     let offset = pad8(12 + headerLength);
-    const terms = header.termsBytes > 0 ? Buffer.from(buffer, offset, header.termsBytes).toString('utf8').split('\n') : [];
+    const terms = header.termsBytes > 0 ? Buffer.from(buffer, base + offset, header.termsBytes).toString('utf8').split('\n') : [];
     offset += header.termsBytes;
     const arrays: Partial<Record<ArrayName, ArrayBufferView>> = {};
     for (const [name, Type] of ARRAYS) {
       offset = pad8(offset);
       const length = header.lengths[name];
-      const view = new Type(buffer, offset, length);
+      const view = new Type(buffer, base + offset, length);
       arrays[name] = view;
       offset += view.byteLength;
       if (offset > bytes.length) return undefined;

@@ -186,7 +186,11 @@ export async function chunkDocument(doc: Extracted, s: ChunkSettings, filename =
       const probe = chunk.text.slice(0, 40);
       const at = doc.text.indexOf(probe, from);
       if (at >= 0) {
+        const tail = chunk.text.slice(-40);
+        const end = doc.text.indexOf(tail, at);
+        const last = pageAt(doc.pageStarts, (end >= 0 ? end : at) + tail.length - 1);
         chunk.meta.page = pageAt(doc.pageStarts, at);
+        if (last !== chunk.meta.page) chunk.meta.last_page = last;
         from = at;
       }
     }
