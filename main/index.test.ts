@@ -6,8 +6,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
-// Inside the repo so the bundle resolves node_modules like dist/ does, but not in dist/ itself.
-const out = path.join(root, 'node_modules', '.cache', `parley-shell-smoke-${process.pid}`);
+// A private folder under dist/ (not packaged, not linted), so the bundle resolves node_modules as dist/main does.
+const out = path.join(root, 'dist', `.shell-smoke-${process.pid}`);
 
 describe('main/index.ts wiring (built, run under Node against an Electron stand-in)', () => {
   let userData: string;

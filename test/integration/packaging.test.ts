@@ -78,24 +78,51 @@ describe('installer configuration (electron-builder.yml)', () => {
   });
 });
 
-/** Newest modification time of the shell and service sources. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 /** Runs electron-builder; a failure carries the end of its output. */
-async function runBuilder(node: string, args: string[]): Promise<void> {
+async function runBuilder(args: string[]): Promise<void> {
   try {
-    await promisify(execFile)(node, args, { cwd: root, env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' }, maxBuffer: 64 * 1024 * 1024, timeout: 170_000 });
+    await promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'electron-builder', 'cli.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 170_000,
+    });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string; code?: unknown; signal?: unknown };
     throw new Error(`electron-builder failed (code ${String(e.code)}, signal ${String(e.signal)}): ${e.message}\n${(e.stderr ?? '').slice(-3000)}\n${(e.stdout ?? '').slice(-2000)}`);
+  }
+}
+
+const BUILT = ['dist/server/index.js', 'dist/main/index.js', 'dist/main/preload.cjs'];
+
+/** When each built file was last written (undefined while missing). */
+function buildStamp(): string {
+  return BUILT.map((f) => (existsSync(path.join(root, f)) ? statSync(path.join(root, f)).mtimeMs : 'missing')).join(',');
+}
+
+/**
+ * Packages the app. Every vitest run rebuilds dist/ in its global setup (deleting dist/main and
+ * dist/server first), so where another run starts meanwhile (several people, one checkout) the
+ * files can change under electron-builder: then wait for the build to be complete and try again.
+ * A failure while dist/ stayed the same is reported at once.
+ */
+async function packageWithRetry(args: string[], work: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const deadline = Date.now() + 60_000;
+    while (buildStamp().includes('missing')) {
+      if (Date.now() > deadline) throw new Error(`the service is not built (${BUILT.join(', ')}): run npm run build`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const before = buildStamp();
+    try {
+      await runBuilder(args);
+      if (buildStamp() === before) return;
+    } catch (error) {
+      if (buildStamp() === before || attempt >= 3) throw error;
+    }
+    if (attempt >= 3) throw new Error('dist/ kept being rebuilt while packaging');
+    rmSync(path.join(work, 'out'), { recursive: true, force: true });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
   }
 }
 
@@ -103,25 +130,19 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
   let work: string;
   let resources: string;
   let files: Set<string>;
+  let uiBuilt: boolean;
 
   beforeAll(async () => {
-    // CI builds dist/ in `npm ci` (prepare); rebuild the service only when sources are newer.
-    const built = path.join(root, 'dist', 'server', 'index.js');
-    const needed = ['dist/server/index.js', 'dist/main/index.js', 'dist/main/preload.cjs'].some((f) => !existsSync(path.join(root, f)));
-    if (needed || newestSource(path.join(root, 'server')) > statSync(built).mtimeMs || newestSource(path.join(root, 'main')) > statSync(built).mtimeMs) {
-      const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--server-only', '--quiet'], { cwd: root, encoding: 'utf8' });
-      expect(build.status, build.stderr).toBe(0);
-    }
+    // dist/ is built by the suite's global setup (test/helpers/global-setup.ts).
+    uiBuilt = existsSync(path.join(root, 'dist', 'renderer', 'index.html'));
     work = mkdtempSync(path.join(os.tmpdir(), 'parley-pack-'));
     const stub = path.join(work, 'electron-stub');
     mkdirSync(stub);
     writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\necho "stub Electron for packaging tests"\n');
     chmodSync(path.join(stub, 'electron'), 0o755);
     const electronVersion = JSON.parse(readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
-    await runBuilder(
-      process.execPath,
+    await packageWithRetry(
       [
-        path.join(root, 'node_modules', 'electron-builder', 'cli.js'),
         '--dir',
         '--linux',
         '--publish',
@@ -130,10 +151,11 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
         `-c.electronDist=${stub}`,
         `-c.directories.output=${path.join(work, 'out')}`,
       ],
+      work,
     );
     resources = path.join(work, 'out', 'linux-unpacked', 'resources');
     files = new Set(asar.listPackage(path.join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(path.sep).join('/')));
-  }, 180_000);
+  }, 300_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -159,7 +181,6 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
   });
 
   it('holds the UI when it has been built', () => {
-    const uiBuilt = existsSync(path.join(root, 'dist', 'renderer', 'index.html'));
     expect(files.has('/dist/renderer/index.html')).toBe(uiBuilt);
   });
 
