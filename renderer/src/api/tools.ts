@@ -1,70 +1,26 @@
+import type { OAuthAuthorizeResponse, ToolCreateRequest, ToolListEntry, ToolResponse, ToolServerAuthType, ToolServerConnection, ToolServerVerifyResponse, ToolType } from '../../../server/contracts/tools';
 import { http } from './http';
 
-// Wire types of section 2 "Tool" and "Tool server connection"; they move to server/contracts when the tools domain lands.
+export type { ToolListEntry, ToolResponse, ToolServerConnection, ToolServerVerifyResponse, ToolType };
+export type ToolServerAuth = ToolServerAuthType;
 
-/** A tool list entry. */
-export interface ToolListItem {
-  id: string;
-  name: string;
-  type: string;
-  description: string;
-  enabled?: boolean;
-  authenticated?: boolean;
-  meta?: { description?: string };
-  created_at?: number;
-}
-
-/** A tool with its configuration (Python source lives in config.content). */
-export interface Tool {
-  id: string;
-  name: string;
-  type: string;
-  description: string;
-  config: Record<string, unknown>;
-  created_at?: number;
-}
-
-/** The body of tool creation. */
-export interface ToolCreate {
-  name: string;
-  type: string;
-  description: string;
-  config: Record<string, unknown>;
-}
-
-export type ToolServerAuth = 'none' | 'bearer' | 'session' | 'system_oauth' | 'oauth_2.1';
-
-/** One entry of TOOL_SERVER_CONNECTIONS. */
-export interface ToolServerConnection {
-  url: string;
-  path: string | null;
-  spec_type: string;
-  spec: string | null;
-  type: 'mcp' | 'openapi' | string;
-  auth_type: ToolServerAuth;
-  key: string | null;
-  enable: boolean;
-  config: { enable: boolean; [k: string]: unknown };
-  info: { id: string; name: string; description?: string };
-}
-
-/** Answer of a tool server verification. */
-export interface ToolServerVerify {
-  status: boolean;
-  specs?: Array<{ name: string; description?: string; inputSchema?: unknown }>;
-}
+/** The body of tool creation as the UI sends it. */
+export type ToolCreate = Pick<ToolCreateRequest, 'name' | 'type' | 'description' | 'config'>;
 
 const base = '/api/v1/tools';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-/** Section 4.8: tools and tool servers. */
+/** Section 4.8: tools, tool servers and their OAuth connection. */
 export const toolsApi = {
-  list: () => http.get<ToolListItem[]>(base),
+  list: () => http.get<ToolListEntry[]>(base),
   create: (body: ToolCreate) => http.post<{ id: string; name: string; type: string; created_at: number }>(`${base}/create`, body),
-  get: (id: string) => http.get<Tool>(one(id)),
-  update: (id: string, config: Record<string, unknown>, extra: Partial<ToolCreate> = {}) => http.post<{ id: string; config: Record<string, unknown> }>(`${one(id)}/update`, { ...extra, config }),
+  get: (id: string) => http.get<ToolResponse>(one(id)),
+  update: (id: string, config: Record<string, unknown>, extra: { name?: string; description?: string } = {}) => http.post<{ id: string; config: Record<string, unknown> }>(`${one(id)}/update`, { ...extra, config }),
   remove: (id: string) => http.delete<true>(one(id)),
   servers: () => http.get<{ TOOL_SERVER_CONNECTIONS: ToolServerConnection[] }>('/api/v1/configs/tool_servers'),
   setServers: (list: ToolServerConnection[]) => http.post<{ TOOL_SERVER_CONNECTIONS: ToolServerConnection[] }>('/api/v1/configs/tool_servers', { TOOL_SERVER_CONNECTIONS: list }),
-  verifyServer: (body: { url: string; type: string; auth_type: string; key: string | null; path?: string | null }) => http.post<ToolServerVerify>('/api/v1/configs/tool_servers/verify', body),
+  verifyServer: (body: { url: string; type: string; auth_type: string; key: string | null; path?: string | null; info?: { id?: string } }) => http.post<ToolServerVerifyResponse>('/api/v1/configs/tool_servers/verify', body),
+  /** Starts (or confirms) the OAuth 2.1 connection of the caller to an MCP server. */
+  authorize: (serverId: string) => http.post<OAuthAuthorizeResponse>(`${base}/oauth/${encodeURIComponent(serverId)}/authorize`),
+  disconnect: (serverId: string) => http.delete<unknown>(`${base}/oauth/${encodeURIComponent(serverId)}`),
 };

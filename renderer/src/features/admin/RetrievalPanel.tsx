@@ -44,13 +44,13 @@ export function RetrievalPanel() {
             </div>
             <hr className="divider" />
             <div className="form-grid">
-              <SelectField label="Chunking strategy" value={d.CHUNKING_STRATEGY ?? 'A'} onChange={(ev) => form.set('CHUNKING_STRATEGY', ev.target.value)}>
+              <SelectField label="Chunking strategy" value={d.CHUNKING_STRATEGY ?? 'A'} onChange={(ev) => form.set('CHUNKING_STRATEGY', ev.target.value as RetrievalConfig['CHUNKING_STRATEGY'])}>
                 <option value="A">A — fixed size</option>
                 <option value="E">E — parent / child</option>
                 <option value="H">H — HTML aware</option>
               </SelectField>
               {(d.CHUNKING_STRATEGY ?? 'A') === 'A' && (
-                <SelectField label="Text splitter" value={d.TEXT_SPLITTER ?? 'character'} onChange={(ev) => form.set('TEXT_SPLITTER', ev.target.value)}>
+                <SelectField label="Text splitter" value={d.TEXT_SPLITTER ?? 'character'} onChange={(ev) => form.set('TEXT_SPLITTER', ev.target.value as RetrievalConfig['TEXT_SPLITTER'])}>
                   <option value="character">character</option>
                   <option value="token">token</option>
                 </SelectField>
@@ -61,12 +61,15 @@ export function RetrievalPanel() {
             </div>
             <hr className="divider" />
             <div className="form-grid">
-              <SelectField label="Content extraction" value={d.CONTENT_EXTRACTION_ENGINE ?? ''} onChange={(ev) => form.set('CONTENT_EXTRACTION_ENGINE', ev.target.value)}>
+              <SelectField label="Content extraction" value={d.CONTENT_EXTRACTION_ENGINE ?? ''} onChange={(ev) => form.set('CONTENT_EXTRACTION_ENGINE', ev.target.value as RetrievalConfig['CONTENT_EXTRACTION_ENGINE'])}>
                 <option value="">built-in</option>
                 <option value="external">external</option>
               </SelectField>
               {d.CONTENT_EXTRACTION_ENGINE === 'external' && <TextField label="External loader URL" value={d.EXTERNAL_DOCUMENT_LOADER_URL ?? ''} onChange={(ev) => form.set('EXTERNAL_DOCUMENT_LOADER_URL', ev.target.value)} />}
-              <TextField label="Reranking engine" value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value)} placeholder="external" />
+              <SelectField label="Reranking" value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value as RetrievalConfig['RAG_RERANKING_ENGINE'])}>
+                <option value="">off</option>
+                <option value="external">external reranker</option>
+              </SelectField>
               <TextField label="Reranker URL" value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
               <TextField label="Reranking model" value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
             </div>
@@ -86,7 +89,7 @@ export function RetrievalPanel() {
         {e && (
           <div className="col">
             <div className="form-grid">
-              <SelectField label="Engine" value={e.embedding_engine} onChange={(ev) => emb.set('embedding_engine', ev.target.value)}>
+              <SelectField label="Engine" value={e.embedding_engine} onChange={(ev) => emb.set('embedding_engine', ev.target.value as EmbeddingConfig['embedding_engine'])}>
                 <option value="">built-in (offline)</option>
                 <option value="compat">compat (OpenAI-compatible)</option>
                 <option value="local">local (Ollama-style)</option>
@@ -104,6 +107,16 @@ export function RetrievalPanel() {
               <div className="form-grid">
                 <TextField label="URL" value={e.local_config?.url ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, url: ev.target.value })} />
                 <TextField label="Key" type="password" autoComplete="off" value={e.local_config?.key ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, key: ev.target.value })} />
+              </div>
+            )}
+            {e.reembedding && e.reembedding.status !== 'idle' && (
+              <div className="col" style={{ gap: 4 }} role="status">
+                <span className={`small ${e.reembedding.status === 'failed' ? 'danger-text' : 'muted'}`}>
+                  Re-embedding: {e.reembedding.done} / {e.reembedding.total} {e.reembedding.error ?? ''}
+                </span>
+                <div className="progress">
+                  <span style={{ width: `${e.reembedding.total ? (100 * e.reembedding.done) / e.reembedding.total : 0}%` }} />
+                </div>
               </div>
             )}
             <SaveBar onSave={() => void emb.submit()} saving={emb.saving} dirty={emb.dirty && numberError(e.embedding_batch_size, 1, 10_000, true) === null} error={emb.error} />

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { toolsApi, type ToolServerAuth, type ToolServerConnection, type ToolServerVerify } from '../../api/tools';
+import { toolsApi, type ToolServerAuth, type ToolServerConnection, type ToolServerVerifyResponse } from '../../api/tools';
+import { OAuthConnect } from '../workspace/OAuthConnect';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
@@ -56,7 +57,7 @@ export function ToolServersPanel() {
       {list.length > 0 && (
         <div className="list">
           {list.map((s, i) => {
-            const mcpTool = tools.data?.find((x) => x.id === `server:mcp:${s.info.id}`);
+            const mcpTool = tools.data?.find((x) => x.id === `server:mcp:${s.info.id ?? ''}`);
             return (
               <div key={`${s.url}-${i}`} className="list-item">
                 <Icon name="server" />
@@ -68,7 +69,7 @@ export function ToolServersPanel() {
                   </div>
                   <div className="tiny muted truncate">{s.url}</div>
                 </div>
-                {s.auth_type === 'oauth_2.1' && mcpTool && (mcpTool.authenticated ? <span className="badge success">OAuth ✓</span> : <span className="badge warning">OAuth</span>)}
+                {s.auth_type === 'oauth_2.1' && s.info.id && <OAuthConnect serverId={s.info.id} authenticated={mcpTool?.authenticated === true} />}
                 <Switch label={s.enable ? t('common.enabled') : t('common.disabled')} checked={s.enable} onChange={(v) => void save(list.map((x, j) => (j === i ? { ...x, enable: v, config: { ...x.config, enable: v } } : x)))} />
                 <button type="button" className="icon-btn small" onClick={() => setEditing({ index: i, value: s })} aria-label={`${t('common.edit')}: ${s.info.name || s.url}`}>
                   <Icon name="pencil" size={15} />
@@ -98,16 +99,16 @@ export function ToolServersPanel() {
 function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnection; onClose: () => void; onSave: (v: ToolServerConnection) => Promise<void> }) {
   const t = useT();
   const [v, setV] = useState<ToolServerConnection>(initial);
-  const [verify, setVerify] = useState<{ ok: boolean; text: string; specs?: ToolServerVerify['specs'] } | 'busy' | null>(null);
+  const [verify, setVerify] = useState<{ ok: boolean; text: string; specs?: ToolServerVerifyResponse['specs'] } | 'busy' | null>(null);
   const isMcp = v.type === 'mcp';
   const set = (patch: Partial<ToolServerConnection>) => setV((x) => ({ ...x, ...patch }));
   const url = v.url.trim().replace(/\/+$/, '');
-  const valid = /^https?:\/\/.+/.test(url) && (!isMcp || v.info.id.trim().length > 0);
+  const valid = /^https?:\/\/.+/.test(url) && (!isMcp || (v.info.id ?? '').trim().length > 0);
 
   const runVerify = async () => {
     setVerify('busy');
     try {
-      const res = await toolsApi.verifyServer({ url, type: v.type, auth_type: v.auth_type, key: v.auth_type === 'bearer' ? v.key : null, path: isMcp ? null : v.path });
+      const res = await toolsApi.verifyServer({ url, type: v.type, auth_type: v.auth_type, key: v.auth_type === 'bearer' ? (v.key ?? null) : null, path: isMcp ? null : v.path, info: v.info.id ? { id: v.info.id } : undefined });
       setVerify(res.status ? { ok: true, text: t('admin.toolsFound', { count: res.specs?.length ?? 0 }), specs: res.specs } : { ok: false, text: t('admin.verifyFail', { detail: '—' }) });
     } catch (err) {
       setVerify({ ok: false, text: t('admin.verifyFail', { detail: messageOf(err) }) });
@@ -124,7 +125,7 @@ function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnect
       spec: isMcp ? null : v.spec,
       key: v.auth_type === 'bearer' ? v.key : null,
       config: { ...v.config, enable: v.enable },
-      info: { ...v.info, id: v.info.id.trim() || url.replace(/^https?:\/\//, '').replace(/[^\w-]+/g, '-'), name: v.info.name.trim() || url },
+      info: { ...v.info, id: (v.info.id ?? '').trim() || url.replace(/^https?:\/\//, '').replace(/[^\w.-]+/g, '-').slice(0, 100), name: (v.info.name ?? '').trim() || url },
     });
   };
 
@@ -132,7 +133,7 @@ function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnect
     <Modal title={initial.url ? initial.info.name || initial.url : t('admin.addToolServer')} onClose={onClose} wide>
       <form className="col" onSubmit={submit}>
         <div className="form-grid">
-          <SelectField label={t('admin.serverType')} value={v.type} onChange={(e) => set({ type: e.target.value })}>
+          <SelectField label={t('admin.serverType')} value={v.type} onChange={(e) => set({ type: e.target.value as ToolServerConnection['type'] })}>
             <option value="openapi">OpenAPI</option>
             <option value="mcp">MCP</option>
           </SelectField>
@@ -160,7 +161,7 @@ function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnect
               {verify.text}
               {verify.specs && verify.specs.length > 0 && (
                 <ul style={{ margin: '6px 0 0', paddingLeft: 18 }}>
-                  {verify.specs.slice(0, 12).map((s) => (
+                  {verify.specs.slice(0, 12).map((s: { name: string; description?: string }) => (
                     <li key={s.name}>
                       <code>{s.name}</code> {s.description && <span className="muted">— {s.description}</span>}
                     </li>

@@ -1,15 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Source } from '../../api/chats';
+import { filesApi } from '../../api/files';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
 
-/** One citation: a source and its excerpts, numbered as the answer cites them ([1], [2]…). */
+/** One cited document with its excerpts, numbered as the answer cites them ([1], [2]…). */
 interface Citation {
+  key: string;
+  fileId?: string;
   name: string;
   excerpts: Array<{ text: string; page?: number; score?: number }>;
   url?: string;
 }
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
 function citationsOf(sources: Source[]): Citation[] {
   const out: Citation[] = [];
@@ -17,17 +23,72 @@ function citationsOf(sources: Source[]): Citation[] {
     const docs = s.document ?? [];
     docs.forEach((text, i) => {
       const meta = s.metadata?.[i] ?? {};
-      const name = String(meta.name ?? meta.source ?? s.source?.name ?? s.source?.id ?? 'Source');
-      let c = out.find((x) => x.name === name);
+      const fileId = str(meta.file_id);
+      const name = str(meta.name) ?? str(meta.filename) ?? str(meta.title) ?? s.source?.name ?? 'Source';
+      const key = fileId ?? name;
+      let c = out.find((x) => x.key === key);
       if (!c) {
-        c = { name, excerpts: [], url: typeof meta.url === 'string' ? meta.url : undefined };
+        c = { key, fileId, name, excerpts: [], url: str(meta.url) };
         out.push(c);
       }
-      c.excerpts.push({ text, page: typeof meta.page === 'number' ? meta.page : undefined, score: s.distances?.[i] });
+      const score = typeof meta.relevance === 'number' ? meta.relevance : s.distances?.[i];
+      c.excerpts.push({ text, page: typeof meta.page === 'number' ? meta.page : undefined, score });
     });
-    if (docs.length === 0) out.push({ name: s.source?.name ?? s.source?.id ?? 'Source', excerpts: [] });
+    if (docs.length === 0) out.push({ key: s.source?.id ?? String(out.length), name: s.source?.name ?? 'Source', excerpts: [] });
   }
   return out;
+}
+
+/** A citation's name: the cited file's name when the service knows it, else the source's name. */
+function useCitationName(c: Citation): string {
+  const file = useQuery({ queryKey: ['file', c.fileId], queryFn: () => filesApi.get(c.fileId!), enabled: !!c.fileId, staleTime: Infinity, retry: false });
+  return file.data?.filename ?? c.name;
+}
+
+function CitationChip({ citation, n, onOpen }: { citation: Citation; n: number; onOpen: () => void }) {
+  const name = useCitationName(citation);
+  return (
+    <button type="button" className="source-chip" onClick={onOpen} title={name}>
+      <span className="source-num">{n}</span>
+      <span className="truncate">{name}</span>
+    </button>
+  );
+}
+
+function CitationDialog({ citation, n, onClose }: { citation: Citation; n: number; onClose: () => void }) {
+  const t = useT();
+  const name = useCitationName(citation);
+  return (
+    <Modal title={`[${n}] ${name}`} onClose={onClose} wide>
+      {citation.url && (
+        <p>
+          <a href={citation.url} target="_blank" rel="noopener noreferrer">
+            <Icon name="link" size={14} /> {citation.url}
+          </a>
+        </p>
+      )}
+      {citation.fileId && (
+        <p>
+          <a href={filesApi.contentUrl(citation.fileId)} target="_blank" rel="noopener noreferrer">
+            <Icon name="file" size={14} /> {name}
+          </a>
+        </p>
+      )}
+      <div className="col">
+        {citation.excerpts.map((e, i) => (
+          <blockquote key={i} className="excerpt">
+            {(e.page !== undefined || e.score !== undefined) && (
+              <div className="tiny muted" style={{ marginBottom: 4 }}>
+                {e.page !== undefined && `p. ${e.page} `}
+                {e.score !== undefined && `${t('chat.relevance')} ${Math.round(e.score * 100)}%`}
+              </div>
+            )}
+            {e.text}
+          </blockquote>
+        ))}
+      </div>
+    </Modal>
+  );
 }
 
 /** The citations under an answer; each opens its excerpts. */
@@ -40,34 +101,9 @@ export function Sources({ sources }: { sources: Source[] }) {
     <div className="sources" aria-label={t('chat.sources')}>
       <span className="tiny muted">{t('chat.sources')}</span>
       {citations.map((c, i) => (
-        <button key={`${c.name}-${i}`} type="button" className="source-chip" onClick={() => setOpen(i)}>
-          <span className="source-num">{i + 1}</span>
-          <span className="truncate">{c.name}</span>
-        </button>
+        <CitationChip key={c.key} citation={c} n={i + 1} onOpen={() => setOpen(i)} />
       ))}
-      {current && (
-        <Modal title={`[${(open ?? 0) + 1}] ${current.name}`} onClose={() => setOpen(null)} wide>
-          {current.url && (
-            <p>
-              <a href={current.url} target="_blank" rel="noopener noreferrer">
-                <Icon name="link" size={14} /> {current.url}
-              </a>
-            </p>
-          )}
-          <div className="col">
-            {current.excerpts.map((e, i) => (
-              <blockquote key={i} className="excerpt">
-                {(e.page !== undefined || e.score !== undefined) && (
-                  <div className="tiny muted" style={{ marginBottom: 4 }}>
-                    {e.page !== undefined && `p. ${e.page}`} {e.score !== undefined && `· ${t('chat.source')} ${(e.score * 100).toFixed(0)}%`}
-                  </div>
-                )}
-                {e.text}
-              </blockquote>
-            ))}
-          </div>
-        </Modal>
-      )}
+      {current && open !== null && <CitationDialog citation={current} n={open + 1} onClose={() => setOpen(null)} />}
     </div>
   );
 }

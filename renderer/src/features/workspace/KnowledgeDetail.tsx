@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { chatsApi } from '../../api/chats';
-import { knowledgeApi, type KnowledgeFile } from '../../api/knowledge';
+import { knowledgeApi, type KnowledgeFile, type KnowledgeFileEvent } from '../../api/knowledge';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { Switch } from '../../components/Field';
@@ -18,7 +18,7 @@ interface Pending {
   error?: string;
 }
 
-const DONE = new Set(['completed', 'failed', 'error']);
+const DONE = new Set(['completed', 'failed']);
 
 /** One knowledge base: files with status and progress, upload, remove, export, and the graph. */
 export function KnowledgeDetail() {
@@ -41,7 +41,19 @@ export function KnowledgeDetail() {
   });
   const graph = useQuery({ queryKey: ['knowledge', id, 'graph'], queryFn: () => knowledgeApi.graphStatus(id), refetchInterval: (q) => (q.state.data?.status === 'building' ? 1000 : false), retry: false });
 
-  useEffect(() => onLiveEvent('knowledge:progress', () => void qc.invalidateQueries({ queryKey: ['knowledge', id] })), [id, qc]);
+  // Live ingestion progress pushed by the service (polling above is the fallback).
+  const [progress, setProgress] = useState<Record<string, number>>({});
+  useEffect(
+    () =>
+      onLiveEvent('knowledge:file', (payload) => {
+        const e = payload as KnowledgeFileEvent;
+        if (e.knowledge_id !== null && e.knowledge_id !== id) return;
+        setProgress((p) => ({ ...p, [e.file_id]: e.progress }));
+        if (DONE.has(e.status)) void qc.invalidateQueries({ queryKey: ['knowledge', id] });
+      }),
+    [id, qc],
+  );
+  useEffect(() => onLiveEvent('knowledge:graph', () => void qc.invalidateQueries({ queryKey: ['knowledge', id, 'graph'] })), [id, qc]);
 
   const upload = (files: FileList | File[]) => {
     for (const file of Array.from(files)) {
@@ -73,7 +85,7 @@ export function KnowledgeDetail() {
   if (kb.isPending) return <Loading />;
   if (kb.isError) return <ErrorNotice error={kb.error} onRetry={() => void kb.refetch()} />;
   const base = kb.data;
-  const graphOn = base.graph_enabled ?? (graph.data ? graph.data.status !== 'disabled' && graph.data.status !== 'off' : false);
+  const graphOn = graph.data ? graph.data.status !== 'disabled' : false;
 
   return (
     <div className="col">
@@ -153,7 +165,7 @@ export function KnowledgeDetail() {
             <div key={f.id} className="list-item file-row" data-testid="knowledge-file">
               <Icon name="file" size={16} />
               <span className="truncate">{f.name}</span>
-              <FileStatus file={f} />
+              <FileStatus file={f} progress={progress[f.id]} />
               <button type="button" className="icon-btn small" onClick={() => void removeFile(f)} aria-label={`${t('common.remove')}: ${f.name}`}>
                 <Icon name="trash" size={14} />
               </button>
@@ -187,10 +199,10 @@ export function KnowledgeDetail() {
         {graph.data && graph.data.status === 'building' && (
           <div className="col" style={{ gap: 4 }}>
             <div className="small muted">
-              {graph.data.status} · {Math.round((graph.data.progress > 1 ? graph.data.progress / 100 : graph.data.progress) * 100)}%
+              {graph.data.status} · {Math.round(graph.data.progress)}% · {graph.data.entities} entities, {graph.data.relations} relations
             </div>
             <div className="progress" role="progressbar" aria-label={t('workspace.graph')} aria-valuenow={Math.round(graph.data.progress)}>
-              <span style={{ width: `${(graph.data.progress > 1 ? graph.data.progress / 100 : graph.data.progress) * 100}%` }} />
+              <span style={{ width: `${graph.data.progress}%` }} />
             </div>
           </div>
         )}
@@ -208,10 +220,10 @@ export function KnowledgeDetail() {
   );
 }
 
-function FileStatus({ file }: { file: KnowledgeFile }) {
+function FileStatus({ file, progress }: { file: KnowledgeFile; progress?: number }) {
   const t = useT();
   if (file.status === 'completed') return <span className="badge success">{file.status}</span>;
-  if (file.status === 'failed' || file.status === 'error')
+  if (file.status === 'failed')
     return (
       <span className="badge danger" title={file.error ?? ''}>
         {t('workspace.fileFailed', { reason: file.error ?? file.status })}
@@ -221,7 +233,7 @@ function FileStatus({ file }: { file: KnowledgeFile }) {
     <span className="badge warning">
       <span className="spinner" aria-hidden="true" style={{ width: 10, height: 10, borderWidth: 2 }} />
       {file.status}
-      {typeof file.progress === 'number' ? ` ${Math.round(file.progress > 1 ? file.progress : file.progress * 100)}%` : ''}
+      {typeof progress === 'number' ? ` ${Math.round(progress * 100)}%` : ''}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { toolsApi } from '../../api/tools';
+import { toolsApi, type ToolType } from '../../api/tools';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { TextField } from '../../components/Field';
 import { useT } from '../../lib/i18n';
@@ -73,7 +73,7 @@ export function ToolEditor() {
     const config = isPython ? { content: code } : { openapi_url: url.trim(), api_key: key, enabled: true };
     try {
       if (id) await toolsApi.update(id, config, { name, description });
-      else await toolsApi.create({ name: name.trim(), type, description, config });
+      else await toolsApi.create({ name: name.trim(), type: type as ToolType, description, config });
       await qc.invalidateQueries({ queryKey: ['tools'] });
       navigate('/workspace/tools');
     } catch (err) {

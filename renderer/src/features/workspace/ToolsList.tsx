@@ -7,6 +7,7 @@ import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { useT } from '../../lib/i18n';
+import { OAuthConnect } from './OAuthConnect';
 
 /** Tools: Python and OpenAPI tools, and MCP servers' tool entries. */
 export function ToolsList() {
@@ -61,7 +62,7 @@ export function ToolsList() {
                   <div className="row gap-s">
                     <span className="badge">{tool.type}</span>
                     {tool.enabled === false && <span className="badge">{t('common.disabled')}</span>}
-                    {tool.authenticated === false && <span className="badge warning">OAuth</span>}
+                    {mcp && tool.authenticated !== undefined && <OAuthConnect serverId={tool.id.replace(/^server:mcp:/, '')} authenticated={tool.authenticated} />}
                   </div>
                 </div>
               </div>

@@ -125,6 +125,7 @@ export const en = {
   'chat.nextVersion': 'Next version',
   'chat.sources': 'Sources',
   'chat.source': 'Source',
+  'chat.relevance': 'Relevance',
   'chat.followUps': 'Follow up',
   'chat.error': 'The answer failed: {detail}',
   'chat.retry': 'Retry',
