@@ -110,7 +110,7 @@ export async function buildServices(platform: Platform) {
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   onShutdown(() => knowledge.stop());
   void knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
-  const graph = createGraph({ db, knowledge, retrieval, config, models, findUser: (id) => usersRepo.findById(id), realtime: platform.realtime, clock, log });
+  const graph = createGraph({ db, knowledge, retrieval, config, models, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
   void graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
 

@@ -36,20 +36,32 @@ export function createGraphBuilder(deps: {
     if (!first) return;
     let progress = first.status === 'building' ? first.progress : 0;
     const extract = await extractor.forBuild(first.user_id, signal);
+    const step = async (afterId: number) => {
+      const batch = await repo.pendingChunks(knowledgeId, afterId, STEP);
+      return { batch, results: batch.length > 0 ? await extract(batch) : [] };
+    };
+    // The next step's extraction (worker thread or model) overlaps with storing this one.
+    let cursor = 0;
+    let next = step(cursor);
     for (;;) {
+      const { batch, results } = await next;
       if (signal.aborted) return;
-      const batch = await repo.pendingChunks(knowledgeId, STEP);
       if (batch.length === 0) {
-        if (!run.again) break;
+        // One more pass from the start catches chunks that arrived behind the cursor.
+        if (cursor === 0 && !run.again) break;
         run.again = false;
+        cursor = 0;
+        next = step(cursor);
         continue;
       }
-      const results = await extract(batch);
-      if (signal.aborted) return;
+      cursor = batch[batch.length - 1]!.id;
+      next = step(cursor);
+      next.catch(() => undefined); // awaited next round; a run that ends first must not leave it unhandled
       await repo.storeBatch(knowledgeId, batch.map((chunk, i) => ({ chunkId: chunk.id, extraction: results[i]! })));
       const { total, done } = await repo.chunkCounts(knowledgeId);
       progress = Math.max(progress, Math.min(99, total > 0 ? Math.floor((100 * done) / total) : 99));
       if (signal.aborted) return;
+      await repo.refreshSizes(knowledgeId);
       if (!(await repo.updateState(knowledgeId, { status: 'building', progress, updated_at: clock.now() }))) return;
       publish(knowledgeId);
     }
@@ -58,6 +70,7 @@ export function createGraphBuilder(deps: {
     const now = clock.now();
     const state = await repo.getState(knowledgeId);
     if (!state) return;
+    await repo.refreshSizes(knowledgeId);
     await repo.updateState(knowledgeId, { status: 'ready', progress: 100, error: null, ready_at: state.ready_at ?? now, updated_at: now });
     publish(knowledgeId);
   }

@@ -10,6 +10,9 @@ export interface GraphStateRow {
   error: string | null;
   user_id: string | null;
   ready_at: number | null;
+  /** Entities and distinct typed relations, refreshed after each change. */
+  entities: number;
+  relations: number;
   created_at: number;
   updated_at: number;
 }
@@ -49,6 +52,21 @@ const marks = (n: number) => new Array<string>(n).fill('?').join(',');
 
 /** knex access to the graph tables. */
 export function createGraphRepo(db: Db) {
+  /** How big the graph is: entities, and distinct typed relations between them. */
+  async function sizes(knowledgeId: string): Promise<{ entities: number; relations: number }> {
+    const e = await db('graph_entities').where({ knowledge_id: knowledgeId }).first<{ n: number }>(db.raw('count(*) as n'));
+    const r = await db
+      .from(
+        db('graph_relations as r')
+          .join('graph_entities as e', 'e.id', 'r.source_id')
+          .where('e.knowledge_id', knowledgeId)
+          .distinct('r.source_id', 'r.target_id', 'r.type')
+          .as('d'),
+      )
+      .first<{ n: number }>(db.raw('count(*) as n'));
+    return { entities: Number(e?.n ?? 0), relations: Number(r?.n ?? 0) };
+  }
+
   return {
     async getState(knowledgeId: string): Promise<GraphStateRow | undefined> {
       return db<GraphStateRow>('graph_state').where({ knowledge_id: knowledgeId }).first();
@@ -66,7 +84,7 @@ export function createGraphRepo(db: Db) {
       await db('graph_state')
         .insert(row)
         .onConflict('knowledge_id')
-        .merge({ status: row.status, progress: row.progress, error: row.error, user_id: row.user_id, updated_at: row.updated_at });
+        .merge({ status: row.status, progress: row.progress, error: row.error, user_id: row.user_id, entities: row.entities, relations: row.relations, updated_at: row.updated_at });
     },
     /** Updates the state; false when the graph was turned off (no row). */
     async updateState(knowledgeId: string, patch: Partial<Omit<GraphStateRow, 'knowledge_id'>>): Promise<boolean> {
@@ -86,11 +104,12 @@ export function createGraphRepo(db: Db) {
       const done = await db('graph_chunks').where({ knowledge_id: knowledgeId }).first<{ n: number }>(db.raw('count(*) as n'));
       return { total: Number(total?.n ?? 0), done: Number(done?.n ?? 0) };
     },
-    /** The next chunks of the base not yet in the graph, by id. */
-    async pendingChunks(knowledgeId: string, limit: number): Promise<Array<{ id: number; text: string }>> {
+    /** The next chunks of the base (ids above `afterId`) not yet in the graph, by id. */
+    async pendingChunks(knowledgeId: string, afterId: number, limit: number): Promise<Array<{ id: number; text: string }>> {
       return db('chunks as c')
         .leftJoin('graph_chunks as g', 'g.chunk_id', 'c.id')
         .where('c.collection_id', knowledgeId)
+        .andWhere('c.id', '>', afterId)
         .whereNull('g.chunk_id')
         .orderBy('c.id')
         .limit(limit)
@@ -155,20 +174,12 @@ export function createGraphRepo(db: Db) {
         .whereNotExists(db('graph_mentions').select(db.raw('1')).whereRaw('graph_mentions.entity_id = graph_entities.id'))
         .delete();
     },
-    /** How big the graph is: entities, and distinct typed relations between them. */
-    async sizes(knowledgeId: string): Promise<{ entities: number; relations: number }> {
-      const e = await db('graph_entities').where({ knowledge_id: knowledgeId }).first<{ n: number }>(db.raw('count(*) as n'));
-      const r = await db
-        .from(
-          db('graph_relations as r')
-            .join('graph_entities as e', 'e.id', 'r.source_id')
-            .where('e.knowledge_id', knowledgeId)
-            .distinct('r.source_id', 'r.target_id', 'r.type')
-            .as('d'),
-        )
-        .first<{ n: number }>(db.raw('count(*) as n'));
-      return { entities: Number(e?.n ?? 0), relations: Number(r?.n ?? 0) };
+    /** Counts the graph's entities and relations into its state row. */
+    async refreshSizes(knowledgeId: string): Promise<void> {
+      await db('graph_state').where({ knowledge_id: knowledgeId }).update(await sizes(knowledgeId));
     },
+    /** How big the graph is: entities, and distinct typed relations between them. */
+    sizes,
     /** Entities of these bases whose key is one of `keys`. */
     async entitiesByKeys(knowledgeIds: readonly string[], keys: readonly string[]): Promise<EntityRow[]> {
       if (knowledgeIds.length === 0 || keys.length === 0) return [];

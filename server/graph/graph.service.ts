@@ -23,7 +23,18 @@ export type KnowledgeAccess = (caller: GraphCaller, knowledgeId: string, mode: '
  * The knowledge graph of knowledge bases: turning it on and off, its status (also as a stream
  * of changes), the data of the visual view, and keeping it in step with the base's files.
  */
-export function createGraphService(deps: { repo: GraphRepo; builder: GraphBuilder; access: KnowledgeAccess; realtime: RealtimeHub; clock: Clock; log: Logger }) {
+export function createGraphService(deps: {
+  repo: GraphRepo;
+  builder: GraphBuilder;
+  access: KnowledgeAccess;
+  /** File names by id, for the view's source list. */
+  fileNames: (ids: string[]) => Promise<Map<string, string>>;
+  /** Called (synchronously) whenever a base's graph or its state changes. */
+  changed: (knowledgeId: string) => void;
+  realtime: RealtimeHub;
+  clock: Clock;
+  log: Logger;
+}) {
   const { repo, builder, access, realtime, clock, log } = deps;
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -31,17 +42,18 @@ export function createGraphService(deps: { repo: GraphRepo; builder: GraphBuilde
   async function statusOf(knowledgeId: string): Promise<GraphStatusResponse> {
     const state = await repo.getState(knowledgeId);
     if (!state) return { status: 'disabled', progress: 0, entities: 0, relations: 0 };
-    const sizes = await repo.sizes(knowledgeId);
     return {
       status: state.status as GraphStatusName,
       progress: Math.round(state.progress),
       ...(state.status === 'failed' && state.error ? { error: state.error } : {}),
-      ...sizes,
+      entities: state.entities,
+      relations: state.relations,
     };
   }
 
   /** Tells stream subscribers and the owner's open windows what changed. */
   function publish(knowledgeId: string, userId?: string | null): void {
+    deps.changed(knowledgeId);
     void (async () => {
       const status = await statusOf(knowledgeId);
       events.emit(knowledgeId, status);
@@ -62,7 +74,7 @@ export function createGraphService(deps: { repo: GraphRepo; builder: GraphBuilde
           return { status: state.status, message: state.status === 'ready' ? 'The knowledge graph is on and up to date' : 'The knowledge graph is already being built' };
         }
         const now = clock.now();
-        await repo.putState({ knowledge_id: knowledgeId, status: 'building', progress: 0, error: null, user_id: caller.id, ready_at: null, created_at: now, updated_at: now });
+        await repo.putState({ knowledge_id: knowledgeId, status: 'building', progress: 0, error: null, user_id: caller.id, ready_at: null, entities: 0, relations: 0, created_at: now, updated_at: now });
         publish(knowledgeId, caller.id);
         builder.schedule(knowledgeId);
         return { status: 'building', message: 'Building the knowledge graph in the background' };
@@ -97,7 +109,7 @@ export function createGraphService(deps: { repo: GraphRepo; builder: GraphBuilde
     /** What the visual view shows: the most mentioned entities, their relations and source chunks. Needs read access. */
     async view(caller: GraphCaller, knowledgeId: string): Promise<GraphView> {
       const base = await access(caller, knowledgeId, 'read');
-      return graphView(repo, base, await statusOf(knowledgeId));
+      return graphView(repo, deps.fileNames, base, await statusOf(knowledgeId));
     },
 
     /** New chunks in a base with the graph on: fold them in. */
@@ -118,10 +130,12 @@ export function createGraphService(deps: { repo: GraphRepo; builder: GraphBuilde
       const state = await repo.getState(knowledgeId);
       if (!state) {
         // The base itself may be gone: make sure no build keeps running for it.
+        deps.changed(knowledgeId);
         await builder.stop(knowledgeId);
         return;
       }
       await repo.pruneOrphans(knowledgeId);
+      await repo.refreshSizes(knowledgeId);
       publish(knowledgeId);
     },
 

@@ -30,6 +30,8 @@ export function createGraph(deps: {
   config: ConfigService;
   models: Pick<Models, 'resolveForChat'>;
   findUser: (id: string) => Promise<TaskCaller | undefined>;
+  /** File names by id (for the graph view). */
+  fileNames: (ids: string[]) => Promise<Map<string, string>>;
   realtime: RealtimeHub;
   clock: Clock;
   log: Logger;
@@ -46,11 +48,12 @@ export function createGraph(deps: {
   // The builder publishes through the service, which is made right after it (no build runs before).
   const builder = createGraphBuilder({ repo, extractor, clock: deps.clock, log: deps.log, publish: (id) => graph.publish(id) });
   const access: KnowledgeAccess = (caller, id, mode) => deps.knowledge.service.access(caller, id, mode);
-  const graph = createGraphService({ repo, builder, access, realtime: deps.realtime, clock: deps.clock, log: deps.log });
+  const signal = createGraphSignal(repo);
+  const graph = createGraphService({ repo, builder, access, fileNames: deps.fileNames, changed: (id) => signal.invalidate(id), realtime: deps.realtime, clock: deps.clock, log: deps.log });
 
   deps.knowledge.service.onFileIndexed((event) => graph.fileIndexed(event.knowledgeId));
   deps.knowledge.service.onFileRemoved((event) => graph.fileRemoved(event.knowledgeId));
-  deps.retrieval.service.addSignal(createGraphSignal(repo));
+  deps.retrieval.service.addSignal(signal.signal);
 
   return {
     service: graph,

@@ -60,6 +60,7 @@ const SCRIPT = `
     return;
   }
   var selected = null, matches = new Set();
+  var labelFloor = data.nodes.length > 40 ? data.nodes[39].mentions + 1 : 0;
   var container = document.getElementById('graph');
   var graph = new ForceGraph(container)
     .graphData({ nodes: data.nodes.map(function (n) { return Object.assign({}, n); }), links: data.links.map(function (l) { return Object.assign({}, l); }) })
@@ -70,6 +71,16 @@ const SCRIPT = `
     .linkColor(function () { return 'rgba(120,130,150,0.35)'; })
     .linkWidth(function (l) { return Math.min(4, 0.4 + Math.log2(1 + l.weight)); })
     .linkLabel(function (l) { return l.type; })
+    .nodeCanvasObjectMode(function () { return 'after'; })
+    .nodeCanvasObject(function (n, ctx, scale) {
+      // Names of the busiest entities always, of the others once zoomed in, or when selected or found.
+      if (!(scale > 2 || n.mentions >= labelFloor || n.id === selected || matches.has(n.id))) return;
+      var size = 11 / scale;
+      ctx.font = size + 'px system-ui, sans-serif';
+      ctx.textAlign = 'center'; ctx.textBaseline = 'top';
+      ctx.fillStyle = matches.size && !matches.has(n.id) ? '#b5bcc7' : '#1d2433';
+      ctx.fillText(n.name, n.x, n.y + Math.sqrt(1 + Math.log2(1 + n.mentions) * 2) * 4 + 2 / scale);
+    })
     .onNodeClick(function (n) { show(n.id); graph.centerAt(n.x, n.y, 600); });
   var resize = function () { graph.width(container.clientWidth).height(container.clientHeight); };
   window.addEventListener('resize', resize); resize();
@@ -89,7 +100,7 @@ const SCRIPT = `
     details.appendChild(el('h3', 'Sources'));
     n.chunks.forEach(function (cid) {
       var c = data.chunks[String(cid)]; if (!c) return;
-      var box = el('div', null, 'chunk'); box.appendChild(el('div', 'file ' + c.file_id + ' \\u00b7 chunk ' + cid, 'file')); box.appendChild(el('div', c.text)); details.appendChild(box);
+      var box = el('div', null, 'chunk'); box.appendChild(el('div', c.file + ' \\u00b7 chunk ' + cid, 'file')); box.appendChild(el('div', c.text)); details.appendChild(box);
     });
   }
 

@@ -1,17 +1,14 @@
 import { entityKey, displayName } from './normalize';
 import { CO_OCCURS, MAX_ENTITIES_PER_CHUNK, type ChunkExtraction, type ExtractedEntity } from './types';
 
-/** The part of compromise's term JSON this extractor reads. */
+/** The part of a compromise term this extractor reads (`doc.docs`: sentences of terms; 2× faster than `.json()`). */
 interface TermJson {
   text: string;
   post: string;
-  tags: string[];
-}
-interface SentenceJson {
-  terms: TermJson[];
+  tags: Set<string>;
 }
 interface Doc {
-  json(options: object): SentenceJson[];
+  docs: TermJson[][];
 }
 type Nlp = (text: string) => Doc;
 
@@ -32,8 +29,13 @@ const CONNECTORS = new Set(['of', 'de', 'la', 'le', 'du', 'da', 'van', 'von', 'd
 /** Tags that make a capitalised run a name. */
 const NAME_TAGS = new Set(['ProperNoun', 'Person', 'Place', 'Organization', 'Acronym']);
 
+const hasAny = (t: TermJson, set: ReadonlySet<string>) => {
+  for (const tag of t.tags) if (set.has(tag)) return true;
+  return false;
+};
+
 function typeOf(terms: readonly TermJson[]): string {
-  const tags = new Set(terms.flatMap((t) => t.tags));
+  const tags = new Set(terms.flatMap((t) => [...t.tags]));
   if (tags.has('Person') && !tags.has('Organization') && !tags.has('Place')) return 'person';
   if (tags.has('Organization')) return 'organization';
   if (tags.has('Place')) return 'place';
@@ -41,9 +43,9 @@ function typeOf(terms: readonly TermJson[]): string {
   return 'topic';
 }
 
-const capital = (t: TermJson) => /^\p{Lu}/u.test(t.text) && !t.tags.some((g) => SKIP_TAGS.has(g));
+const capital = (t: TermJson) => /^\p{Lu}/u.test(t.text) && !hasAny(t, SKIP_TAGS);
 /** Punctuation after a term ends a name ("Tromsø, Norway."), except after an honorific ("Dr."). */
-const ends = (t: TermJson) => /[,;:.!?()"]/.test(t.post) && !t.tags.includes('Honorific');
+const ends = (t: TermJson) => /[,;:.!?()"]/.test(t.post) && !t.tags.has('Honorific');
 
 /** Runs of capitalised words (joined by "of", "de" …) in one sentence, cut at punctuation. */
 function capitalRuns(terms: readonly TermJson[]): TermJson[][] {
@@ -69,9 +71,9 @@ function capitalRuns(terms: readonly TermJson[]): TermJson[][] {
     }
     // Leading words that do not start names; a verb only as the first word of the sentence.
     let start = 0;
-    while (start < run.length && (run[start]!.tags.some((t) => LEAD_SKIP.has(t)) || (i === 0 && start === 0 && run[0]!.tags.includes('Verb')))) start += 1;
+    while (start < run.length && (hasAny(run[start]!, LEAD_SKIP) || (i === 0 && start === 0 && run[0]!.tags.has('Verb')))) start += 1;
     const name = run.slice(start);
-    if (name.length > 0 && name.some((t) => t.tags.some((g) => NAME_TAGS.has(g)))) runs.push(name);
+    if (name.length > 0 && name.some((t) => hasAny(t, NAME_TAGS))) runs.push(name);
     i = j + 1;
   }
   return runs;
@@ -81,8 +83,8 @@ function capitalRuns(terms: readonly TermJson[]): TermJson[][] {
 function entitiesOf(nlp: Nlp, text: string): ExtractedEntity[] {
   const counts = new Map<string, { entity: ExtractedEntity; n: number; first: number }>();
   let order = 0;
-  for (const sentence of nlp(text).json({ terms: { tags: true } })) {
-    for (const terms of capitalRuns(sentence.terms)) {
+  for (const sentence of nlp(text).docs) {
+    for (const terms of capitalRuns(sentence)) {
       const name = displayName(terms.map((t) => t.text).join(' '));
       const key = entityKey(name);
       if (!key) continue;

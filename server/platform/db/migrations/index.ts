@@ -11,6 +11,7 @@ import * as createModels from './202611220201-create-models';
 import * as createTools from './202611220501-create-tools';
 import * as createKnowledge from './202611220401-create-knowledge';
 import * as createKnowledgeGraph from './202611220601-create-knowledge-graph';
+import * as graphStateSizes from './202611220602-graph-state-sizes';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -35,6 +36,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220501-create-tools', createTools],
   ['202611220401-create-knowledge', createKnowledge],
   ['202611220601-create-knowledge-graph', createKnowledgeGraph],
+  ['202611220602-graph-state-sizes', graphStateSizes],
 ];
 
 /** knex migration source over the static list. */
