@@ -1,7 +1,7 @@
 /**
  * Chat completion benchmark: Parley's /api/chat/completions against calling the same loopback
  * fake provider directly, measured side by side in one run. Three processes: the fake provider,
- * the Parley service (built CLI) and this client. Run with `npm run bench:completion`.
+ * the Parley service (started from source) and this client. Run with `npm run bench:completion`.
  *
  * Prints: added time-to-first-token (short chat, and a 500-message chat saved with chat_id),
  * streaming throughput of a 4,000-token answer, bytes on the wire, server CPU per 1k tokens,
@@ -15,7 +15,7 @@ import { createCompatProvider } from '../server/providers';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
-const cli = path.join(root, 'dist', 'server', 'cli.js');
+const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
 const SHORT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
 const LONG_RUNS = Number(process.env.BENCH_LONG_RUNS ?? 100);
 const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 7);
@@ -99,11 +99,15 @@ async function json(url: string, method: string, body: unknown, token?: string):
 
 const fake = await startFake();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-completion-'));
-const server = await startChild([cli, '--port', '0', '--data-dir', dataDir], {
+const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_LOG_LEVEL: 'warn',
   PARLEY_SECRET_STORE: 'file',
   PARLEY_COMPAT_BASE_URL: fake.url,
   PARLEY_COMPAT_API_KEY: 'sk-bench',
+}).catch((error: unknown) => {
+  fake.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  throw error;
 });
 const serverPid = server.child.pid as number;
 

@@ -22,3 +22,8 @@ console.log(`fake listening on ${fake.url}`);
 process.on('SIGTERM', () => {
   void fake.close().then(() => process.exit(0));
 });
+// Exit when the benchmark that started this process is gone.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void fake.close().finally(() => process.exit(0));
+}, 500);
