@@ -126,6 +126,15 @@ describe('chat attachments', () => {
     expect(replaced.body.attachments.map((f: { id: string }) => f.id)).toEqual([files[1].id]);
   });
 
+  it("deleting a user removes their uploads from disk", async () => {
+    const carol = await buildUser(server, admin);
+    const [file] = (await upload(carol, form([{ name: 'carol.txt', data: 'mine' }]))).body;
+    expect(existsSync(path.join(uploadsDir(), file.id))).toBe(true);
+    expect((await server.as(admin.token).delete(`/api/v1/users/${carol.id}`)).status).toBe(200);
+    expect(existsSync(path.join(uploadsDir(), file.id))).toBe(false);
+    expect((await server.as(admin.token).get(file.url)).status).toBe(404);
+  });
+
   it('deleting a chat removes its attachments from disk, but not files another chat still uses', async () => {
     const api = server.as(alice.token);
     const one = (await api.post('/api/v1/chats/new', {})).body.id;
