@@ -36,16 +36,24 @@ export function createGraphBuilder(deps: {
     if (!first) return;
     let progress = first.status === 'building' ? first.progress : 0;
     const extract = await extractor.forBuild(first.user_id, signal);
-    const step = async (afterId: number) => {
-      const batch = await repo.pendingChunks(knowledgeId, afterId, STEP);
-      return { batch, results: batch.length > 0 ? await extract(batch) : [] };
+    const step = (afterId: number) => {
+      const work = (async () => {
+        const batch = await repo.pendingChunks(knowledgeId, afterId, STEP);
+        return { batch, results: batch.length > 0 ? await extract(batch) : [] };
+      })();
+      // Awaited in the next round; a run that ends first (stopped, failed) must not leave it unhandled.
+      work.catch(() => undefined);
+      return work;
     };
     // The next step's extraction (worker thread or model) overlaps with storing this one.
     let cursor = 0;
     let next = step(cursor);
+    // Turning the graph off answers at once, without waiting for the step in flight.
+    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
     for (;;) {
-      const { batch, results } = await next;
-      if (signal.aborted) return;
+      const current = await Promise.race([next, aborted]);
+      if (!current || signal.aborted) return;
+      const { batch, results } = current;
       if (batch.length === 0) {
         // One more pass from the start catches chunks that arrived behind the cursor.
         if (cursor === 0 && !run.again) break;
@@ -56,7 +64,6 @@ export function createGraphBuilder(deps: {
       }
       cursor = batch[batch.length - 1]!.id;
       next = step(cursor);
-      next.catch(() => undefined); // awaited next round; a run that ends first must not leave it unhandled
       await repo.storeBatch(knowledgeId, batch.map((chunk, i) => ({ chunkId: chunk.id, extraction: results[i]! })));
       const { total, done } = await repo.chunkCounts(knowledgeId);
       progress = Math.max(progress, Math.min(99, total > 0 ? Math.floor((100 * done) / total) : 99));

@@ -17,8 +17,9 @@ describe('knowledge graph across restarts', () => {
     server = await startTestServer({ dataDir });
     const admin = await signupAdmin(server);
     const id = await createBase(server, admin, 'Interrupted');
-    for (let i = 0; i < 2; i += 1) {
-      const file = await uploadFile(server, admin, `report-${i}.txt`, longReport(i + 7, 60));
+    // ≈ 400 chunks: still building when the service stops.
+    for (let i = 0; i < 4; i += 1) {
+      const file = await uploadFile(server, admin, `report-${i}.txt`, longReport(i + 7, 200));
       await server.as(admin.token).post(`/api/knowledge/${id}/file/add`, { file_id: file });
     }
     await waitForFiles(server, admin, id, 60_000);
@@ -36,5 +37,5 @@ describe('knowledge graph across restarts', () => {
     const done = await waitForGraph(server, { ...admin, token }, id);
     expect(done).toMatchObject({ status: 'ready', progress: 100 });
     expect(done.entities).toBeGreaterThan(10);
-  });
+  }, 120_000);
 });

@@ -12,11 +12,11 @@ describe('knowledge graph', () => {
   let linked: string;
   const fileIds: Record<string, string> = {};
 
-  /** A base of three long reports (≈ 75 chunks), for builds that take a few steps. */
-  async function bigBase(name: string): Promise<string> {
+  /** A base of long reports (≈ 25 chunks per 55 paragraphs), for builds that take several steps. */
+  async function bigBase(name: string, files = 3, paragraphs = 55): Promise<string> {
     const id = await createBase(server, alice, name);
-    for (let i = 0; i < 3; i += 1) {
-      const file = await uploadFile(server, alice, `report-${i}.txt`, longReport(i + 1, 55));
+    for (let i = 0; i < files; i += 1) {
+      const file = await uploadFile(server, alice, `report-${i}.txt`, longReport(i + 1, paragraphs));
       await server.as(alice.token).post(`/api/knowledge/${id}/file/add`, { file_id: file });
     }
     await waitForFiles(server, alice, id, 60_000);
@@ -118,10 +118,11 @@ describe('knowledge graph', () => {
     // A bad token, or none, is refused before any stream starts.
     expect((await fetch(`${server.url}/api/v1/knowledge/${id}/graph/status?stream=true&token=nonsense`)).status).toBe(401);
     expect((await fetch(`${server.url}/api/v1/knowledge/${id}/graph/status?stream=true`)).status).toBe(401);
-  });
+  }, 60_000);
 
   it('stops a running build when turned off and removes everything it stored', async () => {
-    const id = await bigBase('Stopped');
+    // Big enough (≈ 400 chunks) that the build is still running when it is turned off.
+    const id = await bigBase('Stopped', 4, 200);
     await server.as(alice.token).post(`/api/knowledge/${id}/graph/toggle`, { enabled: true });
     const midway = await waitForGraph(server, alice, id, (s) => s.status !== 'building' || s.progress > 0);
     expect(midway.status).toBe('building');
@@ -138,7 +139,7 @@ describe('knowledge graph', () => {
     expect(await tableCount('graph_chunks', id)).toBe(0);
     // Off again is harmless.
     expect((await server.as(alice.token).post(`/api/knowledge/${id}/graph/toggle`, { enabled: false })).body.status).toBe('disabled');
-  });
+  }, 60_000);
 
   it('folds new files into a ready graph and lets removed files take their mentions with them', async () => {
     const id = await createBase(server, alice, 'Growing');
