@@ -36,15 +36,30 @@ export function parseTags(raw: string): string[] {
   return (extractStringList(raw, 'tags', 6) ?? []).map((t) => clip(t, 40));
 }
 
-/** Follow-up questions from a task answer (`{"follow_ups": [...]}`), else the lines that end in a question mark. */
+/** A suggestion must read as a question: letters in it, not a bare number or citation marker like "[1]". */
+function isQuestion(text: string): boolean {
+  return /\p{L}{2}/u.test(text);
+}
+
+/**
+ * Follow-up questions from a task answer: only the strings of its JSON `follow_ups` array that read
+ * as questions. Anything else (prose, a bare array such as a citation "[1]" in the text, numbers) gives none.
+ */
 export function parseFollowUps(raw: string): string[] {
-  const listed = extractStringList(raw, 'follow_ups', 5);
-  if (listed) return listed.map((q) => clip(q, 300));
-  return raw
-    .split('\n')
-    .map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
-    .filter((l) => l.endsWith('?') && l.length > 3)
-    .slice(0, 5);
+  const listed = extractJsonField(raw, 'follow_ups');
+  if (!Array.isArray(listed)) return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const item of listed) {
+    if (typeof item !== 'string') continue;
+    const question = item.replace(/\s+/g, ' ').trim();
+    const folded = question.toLowerCase();
+    if (!isQuestion(question) || seen.has(folded)) continue;
+    seen.add(folded);
+    out.push(clip(question, 300));
+    if (out.length >= 5) break;
+  }
+  return out;
 }
 
 /** Search queries from a task answer (`{"queries": [...]}`), at most 3. */
