@@ -209,27 +209,28 @@ try {
 
   // ---- report ----
   const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+  const signed = (n: number, digits = 2) => `${n >= 0 ? '+' : ''}${f(n, digits)}`;
   const rows: Array<[string, string, string, string, string]> = [];
   const addedP50 = percentile(shortParley, 50) - percentile(shortDirect, 50);
   const addedP99 = percentile(shortParley, 99) - percentile(shortDirect, 99);
   const addedLongP50 = percentile(longParley, 50) - percentile(longDirect, 50);
   const addedLongP99 = percentile(longParley, 99) - percentile(longDirect, 99);
-  rows.push(['TTFT short chat p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(shortParley, 50))} ms`, `+${f(addedP50)} ms`, '≤ +3 ms']);
-  rows.push(['TTFT short chat p99', `${f(percentile(shortDirect, 99))} ms`, `${f(percentile(shortParley, 99))} ms`, `+${f(addedP99)} ms`, '≤ +15 ms']);
-  rows.push(['TTFT 500-msg chat p50', `${f(percentile(longDirect, 50))} ms`, `${f(percentile(longParley, 50))} ms`, `+${f(addedLongP50)} ms (${f(addedLongP50 / Math.max(addedP50, 0.01))}× short)`, '≤ 2× short']);
-  rows.push(['TTFT 500-msg chat p99', `${f(percentile(longDirect, 99))} ms`, `${f(percentile(longParley, 99))} ms`, `+${f(addedLongP99)} ms`, '—']);
+  rows.push(['TTFT short chat p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(shortParley, 50))} ms`, `${signed(addedP50)} ms`, '≤ +3 ms']);
+  rows.push(['TTFT short chat p99', `${f(percentile(shortDirect, 99))} ms`, `${f(percentile(shortParley, 99))} ms`, `${signed(addedP99)} ms`, '≤ +15 ms']);
+  rows.push(['TTFT 500-msg chat p50', `${f(percentile(longDirect, 50))} ms`, `${f(percentile(longParley, 50))} ms`, `${signed(addedLongP50)} ms (${f(addedLongP50 / Math.max(addedP50, 0.01))}× short)`, '≤ 2× short']);
+  rows.push(['TTFT 500-msg chat p99', `${f(percentile(longDirect, 99))} ms`, `${f(percentile(longParley, 99))} ms`, `${signed(addedLongP99)} ms`, '—']);
   rows.push(['throughput 4,000 tokens', `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(bigParley), 0)} tok/s`, `${f(rate(bigParley) / rate(bigDirect))}×`, '≥ 0.9×']);
   const bytesDirect = median(bigDirect.map((r) => r.bytes));
   const bytesParley = median(bigParley.map((r) => r.bytes));
   rows.push(['bytes, 4,000 tokens', `${f(bytesDirect / 1024, 0)} KiB`, `${f(bytesParley / 1024, 0)} KiB`, `${f(bytesParley / bytesDirect)}×`, 'linear']);
   rows.push(['bytes/token 1k vs 4k (Parley)', '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / 4000, 1)} B`, `${f(bytesParley / 4000 / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
   rows.push(['server CPU per 1k tokens', '—', `${f(parleyCpu / ((THROUGHPUT_RUNS * 4000) / 1000), 1)} ms`, '—', 'printed']);
-  rows.push(['· openai client alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `+${f(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
+  rows.push(['· openai client alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `${signed(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
   rows.push(['· bare GET /health round trip p50', '—', `${f(percentile(healthMs, 50))} ms`, '—', 'floor (HTTP hop)']);
   rows.push(['· openai client alone: 4,000 tokens', `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]) / rate(bigDirect))}×`, 'ceiling (providers)']);
   rows.push(['· openai client alone: CPU per 1k tokens', '—', `${f(clientCpuPer1k, 1)} ms`, '—', 'of the server CPU above']);
   const concTtft = (c: typeof concDirect, p: number) => percentile(c.runs.map((r) => r.ttftMs).filter(Number.isFinite), p);
-  rows.push(['50 streams: TTFT p50 / p99', `${f(concTtft(concDirect, 50), 1)} / ${f(concTtft(concDirect, 99), 1)} ms`, `${f(concTtft(concParley, 50), 1)} / ${f(concTtft(concParley, 99), 1)} ms`, `+${f(concTtft(concParley, 99) - concTtft(concDirect, 99), 1)} ms p99`, 'no head-of-line']);
+  rows.push(['50 streams: TTFT p50 / p99', `${f(concTtft(concDirect, 50), 1)} / ${f(concTtft(concDirect, 99), 1)} ms`, `${f(concTtft(concParley, 50), 1)} / ${f(concTtft(concParley, 99), 1)} ms`, `${signed(concTtft(concParley, 99) - concTtft(concDirect, 99), 1)} ms p99`, 'no head-of-line']);
   rows.push(['50 streams: wall time', `${f(concDirect.wallMs, 0)} ms`, `${f(concParley.wallMs, 0)} ms`, `${f(concParley.wallMs / concDirect.wallMs)}×`, '—']);
   rows.push(['50 streams: errors', String(errors(concDirect.runs)), String(errors(concParley.runs)), '—', '0']);
 
