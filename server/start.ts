@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import type { Express } from 'express';
 import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
@@ -21,6 +22,8 @@ export interface RunningServer {
   dataDir: string;
   /** The built services, for in-process callers (Electron, tests, benchmarks). */
   services: Services;
+  /** The Express app (tests enumerate its routes). */
+  app: Express;
   /** Stops accepting, drains open connections, closes the realtime channel and the database. */
   close(): Promise<void>;
 }
@@ -92,7 +95,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       })();
       return closing;
     };
-    return { url, host: boot.host, port, dataDir: boot.dataDir, services, close };
+    return { url, host: boot.host, port, dataDir: boot.dataDir, services, app, close };
   } catch (error) {
     await db.destroy().catch(() => undefined);
     flush();

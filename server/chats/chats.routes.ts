@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { authOf, requireUser } from '../auth';
 import {
   AddMessageRequest,
@@ -19,6 +19,11 @@ import type { ChatsService } from './chats.service';
 export function chatsRoutes(chats: ChatsService): Router {
   const router = Router();
   const id = (req: { params: Record<string, unknown> }) => String(req.params.id);
+  // Someone else's chat is refused (403/404) before its body is validated (DESIGN "Decisions").
+  const ownChat: RequestHandler = async (req, _res, next) => {
+    await chats.requireOwn(authOf(req).user, id(req));
+    next();
+  };
 
   router.get('/', requireUser, validateQuery(ChatListQuery), async (req, res) => {
     res.json(await chats.list(authOf(req).user, res.locals.query as ChatListQuery));
@@ -40,7 +45,7 @@ export function chatsRoutes(chats: ChatsService): Router {
     res.json(await chats.get(authOf(req).user, id(req)));
   });
 
-  router.post('/:id', requireUser, validateBody(UpdateChatRequest), async (req, res) => {
+  router.post('/:id', requireUser, ownChat, validateBody(UpdateChatRequest), async (req, res) => {
     res.json(await chats.update(authOf(req).user, id(req), req.body as UpdateChatRequest));
   });
 
@@ -49,27 +54,27 @@ export function chatsRoutes(chats: ChatsService): Router {
     res.json(true);
   });
 
-  router.post('/:id/pin', requireUser, validateBody(PinRequest), async (req, res) => {
+  router.post('/:id/pin', requireUser, ownChat, validateBody(PinRequest), async (req, res) => {
     res.json(await chats.pin(authOf(req).user, id(req), req.body as PinRequest));
   });
 
-  router.post('/:id/archive', requireUser, validateBody(ArchiveRequest), async (req, res) => {
+  router.post('/:id/archive', requireUser, ownChat, validateBody(ArchiveRequest), async (req, res) => {
     res.json(await chats.archive(authOf(req).user, id(req), req.body as ArchiveRequest));
   });
 
-  router.post('/:id/messages', requireUser, validateBody(AddMessageRequest), async (req, res) => {
+  router.post('/:id/messages', requireUser, ownChat, validateBody(AddMessageRequest), async (req, res) => {
     res.json(await chats.addMessage(authOf(req).user, id(req), req.body as AddMessageRequest));
   });
 
-  router.post('/:id/messages/:message_id', requireUser, validateBody(EditMessageRequest), async (req, res) => {
+  router.post('/:id/messages/:message_id', requireUser, ownChat, validateBody(EditMessageRequest), async (req, res) => {
     res.json(await chats.editMessage(authOf(req).user, id(req), String(req.params.message_id), req.body as EditMessageRequest));
   });
 
-  router.post('/:id/current', requireUser, validateBody(SetCurrentMessageRequest), async (req, res) => {
+  router.post('/:id/current', requireUser, ownChat, validateBody(SetCurrentMessageRequest), async (req, res) => {
     res.json(await chats.setCurrent(authOf(req).user, id(req), req.body as SetCurrentMessageRequest));
   });
 
-  router.patch('/:id/attachments', requireUser, validateBody(ChatAttachmentsRequest), async (req, res) => {
+  router.patch('/:id/attachments', requireUser, ownChat, validateBody(ChatAttachmentsRequest), async (req, res) => {
     res.json(await chats.setAttachments(authOf(req).user, id(req), (req.body as ChatAttachmentsRequest).attachment_ids));
   });
 

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import yazl from 'yazl';
 import { authOf, requireUser } from '../auth';
 import { KnowledgeCreate, KnowledgeFileRequest, KnowledgeUpdate } from '../contracts/knowledge';
@@ -33,6 +33,11 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
   const { knowledge, files } = deps;
   const router = Router();
   const id = (params: Record<string, unknown>) => String(params.id);
+  // A base the caller cannot see is 404 before its body is validated (DESIGN "Decisions").
+  const visible: RequestHandler = async (req, _res, next) => {
+    await knowledge.get(authOf(req).user, id(req.params));
+    next();
+  };
 
   router.get('/', requireUser, async (req, res) => {
     res.json(await knowledge.list(authOf(req).user));
@@ -43,17 +48,17 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
   router.get('/:id', requireUser, async (req, res) => {
     res.json(await knowledge.get(authOf(req).user, id(req.params)));
   });
-  router.post('/:id/update', requireUser, validateBody(KnowledgeUpdate), async (req, res) => {
+  router.post('/:id/update', requireUser, visible, validateBody(KnowledgeUpdate), async (req, res) => {
     res.json(await knowledge.update(authOf(req).user, id(req.params), req.body as KnowledgeUpdate));
   });
   router.delete('/:id/delete', requireUser, async (req, res) => {
     await knowledge.delete(authOf(req).user, id(req.params));
     res.json({ success: true });
   });
-  router.post('/:id/file/add', requireUser, validateBody(KnowledgeFileRequest), async (req, res) => {
+  router.post('/:id/file/add', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
     res.json(await knowledge.addFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id));
   });
-  router.post('/:id/file/remove', requireUser, validateBody(KnowledgeFileRequest), async (req, res) => {
+  router.post('/:id/file/remove', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
     res.json(await knowledge.removeFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id));
   });
   router.get('/:id/export', requireUser, async (req, res) => {
