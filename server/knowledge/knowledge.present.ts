@@ -1,9 +1,7 @@
 import type { AccessControl } from '../contracts/access';
-import type { FileStatus, KnowledgeDetail, KnowledgeFile, KnowledgeSummary } from '../contracts/knowledge';
+import type { FileStatus, KnowledgeDetail, KnowledgeSummary } from '../contracts/knowledge';
 import { readJson } from '../platform/db/json';
-import type { FileRow } from '../files';
-import type { CollectionFileRow } from '../retrieval';
-import type { KnowledgeRow } from './knowledge.repo';
+import type { KnowledgeFileRow, KnowledgeRow } from './knowledge.repo';
 
 /** The access list of a row (NULL = public read). */
 export function accessOf(row: KnowledgeRow): AccessControl {
@@ -24,21 +22,18 @@ export function presentSummary(row: KnowledgeRow, fileCount: number): KnowledgeS
   };
 }
 
-/** A file entry with its ingestion state. */
-export function presentFile(entry: CollectionFileRow, file: FileRow | undefined): KnowledgeFile {
+/** Row and its files (joined with their metadata) → single-item shape. */
+export function presentDetail(row: KnowledgeRow, entries: KnowledgeFileRow[]): KnowledgeDetail {
   return {
-    id: entry.file_id,
-    name: file?.filename ?? '',
-    status: entry.status as FileStatus,
-    ...(entry.error ? { error: entry.error } : {}),
-    size: file?.size ?? 0,
-    mime_type: file?.mime_type ?? '',
-    created_at: entry.created_at,
+    ...presentSummary(row, entries.length),
+    files: entries.map((e) => ({
+      id: e.file_id,
+      name: e.filename ?? '',
+      status: e.status as FileStatus,
+      ...(e.error ? { error: e.error } : {}),
+      size: e.size ?? 0,
+      mime_type: e.mime_type ?? '',
+      created_at: e.created_at,
+    })),
   };
-}
-
-/** Row and files → single-item shape. */
-export function presentDetail(row: KnowledgeRow, entries: CollectionFileRow[], files: FileRow[]): KnowledgeDetail {
-  const byId = new Map(files.map((f) => [f.id, f]));
-  return { ...presentSummary(row, entries.length), files: entries.map((e) => presentFile(e, byId.get(e.file_id))) };
 }

@@ -12,6 +12,17 @@ export interface KnowledgeRow {
   updated_at: number;
 }
 
+/** A file of a knowledge base with its ingestion state and the file's own name, size and type. */
+export interface KnowledgeFileRow {
+  file_id: string;
+  status: string;
+  error: string | null;
+  created_at: number;
+  filename: string | null;
+  size: number | null;
+  mime_type: string | null;
+}
+
 /** knex access to `knowledge`. */
 export function createKnowledgeRepo(db: Db) {
   return {
@@ -34,6 +45,14 @@ export function createKnowledgeRepo(db: Db) {
     },
     async touch(id: string, now: number): Promise<void> {
       await db('knowledge').where({ id }).update({ updated_at: now });
+    },
+    /** A base's files, oldest first, with their names, sizes and types: one query (a join), however many files. */
+    async files(id: string): Promise<KnowledgeFileRow[]> {
+      return db('collection_files as cf')
+        .leftJoin('files as f', 'f.id', 'cf.file_id')
+        .where('cf.collection_id', id)
+        .orderBy([{ column: 'cf.created_at' }, { column: 'cf.rowid' }])
+        .select<KnowledgeFileRow[]>('cf.file_id', 'cf.status', 'cf.error', 'cf.created_at', 'f.filename', 'f.size', 'f.mime_type');
     },
     async delete(id: string): Promise<boolean> {
       return (await db('knowledge').where({ id }).delete()) > 0;

@@ -56,8 +56,7 @@ export function createKnowledgeService(deps: {
   }
 
   async function detail(row: KnowledgeRow): Promise<KnowledgeDetail> {
-    const entries = await collections.filesOf(row.id);
-    return presentDetail(row, entries, await files.findMany(entries.map((e) => e.file_id)));
+    return presentDetail(row, await repo.files(row.id));
   }
 
   async function runRemovedHooks(knowledgeId: string, fileId: string): Promise<void> {
@@ -125,10 +124,9 @@ export function createKnowledgeService(deps: {
     async addFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
       const row = await require(caller, id, 'write');
       await files.requireReadable(caller, fileId);
-      const existing = await collections.findFile(id, fileId);
-      if (existing && existing.status !== 'failed') throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
       const now = clock.now();
-      await collections.putFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
+      const added = await collections.putNewFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
+      if (!added) throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
       await repo.touch(id, now);
       void ingestion.enqueue({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
       return detail({ ...row, updated_at: now });

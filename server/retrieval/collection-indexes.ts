@@ -18,8 +18,10 @@ export function blobOf(vector: Float32Array): Buffer {
 
 /** Rows fetched per page while rebuilding an index from SQLite. */
 const PAGE = 4000;
-/** Delay before a changed index is written to disk (changes in a burst are saved once). */
-const SAVE_DELAY_MS = 1500;
+/** A changed index is written once no change came for this long (a burst is saved once)… */
+const SAVE_DELAY_MS = 2000;
+/** …or at the latest this long after the first unsaved change (a long ingestion saves now and then, not per file). */
+const SAVE_MAX_DELAY_MS = 30_000;
 
 /**
  * The in-memory indexes of collections, loaded lazily: from the snapshot in `indexes/` when it
@@ -31,6 +33,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
   const loaded = new Map<string, Promise<HybridIndex>>();
   const dirty = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  let firstChangeAt = 0;
   let saving: Promise<void> = Promise.resolve();
 
   const fileOf = (collectionId: string) => path.join(dir, `${collectionId.replace(/[^A-Za-z0-9_-]/g, '_')}.idx`);
@@ -63,13 +66,23 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     const { model, dims } = await deps.model();
     const expected = await fingerprint(collectionId, model);
     const started = Date.now();
-    const state = await readSnapshot(fileOf(collectionId), expected);
-    if (state && (dims === undefined || state.dims === dims || state.size === 0)) {
-      const index = HybridIndex.fromState(state);
-      log.debug({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index restored');
-      return index;
+    let target: HybridIndex | undefined;
+    const state = await readSnapshot(fileOf(collectionId), expected, (header) => {
+      if (dims !== undefined && header.dims !== dims && header.size > 0) return undefined;
+      const made = HybridIndex.withCapacity(header.dims, header.model, header.size);
+      target = made.index;
+      return made.vectors;
+    });
+    if (state) {
+      try {
+        const index = HybridIndex.fromState(state, target);
+        log.debug({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index restored');
+        return index;
+      } catch (error) {
+        log.warn({ err: error, collectionId }, 'a damaged search index file is rebuilt');
+      }
     }
-    const { models } = await repo.fingerprint(collectionId);
+    const models = await repo.modelsOf(collectionId);
     // Vectors of another model cannot be compared with this model's query vectors: leave them out.
     const index = await rebuild(collectionId, model, dims);
     if (models.some((m) => m !== model)) log.info({ collectionId }, 'index built while some chunks wait for re-embedding');
@@ -80,11 +93,16 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
 
   function markDirty(collectionId: string): void {
     dirty.add(collectionId);
-    if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void flush();
-    }, SAVE_DELAY_MS);
+    const now = Date.now();
+    if (timer) clearTimeout(timer);
+    else firstChangeAt = now;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        void flush();
+      },
+      Math.max(0, Math.min(SAVE_DELAY_MS, firstChangeAt + SAVE_MAX_DELAY_MS - now)),
+    );
     timer.unref();
   }
 

@@ -1,3 +1,4 @@
+import { Postings } from './postings';
 import { analyze } from './text-analysis';
 import { VectorStore } from './vector-store';
 
@@ -16,6 +17,8 @@ export interface IndexInput {
   text: string;
   /** Unit-length embedding of `dims` numbers, or null when the chunk has none yet. */
   vector: Float32Array | null;
+  /** `analyze(text)` when the caller has it already (ingestion analyses on its worker). */
+  terms?: readonly string[];
 }
 
 /** A search result: the chunk, its blended score and the two signals behind it (all 0..1). */
@@ -48,12 +51,6 @@ export interface IndexQuery {
   fullMatchCosine?: number;
 }
 
-interface Posting {
-  docs: Int32Array;
-  tfs: Uint16Array;
-  n: number;
-}
-
 /** The arrays an index is made of, for snapshots. */
 export interface IndexState {
   dims: number;
@@ -66,7 +63,8 @@ export interface IndexState {
   docLen: Uint32Array;
   hasVector: Uint8Array;
   vectors: Float32Array;
-  terms: string[];
+  /** The vocabulary: UTF-8 terms joined by `\n`, sorted (JavaScript string order). */
+  termBytes: Uint8Array;
   /** CSR postings: term i owns docs/tfs[offsets[i] .. offsets[i+1]). */
   offsets: Uint32Array;
   docs: Int32Array;
@@ -105,7 +103,7 @@ export class HybridIndex {
   private docLen: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private hasVector: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private vectors: VectorStore;
-  private postings = new Map<string, Posting>();
+  private postings = new Postings();
   private lexScratch = new Float32Array(0);
   private semScale = 1;
 
@@ -142,7 +140,7 @@ export class HybridIndex {
       this.chunkIds[slot] = chunk.id;
       this.fileOf[slot] = file;
       this.alive[slot] = 1;
-      const terms = analyze(chunk.text);
+      const terms = chunk.terms ?? analyze(chunk.text);
       this.docLen[slot] = terms.length;
       this.totalLen += terms.length;
       this.aliveCount += 1;
@@ -152,23 +150,7 @@ export class HybridIndex {
       }
       counts.clear();
       for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-      for (const [term, tf] of counts) {
-        let posting = this.postings.get(term);
-        if (!posting) {
-          posting = { docs: new Int32Array(4), tfs: new Uint16Array(4), n: 0 };
-          this.postings.set(term, posting);
-        } else if (posting.n === posting.docs.length) {
-          const docs = new Int32Array(posting.n * 2);
-          docs.set(posting.docs);
-          const tfs = new Uint16Array(posting.n * 2);
-          tfs.set(posting.tfs);
-          posting.docs = docs;
-          posting.tfs = tfs;
-        }
-        posting.docs[posting.n] = slot;
-        posting.tfs[posting.n] = Math.min(tf, 65_535);
-        posting.n += 1;
-      }
+      for (const [term, tf] of counts) this.postings.append(term, slot, tf);
     }
   }
 
@@ -209,18 +191,7 @@ export class HybridIndex {
     }
     this.alive.fill(0, next, this.size);
     this.size = next;
-    for (const [term, posting] of this.postings) {
-      let n = 0;
-      for (let i = 0; i < posting.n; i += 1) {
-        const slot = remap[posting.docs[i]!]!;
-        if (slot < 0) continue;
-        posting.docs[n] = slot;
-        posting.tfs[n] = posting.tfs[i]!;
-        n += 1;
-      }
-      if (n === 0) this.postings.delete(term);
-      else posting.n = n;
-    }
+    this.postings.pack(remap);
   }
 
   /** Chunk ids of a file still in the index. */
@@ -323,21 +294,7 @@ export class HybridIndex {
   /** The index as flat arrays (postings packed), for a snapshot. */
   exportState(): IndexState {
     if (this.size - this.aliveCount > 0) this.compact();
-    const terms = [...this.postings.keys()];
-    const offsets = new Uint32Array(terms.length + 1);
-    let total = 0;
-    terms.forEach((term, i) => {
-      offsets[i] = total;
-      total += this.postings.get(term)!.n;
-    });
-    offsets[terms.length] = total;
-    const docs = new Int32Array(total);
-    const tfs = new Uint16Array(total);
-    terms.forEach((term, i) => {
-      const posting = this.postings.get(term)!;
-      docs.set(posting.docs.subarray(0, posting.n), offsets[i]);
-      tfs.set(posting.tfs.subarray(0, posting.n), offsets[i]);
-    });
+    const { termBytes, offsets, docs, tfs } = this.postings.pack();
     const size = this.size;
     return {
       dims: this.dims,
@@ -350,16 +307,26 @@ export class HybridIndex {
       docLen: this.docLen.subarray(0, size),
       hasVector: this.hasVector.subarray(0, size),
       vectors: this.vectors.packed(size),
-      terms,
+      termBytes,
       offsets,
       docs,
       tfs,
     };
   }
 
+  /**
+   * An empty index whose vector slots `0..size` can be filled in place (a snapshot reads its
+   * vectors straight into them); finish with {@link fromState}.
+   */
+  static withCapacity(dims: number, model: string, size: number): { index: HybridIndex; vectors: Float32Array } {
+    const index = new HybridIndex(dims, model);
+    index.vectors.ensure(Math.max(1, size));
+    return { index, vectors: index.vectors.packed(size) };
+  }
+
   /** Rebuilds an index from a snapshot's arrays without re-analysing any text. */
-  static fromState(state: IndexState): HybridIndex {
-    const index = new HybridIndex(state.dims, state.model);
+  static fromState(state: IndexState, into?: HybridIndex): HybridIndex {
+    const index = into ?? new HybridIndex(state.dims, state.model);
     index.size = state.size;
     index.chunkIds = state.chunkIds;
     index.fileOf = state.fileOf;
@@ -367,19 +334,26 @@ export class HybridIndex {
     index.alive = state.alive;
     index.docLen = state.docLen;
     index.hasVector = state.hasVector;
-    index.vectors.load(state.vectors);
+    // Vectors read into this index's own slots already need no copy.
+    if (state.vectors.buffer !== index.vectors.packed(0).buffer) index.vectors.load(state.vectors);
+    const fileOf = state.fileOf;
+    const alive = state.alive;
+    const docLen = state.docLen;
+    let aliveCount = 0;
+    let totalLen = 0;
+    const seen = new Uint8Array(state.files.length);
     for (let slot = 0; slot < state.size; slot += 1) {
-      if (!state.alive[slot]) continue;
-      index.aliveCount += 1;
-      index.totalLen += state.docLen[slot]!;
-      index.fileIndex.set(state.files[state.fileOf[slot]!]!, state.fileOf[slot]!);
+      if (!alive[slot]) continue;
+      aliveCount += 1;
+      totalLen += docLen[slot]!;
+      seen[fileOf[slot]!] = 1;
     }
-    for (let i = 0; i < state.terms.length; i += 1) {
-      const start = state.offsets[i]!;
-      const end = state.offsets[i + 1]!;
-      // Views into the packed arrays; the first append to a term copies it out (see add).
-      index.postings.set(state.terms[i]!, { docs: state.docs.subarray(start, end), tfs: state.tfs.subarray(start, end), n: end - start });
-    }
+    index.aliveCount = aliveCount;
+    index.totalLen = totalLen;
+    state.files.forEach((fileId, i) => {
+      if (seen[i]) index.fileIndex.set(fileId, i);
+    });
+    index.postings = Postings.fromPacked(state);
     return index;
   }
 }

@@ -13,7 +13,8 @@ import { createRetrievalRepo } from './retrieval.repo';
 import { createRetrievalService } from './retrieval.service';
 
 export { RetrievalSection, EmbeddingSection, createRetrievalSettings, type RetrievalSettings } from './retrieval-config';
-export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal, PreparedChunk } from './retrieval.service';
+export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal, PreparedChunk, StoreItem } from './retrieval.service';
+export { fileKey } from './retrieval.repo';
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { RetrievalRepo, CollectionFileRow } from './retrieval.repo';
 export type { Embedder } from './embedding/embedder';

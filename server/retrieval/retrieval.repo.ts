@@ -20,6 +20,37 @@ export interface NewChunk {
   embedding: Buffer | null;
 }
 
+/** The chunks of one file, to store with others in one transaction. */
+export interface FileChunks {
+  collectionId: string;
+  fileId: string;
+  chunks: readonly NewChunk[];
+}
+
+/** Key of a file in a collection (maps of {@link FileChunks}). */
+export const fileKey = (collectionId: string, fileId: string) => `${collectionId}\u0000${fileId}`;
+
+/** Ids per statement: well under SQLite's variable limit. */
+const IN_SLICE = 500;
+/** Chunk rows per multi-row insert (8 columns each). */
+const INSERT_SLICE = 400;
+
+/** Groups items by collection, keeping their order. */
+function byCollection<T extends { collectionId: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(item.collectionId);
+    if (list) list.push(item);
+    else groups.set(item.collectionId, [item]);
+  }
+  return groups;
+}
+
+/** `items` in slices of `size`. */
+function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
 /** A stored chunk as the index rebuild reads it. */
 export interface IndexChunkRow {
   id: number;
@@ -43,21 +74,52 @@ export interface ChunkRow {
 /** knex access to `collection_files` and `chunks`. */
 export function createRetrievalRepo(db: Db) {
   return {
-    /** Adds a file to a collection as `pending` (or resets it to pending); its old chunks go. */
+    /**
+     * Adds a file to a collection as `pending` (or resets it to pending), in one statement. Old
+     * chunks need no delete here: a failed file has none, and storing replaces a file's chunks.
+     */
     async putFile(row: Omit<CollectionFileRow, 'error'>): Promise<void> {
-      await db.transaction(async (trx) => {
-        await trx('chunks').where({ collection_id: row.collection_id, file_id: row.file_id }).delete();
-        await trx('collection_files')
-          .insert({ ...row, error: null })
-          .onConflict(['collection_id', 'file_id'])
-          .merge({ status: row.status, error: null, updated_at: row.updated_at });
-      });
+      await db('collection_files')
+        .insert({ ...row, error: null })
+        .onConflict(['collection_id', 'file_id'])
+        .merge({ status: row.status, error: null, updated_at: row.updated_at });
+    },
+    /**
+     * {@link putFile} unless the file is in the collection already and has not failed, in one
+     * statement; false when it was there (nothing changed).
+     */
+    async putNewFile(row: Omit<CollectionFileRow, 'error'>): Promise<boolean> {
+      const rows = await db('collection_files')
+        .insert({ ...row, error: null })
+        .onConflict(['collection_id', 'file_id'])
+        .merge({ status: row.status, error: null, updated_at: row.updated_at })
+        .where('collection_files.status', 'failed')
+        .returning<Array<{ file_id: string }>>('file_id');
+      return rows.length > 0;
     },
     async findFile(collectionId: string, fileId: string): Promise<CollectionFileRow | undefined> {
       return db<CollectionFileRow>('collection_files').where({ collection_id: collectionId, file_id: fileId }).first();
     },
     async setStatus(collectionId: string, fileId: string, status: string, error: string | null, now: number): Promise<void> {
       await db('collection_files').where({ collection_id: collectionId, file_id: fileId }).update({ status, error, updated_at: now });
+    },
+    /**
+     * Moves the files of a batch that are still in their collection to `status`; returns the
+     * keys ({@link fileKey}) of those it found (the others left meanwhile).
+     */
+    async claim(files: ReadonlyArray<{ collectionId: string; fileId: string }>, status: string, now: number): Promise<Set<string>> {
+      const found = new Set<string>();
+      for (const [collectionId, list] of byCollection(files)) {
+        for (const part of slices(list.map((f) => f.fileId), IN_SLICE)) {
+          const rows = await db('collection_files')
+            .where({ collection_id: collectionId })
+            .whereIn('file_id', part)
+            .update({ status, error: null, updated_at: now })
+            .returning<Array<{ file_id: string }>>('file_id');
+          for (const r of rows) found.add(fileKey(collectionId, r.file_id));
+        }
+      }
+      return found;
     },
     /** Files of a collection, oldest first. */
     async filesOf(collectionId: string): Promise<CollectionFileRow[]> {
@@ -103,33 +165,53 @@ export function createRetrievalRepo(db: Db) {
       await db('collection_files').where({ collection_id: collectionId }).delete();
     },
     /**
-     * Replaces a file's chunks and marks it completed, in one transaction: readers see the old
-     * state or the new one, never half. False when the file left the collection meanwhile.
+     * Stores the chunks of several files (replacing older ones) and marks them completed, in one
+     * transaction: readers see each file before or after, never half. Files that left their
+     * collection meanwhile are skipped. Multi-row inserts (row-by-row is ~10× slower through
+     * knex) that return the new ids. Answers the chunk ids of each stored file ({@link fileKey}),
+     * in chunk order.
      */
-    async storeChunks(collectionId: string, fileId: string, chunks: readonly NewChunk[], model: string, now: number): Promise<boolean> {
+    async storeMany(files: readonly FileChunks[], model: string, now: number): Promise<Map<string, number[]>> {
       return db.transaction(async (trx) => {
-        const present = await trx('collection_files').where({ collection_id: collectionId, file_id: fileId }).first();
-        if (!present) return false;
-        await trx('chunks').where({ collection_id: collectionId, file_id: fileId }).delete();
-        const rows = chunks.map((c) => ({ ...c, collection_id: collectionId, file_id: fileId, model }));
-        // Multi-row inserts: row-by-row is ~10× slower in SQLite through knex.
-        for (let i = 0; i < rows.length; i += 100) await trx('chunks').insert(rows.slice(i, i + 100));
-        await trx('collection_files').where({ collection_id: collectionId, file_id: fileId }).update({ status: 'completed', error: null, updated_at: now });
-        return true;
+        const kept: FileChunks[] = [];
+        for (const [collectionId, list] of byCollection(files)) {
+          // Inside the transaction nobody sees `completed` before the chunks; the rows it finds are the files still there.
+          const present = new Set<string>();
+          for (const part of slices(list.map((f) => f.fileId), IN_SLICE)) {
+            const rows = await trx('collection_files')
+              .where({ collection_id: collectionId })
+              .whereIn('file_id', part)
+              .update({ status: 'completed', error: null, updated_at: now })
+              .returning<Array<{ file_id: string }>>('file_id');
+            for (const r of rows) present.add(r.file_id);
+          }
+          const here = list.filter((f) => present.has(f.fileId));
+          for (const part of slices(here.map((f) => f.fileId), IN_SLICE)) await trx('chunks').where({ collection_id: collectionId }).whereIn('file_id', part).delete();
+          kept.push(...here);
+        }
+        const ids = new Map<string, number[]>(kept.map((f) => [fileKey(f.collectionId, f.fileId), new Array<number>(f.chunks.length)]));
+        const rows = kept.flatMap((f) => f.chunks.map((c) => ({ ...c, collection_id: f.collectionId, file_id: f.fileId, model })));
+        for (const part of slices(rows, INSERT_SLICE)) {
+          const inserted = await trx('chunks').insert(part).returning<Array<{ id: number; collection_id: string; file_id: string; seq: number }>>(['id', 'collection_id', 'file_id', 'seq']);
+          for (const r of inserted) ids.get(fileKey(r.collection_id, r.file_id))![r.seq] = Number(r.id);
+        }
+        return ids;
       });
     },
-    /** Chunk ids of a file in a collection, ascending. */
-    async chunkIdsOf(collectionId: string, fileId: string): Promise<number[]> {
-      const rows = await db('chunks').where({ collection_id: collectionId, file_id: fileId }).orderBy('id').select<{ id: number }[]>('id');
-      return rows.map((r) => r.id);
-    },
-    /** What a collection holds, to tell whether a saved index is current. */
-    async fingerprint(collectionId: string): Promise<{ count: number; maxId: number; sumId: number; models: string[] }> {
+    /**
+     * What a collection holds, to tell whether a saved index is current: read from the
+     * (collection_id, file_id) index alone (ids are in every index), never from the chunk rows.
+     */
+    async fingerprint(collectionId: string): Promise<{ count: number; maxId: number; sumId: number }> {
       const row = await db('chunks')
         .where({ collection_id: collectionId })
         .first<{ count: number; maxId: number | null; sumId: number | null }>(db.raw('count(*) as count'), db.raw('max(id) as maxId'), db.raw('sum(id) as sumId'));
+      return { count: Number(row?.count ?? 0), maxId: Number(row?.maxId ?? 0), sumId: Number(row?.sumId ?? 0) };
+    },
+    /** Embedding models of a collection's chunks (reads every row: only for rebuilds). */
+    async modelsOf(collectionId: string): Promise<string[]> {
       const models = await db('chunks').where({ collection_id: collectionId }).distinct<{ model: string }[]>('model');
-      return { count: Number(row?.count ?? 0), maxId: Number(row?.maxId ?? 0), sumId: Number(row?.sumId ?? 0), models: models.map((m) => m.model) };
+      return models.map((m) => m.model);
     },
     /** A page of a collection's chunks for an index rebuild, by ascending id. */
     async chunksAfter(collectionId: string, afterId: number, limit: number): Promise<IndexChunkRow[]> {

@@ -6,13 +6,24 @@ import { blobOf, type CollectionIndexes } from './collection-indexes';
 import type { Embedder } from './embedding/embedder';
 import { rerank } from './reranker';
 import { RetrievalSection } from './retrieval-config';
-import type { NewChunk, RetrievalRepo } from './retrieval.repo';
+import type { PackedTerms } from './packed-terms';
+import { unpackTerms } from './packed-terms';
+import { fileKey, type FileChunks, type RetrievalRepo } from './retrieval.repo';
 
 /** A chunk ready to be stored: text to search, and what to return instead (parent, heading trail). */
 export interface PreparedChunk {
   text: string;
   context: string | null;
   meta: Record<string, unknown>;
+}
+
+/** One file's chunks to store: their vectors (null where none) and, when known, their analysed terms. */
+export interface StoreItem {
+  collectionId: string;
+  fileId: string;
+  chunks: readonly PreparedChunk[];
+  vectors: readonly (Float32Array | null)[];
+  terms?: PackedTerms;
 }
 
 /** One retrieved passage. `score` is its relevance, 0..1. */
@@ -104,32 +115,47 @@ export function createRetrievalService(deps: {
     }
   }
 
-  return {
-    /** Stores a file's chunks (replacing older ones) and adds them to the loaded index. False if the file left the collection meanwhile. */
-    async store(collectionId: string, fileId: string, chunks: readonly PreparedChunk[], vectors: readonly (Float32Array | null)[], model: string): Promise<boolean> {
-      const rows: NewChunk[] = chunks.map((c, i) => ({
-        seq: i,
-        text: c.text,
-        context: c.context,
-        meta: JSON.stringify(c.meta),
-        embedding: vectors[i] ? blobOf(vectors[i]!) : null,
+  const service = {
+    /**
+     * Stores the chunks of several files (replacing older ones) in one transaction, marks them
+     * completed, and adds them to the indexes in memory. Answers, per item, whether it was stored
+     * (false when the file left its collection meanwhile).
+     */
+    async storeMany(items: readonly StoreItem[], model: string): Promise<boolean[]> {
+      const files: FileChunks[] = items.map((item) => ({
+        collectionId: item.collectionId,
+        fileId: item.fileId,
+        chunks: item.chunks.map((c, i) => ({
+          seq: i,
+          text: c.text,
+          context: c.context,
+          meta: JSON.stringify(c.meta),
+          embedding: item.vectors[i] ? blobOf(item.vectors[i]!) : null,
+        })),
       }));
-      const stored = await repo.storeChunks(collectionId, fileId, rows, model, clock.now());
-      if (!stored) return false;
-      const pending = indexes.peek(collectionId);
-      if (pending) {
+      const stored = await repo.storeMany(files, model, clock.now());
+      for (const item of items) {
+        const ids = stored.get(fileKey(item.collectionId, item.fileId));
+        const pending = indexes.peek(item.collectionId);
+        if (!ids || !pending) continue;
         const index = await pending;
-        const dims = vectors.find((v) => v)?.length;
-        if (index.model !== model || (dims !== undefined && index.count > 0 && index.dims !== dims) || (dims !== undefined && index.dims !== dims)) {
-          await indexes.invalidate(collectionId);
-        } else {
-          index.removeFile(fileId);
-          const ids = await repo.chunkIdsOf(collectionId, fileId);
-          index.add(ids.map((id, i) => ({ id, fileId, text: chunks[i]!.text, vector: vectors[i] ?? null })));
-          indexes.changed(collectionId);
+        const dims = item.vectors.find((v) => v)?.length;
+        if (index.model !== model || (dims !== undefined && index.dims !== dims)) {
+          await indexes.invalidate(item.collectionId);
+          continue;
         }
+        index.removeFile(item.fileId);
+        const terms = item.terms ? unpackTerms(item.terms) : undefined;
+        index.add(ids.map((id, i) => ({ id, fileId: item.fileId, text: item.chunks[i]!.text, vector: item.vectors[i] ?? null, terms: terms?.[i] })));
+        indexes.changed(item.collectionId);
       }
-      return true;
+      return items.map((item) => stored.has(fileKey(item.collectionId, item.fileId)));
+    },
+
+    /** Stores one file's chunks (see {@link storeMany}). False if the file left the collection meanwhile. */
+    async store(collectionId: string, fileId: string, chunks: readonly PreparedChunk[], vectors: readonly (Float32Array | null)[], model: string): Promise<boolean> {
+      const [stored] = await service.storeMany([{ collectionId, fileId, chunks, vectors }], model);
+      return stored === true;
     },
 
     /** Removes a file from a collection: its row, chunks and index entries. */
@@ -218,5 +244,6 @@ export function createRetrievalService(deps: {
     /** Saves changed indexes (shutdown). */
     flush: () => indexes.flush(),
   };
+  return service;
 }
 export type RetrievalService = ReturnType<typeof createRetrievalService>;

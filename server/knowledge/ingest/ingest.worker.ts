@@ -1,17 +1,11 @@
-// The ingestion worker thread: extraction, chunking and offline embedding run here, off the
-// service's event loop. Messages: {id, job} in; {id, ok, result | error, failed} out.
+// The ingestion worker thread: extraction, chunking, analysis and offline embedding run here, off
+// the service's event loop. One message per batch of files: {id, jobs} in; {id, outcomes} out
+// (each file's result or its error), with the vectors and term arrays transferred, not copied.
 import { parentPort } from 'node:worker_threads';
-import { IngestError } from './extraction-error';
-import { prepare, type PrepareJob } from './prepare';
+import { prepareMany, transferables, type PrepareJob } from './prepare';
 
-parentPort?.on('message', (message: { id: number; job: PrepareJob }) => {
-  prepare(message.job).then(
-    (result) => {
-      const transfer = result.vectors ? [result.vectors.buffer as ArrayBuffer] : [];
-      parentPort!.postMessage({ id: message.id, ok: true, result }, transfer);
-    },
-    (error: unknown) => {
-      parentPort!.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error), reason: error instanceof IngestError });
-    },
-  );
+parentPort?.on('message', (message: { id: number; jobs: PrepareJob[] }) => {
+  void prepareMany(message.jobs).then((outcomes) => {
+    parentPort!.postMessage({ id: message.id, outcomes }, transferables(outcomes));
+  });
 });

@@ -4,15 +4,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../platform/log';
 import { packageRoot } from '../../platform/paths';
-import { IngestError } from './extraction-error';
-import type { PrepareJob, PrepareResult } from './prepare';
+import type { PrepareJob, PrepareOutcome } from './prepare';
 
 interface Reply {
   id: number;
-  ok: boolean;
-  result?: PrepareResult;
-  error?: string;
-  reason?: boolean;
+  outcomes: PrepareOutcome[];
 }
 
 /**
@@ -31,13 +27,14 @@ function workerEntry(): { code: string; eval: boolean } | undefined {
 }
 
 /**
- * Runs {@link PrepareJob}s on one worker thread, started on first use and restarted if it dies.
- * Where no worker can start, jobs run in-process (slower for the event loop, still correct).
+ * Runs batches of {@link PrepareJob}s on one worker thread (one round trip per batch), started on
+ * first use and restarted if it dies. Where no worker can start, jobs run in-process (slower for
+ * the event loop, still correct).
  */
 export function createPrepareWorker(log: Logger) {
   let worker: Worker | undefined;
   let nextId = 1;
-  const waiting = new Map<number, { resolve: (r: PrepareResult) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (r: PrepareOutcome[]) => void; reject: (e: Error) => void }>();
 
   function failAll(error: Error): void {
     for (const pending of waiting.values()) pending.reject(error);
@@ -55,8 +52,7 @@ export function createPrepareWorker(log: Logger) {
         const pending = waiting.get(reply.id);
         if (!pending) return;
         waiting.delete(reply.id);
-        if (reply.ok && reply.result) pending.resolve(reply.result);
-        else pending.reject(reply.reason ? new IngestError(reply.error ?? 'unknown error') : new Error(reply.error ?? 'unknown error'));
+        pending.resolve(reply.outcomes);
       });
       w.on('error', (error) => {
         log.warn({ err: error }, 'the ingestion worker failed');
@@ -76,16 +72,16 @@ export function createPrepareWorker(log: Logger) {
   }
 
   return {
-    /** Prepares a file on the worker (or in-process as a fallback). */
-    async run(job: PrepareJob): Promise<PrepareResult> {
+    /** Prepares files on the worker (or in-process as a fallback); one outcome per job, in order. */
+    async run(jobs: readonly PrepareJob[]): Promise<PrepareOutcome[]> {
       const w = start();
-      if (!w) return (await import('./prepare')).prepare(job);
+      if (!w) return (await import('./prepare')).prepareMany(jobs);
       const id = nextId;
       nextId += 1;
-      return new Promise<PrepareResult>((resolve, reject) => {
+      return new Promise<PrepareOutcome[]>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         w.ref();
-        w.postMessage({ id, job });
+        w.postMessage({ id, jobs });
       }).finally(() => {
         if (waiting.size === 0) worker?.unref();
       });

@@ -29,8 +29,15 @@ function add(vector: Float32Array, feature: string, weight: number): void {
  * search with no model at all. Not a neural model: it finds shared words and word forms.
  */
 export function offlineEmbed(text: string, out: Float32Array = new Float32Array(OFFLINE_DIMS)): Float32Array {
+  return offlineEmbedTerms(analyze(text), out);
+}
+
+/**
+ * {@link offlineEmbed} of text analysed already: ingestion analyses each chunk once, for this
+ * vector and for the search index's postings.
+ */
+export function offlineEmbedTerms(terms: readonly string[], out: Float32Array = new Float32Array(OFFLINE_DIMS)): Float32Array {
   out.fill(0);
-  const terms = analyze(text);
   const counts = new Map<string, number>();
   for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
   for (const [term, count] of counts) {
