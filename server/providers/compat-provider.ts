@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { abortError, ProviderError, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
+import { parseSseChunks } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
 
 /** Where and how to reach one OpenAI-compatible provider. */
@@ -85,39 +86,46 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
     },
 
     async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
-      let stream;
+      // The client sends the request (auth, errors, status translation); the SSE body is parsed
+      // here with a lean parser, since the client's own stream parsing caps throughput.
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) controller.abort();
       try {
-        stream = await client.chat.completions.create(
-          { ...requestBody(request), stream: true, stream_options: { include_usage: true } },
-          { signal },
-        );
-      } catch (error) {
-        throw translate(error, signal);
-      }
-      const toolCalls = createToolCallAccumulator();
-      try {
-        for await (const chunk of stream) {
-          if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
-          const choice = chunk.choices?.[0];
-          if (!choice) continue;
-          if (choice.delta?.content) yield { content: choice.delta.content };
-          if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
-          if (choice.finish_reason) {
-            const calls = toolCalls.take();
-            if (calls.length > 0) yield { tool_calls: calls };
-            yield { finish_reason: choice.finish_reason };
-          }
+        let response: Response;
+        try {
+          response = await client.chat.completions
+            .create({ ...requestBody(request), stream: true, stream_options: { include_usage: true } }, { signal: controller.signal })
+            .asResponse();
+        } catch (error) {
+          throw translate(error, signal);
         }
-      } catch (error) {
-        throw translate(error, signal);
+        const toolCalls = createToolCallAccumulator();
+        try {
+          for await (const chunk of parseSseChunks(response)) {
+            if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
+            const choice = chunk.choices?.[0];
+            if (!choice) continue;
+            if (choice.delta?.content) yield { content: choice.delta.content };
+            if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
+            if (choice.finish_reason) {
+              const calls = toolCalls.take();
+              if (calls.length > 0) yield { tool_calls: calls };
+              yield { finish_reason: choice.finish_reason };
+            }
+          }
+        } catch (error) {
+          throw translate(error, signal);
+        }
+        if (signal?.aborted) throw abortError();
+        const rest = toolCalls.take();
+        if (rest.length > 0) yield { tool_calls: rest };
       } finally {
         // A consumer that stops early (break, throw) must not leave the upstream request open.
-        stream.controller.abort();
+        signal?.removeEventListener('abort', onAbort);
+        controller.abort();
       }
-      // The openai client ends the loop silently when aborted.
-      if (signal?.aborted) throw abortError();
-      const rest = toolCalls.take();
-      if (rest.length > 0) yield { tool_calls: rest };
     },
 
     async embed(model, inputs, signal) {
