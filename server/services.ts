@@ -109,6 +109,7 @@ export async function buildServices(platform: Platform) {
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   onShutdown(() => knowledge.stop());
+  users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   void knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());

@@ -63,6 +63,8 @@ export function createKnowledge(deps: {
   return {
     service,
     ingestion,
+    /** For users.beforeUserDeleted: leaves no index of the user's bases and files behind (see the service). */
+    beforeUserDeleted: (userId: string) => service.beforeUserDeleted(userId),
     /** Resumes unfinished ingestion (call after start, in the background). */
     resume: () => ingestion.resume(),
     /** Stops ingestion and the worker, then saves changed indexes. */

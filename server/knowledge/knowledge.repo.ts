@@ -36,6 +36,10 @@ export function createKnowledgeRepo(db: Db) {
       if (ids.length === 0) return [];
       return db<KnowledgeRow>('knowledge').whereIn('id', [...ids]);
     },
+    /** Ids of the bases a user owns. */
+    async idsOfUser(userId: string): Promise<string[]> {
+      return (await db('knowledge').where({ user_id: userId }).select<{ id: string }[]>('id')).map((r) => r.id);
+    },
     /** Every base, newest change first. */
     async all(): Promise<KnowledgeRow[]> {
       return db<KnowledgeRow>('knowledge').select('*').orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id' }]);

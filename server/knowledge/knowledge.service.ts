@@ -213,6 +213,28 @@ export function createKnowledgeService(deps: {
       return require(caller, id, mode);
     },
 
+    /**
+     * For users.beforeUserDeleted: notes the user's bases, their files' collections and the other
+     * bases holding their files while the rows exist; the step it returns (run once the deletion
+     * committed and the rows cascaded) drops those indexes from memory and disk, takes the
+     * user's files out of other people's indexes, and tells the file-removed hooks.
+     */
+    async beforeUserDeleted(userId: string): Promise<() => Promise<void>> {
+      const bases = await repo.idsOfUser(userId);
+      const ownBases = new Set(bases);
+      const entries = await collections.entriesOfFiles(await files.idsOfUser(userId));
+      const baseFiles = new Map<string, string[]>();
+      for (const id of bases) baseFiles.set(id, (await collections.filesOf(id)).map((e) => e.file_id));
+      return async () => {
+        const dropped = new Set(bases);
+        for (const entry of entries) if (entry.knowledge_id === null || ownBases.has(entry.collection_id)) dropped.add(entry.collection_id);
+        for (const collectionId of dropped) await retrieval.forgetCollection(collectionId);
+        for (const entry of entries) if (!dropped.has(entry.collection_id)) await retrieval.forgetFile(entry.collection_id, entry.file_id);
+        for (const [id, fileIds] of baseFiles) for (const fileId of fileIds) await runRemovedHooks(id, fileId);
+        for (const entry of entries) if (entry.knowledge_id !== null && !ownBases.has(entry.knowledge_id)) await runRemovedHooks(entry.knowledge_id, entry.file_id);
+      };
+    },
+
     /** Registers work to do after a file leaves a knowledge base. */
     onFileRemoved(hook: FileRemovedHook): void {
       removedHooks.push(hook);

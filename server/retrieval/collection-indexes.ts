@@ -116,6 +116,8 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
         try {
           const index = await pending;
           await writeSnapshot(fileOf(collectionId), index.exportState(), await fingerprint(collectionId, index.model));
+          // Forgotten while it was being written (its base or user was deleted): leave no file behind.
+          if (loaded.get(collectionId) !== pending) await removeSnapshot(fileOf(collectionId));
         } catch (error) {
           log.warn({ err: error, collectionId }, 'could not save a search index (it will be rebuilt)');
         }

@@ -146,6 +146,14 @@ export function createRetrievalRepo(db: Db) {
       const rows = await db('collection_files').where({ file_id: fileId }).select<{ collection_id: string }[]>('collection_id');
       return rows.map((r) => r.collection_id);
     },
+    /** Every collection entry of these files (to clean up after them). */
+    async entriesOfFiles(fileIds: readonly string[]): Promise<Array<Pick<CollectionFileRow, 'collection_id' | 'file_id' | 'knowledge_id'>>> {
+      const out: Array<Pick<CollectionFileRow, 'collection_id' | 'file_id' | 'knowledge_id'>> = [];
+      for (const part of slices(fileIds, IN_SLICE)) {
+        out.push(...(await db('collection_files').whereIn('file_id', part).select<CollectionFileRow[]>('collection_id', 'file_id', 'knowledge_id')));
+      }
+      return out;
+    },
     /** Which of these files belong to a knowledge base. */
     async inKnowledge(fileIds: readonly string[]): Promise<Set<string>> {
       const found = new Set<string>();

@@ -169,6 +169,19 @@ export function createRetrievalService(deps: {
       return removed;
     },
 
+    /** Forgets a collection whose rows are gone already (a deleted user's): its index in memory and on disk. */
+    async forgetCollection(collectionId: string): Promise<void> {
+      await indexes.invalidate(collectionId);
+    },
+
+    /** Takes a file whose rows are gone already out of a loaded index (a saved one is stale now and rebuilt when next loaded). */
+    async forgetFile(collectionId: string, fileId: string): Promise<void> {
+      const pending = indexes.peek(collectionId);
+      if (!pending) return;
+      (await pending).removeFile(fileId);
+      indexes.changed(collectionId);
+    },
+
     /** Drops a whole collection (rows cascade) and its index. */
     async dropCollection(collectionId: string): Promise<void> {
       await repo.removeCollection(collectionId);

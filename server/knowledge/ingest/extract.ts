@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { IngestError } from './extraction-error';
 import { blockText, DROPPED } from './html-text';
+import { zipBombReason } from './zip-guard';
 
 /** What extraction yields: plain text, and HTML when the source has structure (HTML, DOCX). */
 export interface Extracted {
@@ -127,7 +128,12 @@ async function pdfText(data: Buffer): Promise<Extracted> {
   }
 }
 
+/** What a .docx may inflate to before it is refused as a zip bomb. */
+const MAX_DOCX_INFLATED_BYTES = 64 * 1024 * 1024;
+
 async function docxText(data: Buffer, wantHtml: boolean): Promise<Extracted> {
+  const bomb = zipBombReason(data, MAX_DOCX_INFLATED_BYTES);
+  if (bomb) throw new IngestError(`The Word document was refused: ${bomb} (too large to index)`);
   const mammoth = (await import('mammoth')).default;
   try {
     if (wantHtml) {
