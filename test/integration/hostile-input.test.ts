@@ -26,7 +26,7 @@ interface Sent {
 let server: TestServer;
 let admin: TestUser;
 
-async function send(method: string, path: string, token: string | undefined, body?: BodyInit, contentType?: string): Promise<Sent> {
+async function send(method: string, path: string, token: string | undefined, body?: string | Uint8Array, contentType?: string): Promise<Sent> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (contentType) headers['content-type'] = contentType;
