@@ -4,6 +4,7 @@ import { useT, type StringKey } from '../../lib/i18n';
 import { AuthPanel } from './AuthPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
+import { LanPanel } from './LanPanel';
 import { PermissionsPanel } from './PermissionsPanel';
 import { RetrievalPanel } from './RetrievalPanel';
 import { TasksPanel } from './TasksPanel';
@@ -19,6 +20,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'tasks', label: 'admin.tasks' },
+  { path: 'lan', label: 'admin.lan' },
 ];
 
 /** Admin settings: one tab per area, each its own address. */
@@ -29,7 +31,7 @@ export default function AdminPage() {
       <div className="page-head">
         <h1>{t('admin.title')}</h1>
       </div>
-      <nav className="tabs" aria-label={t('admin.title')}>
+      <nav className="tabs admin-tabs" aria-label={t('admin.title')}>
         {TABS.map((tab) => (
           <NavLink key={tab.path} to={`/admin/${tab.path}`} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
             {t(tab.label)}
@@ -46,6 +48,7 @@ export default function AdminPage() {
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
+        <Route path="lan" element={<LanPanel />} />
       </Routes>
     </div>
   );

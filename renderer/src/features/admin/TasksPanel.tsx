@@ -5,7 +5,7 @@ import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { useConfigForm } from '../../hooks/use-config-form';
 import { useT } from '../../lib/i18n';
-import { NumberField } from './NumberField';
+import { NumberField, numberError } from './NumberField';
 import { SaveBar } from './SaveBar';
 
 type Flag = 'ENABLE_TITLE_GENERATION' | 'ENABLE_TAGS_GENERATION' | 'ENABLE_FOLLOW_UP_GENERATION' | 'ENABLE_AUTOCOMPLETE_GENERATION' | 'ENABLE_SEARCH_QUERY_GENERATION' | 'ENABLE_RETRIEVAL_QUERY_GENERATION';
@@ -56,7 +56,7 @@ export function TasksPanel() {
             </div>
           ))}
           <TextArea label="Tool calling prompt template" value={d.TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE} onChange={(e) => form.set('TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE', e.target.value)} rows={3} placeholder="(default)" />
-          <SaveBar onSave={() => void form.submit()} saving={form.saving} dirty={form.dirty} error={form.error} />
+          <SaveBar onSave={() => void form.submit()} saving={form.saving} dirty={form.dirty && numberError(d.AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH, -1, 1_000_000, true) === null} error={form.error} />
         </div>
       )}
     </section>

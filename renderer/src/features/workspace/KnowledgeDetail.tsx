@@ -196,14 +196,21 @@ export function KnowledgeDetail() {
             }}
           />
         </div>
-        {graph.data && graph.data.status === 'building' && (
-          <div className="col" style={{ gap: 4 }}>
-            <div className="small muted">
-              {graph.data.status} · {Math.round(graph.data.progress)}% · {graph.data.entities} entities, {graph.data.relations} relations
+        {graph.data && graph.data.status !== 'disabled' && (
+          <div className="col" style={{ gap: 4 }} data-testid="graph-status">
+            <div className="small muted" role="status">
+              {t(`workspace.graphStatus.${graph.data.status}`)} · {Math.round(graph.data.progress)}% · {t('workspace.graphCounts', { entities: graph.data.entities, relations: graph.data.relations })}
             </div>
-            <div className="progress" role="progressbar" aria-label={t('workspace.graph')} aria-valuenow={Math.round(graph.data.progress)}>
-              <span style={{ width: `${graph.data.progress}%` }} />
-            </div>
+            {graph.data.status === 'building' && (
+              <div className="progress" role="progressbar" aria-label={t('workspace.graph')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(graph.data.progress)}>
+                <span style={{ width: `${graph.data.progress}%` }} />
+              </div>
+            )}
+            {graph.data.status === 'failed' && graph.data.error && (
+              <div className="notice error" role="alert">
+                {graph.data.error}
+              </div>
+            )}
           </div>
         )}
         {graphOn && (
