@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db/knex';
+import { watchTableChanges } from '../users/table-changes';
 
 interface ApiKeyRow {
   user_id: string;
@@ -7,11 +8,70 @@ interface ApiKeyRow {
   last_used_at: number | null;
 }
 
-/** knex access to API key hashes and revoked session tokens. */
+/** Key owners kept at most; past this the cache starts over. */
+const KEY_CACHE_LIMIT = 5_000;
+
+/**
+ * knex access to API key hashes and revoked session tokens. Both are read on every request, so
+ * both are answered from memory: revoked token ids are loaded once and added to at sign-out
+ * (expired ones dropped as they are met), key owners are cached by hash and dropped when the
+ * user's key is replaced or deleted. This repo is the only writer of both tables (a deleted
+ * user's key row goes by cascade, and their cached owner id then finds no user).
+ */
 export function createAuthRepo(db: Db) {
+  let revoked: Map<string, number | null> | undefined;
+  let revokedVersion = 0;
+  // Revocations made before the first load finished; merged into it.
+  const early = new Map<string, number | null>();
+  let loading: Promise<Map<string, number | null>> | undefined;
+  const revokedIds = (): Map<string, number | null> | Promise<Map<string, number | null>> => {
+    if (revoked) return revoked;
+    const seen = revokedVersion;
+    loading ??= db('revoked_tokens')
+      .select<Array<{ token_id: string; expires_at: number | null }>>('token_id', 'expires_at')
+      .then((rows) => {
+        const map = new Map(rows.map((r) => [r.token_id, r.expires_at] as const));
+        for (const [id, at] of early) map.set(id, at);
+        // A change seen while loading may be missing from `rows`: use them once, load again next time.
+        if (seen === revokedVersion) {
+          early.clear();
+          revoked = map;
+        }
+        return map;
+      })
+      .finally(() => {
+        loading = undefined;
+      });
+    return loading;
+  };
+  const keyOwners = new Map<string, string>();
+  let keyVersion = 0;
+  const forgetKeysOf = (userId: string) => {
+    keyVersion += 1;
+    for (const [hash, owner] of keyOwners) if (owner === userId) keyOwners.delete(hash);
+  };
+
+  // Writes that bypass this repo (or cascades from a deleted user) drop what is cached.
+  const changes = watchTableChanges(db, (table) => {
+    if (table === 'api_keys') {
+      keyVersion += 1;
+      keyOwners.clear();
+    } else if (table === 'revoked_tokens') {
+      revokedVersion += 1;
+      revoked = undefined;
+    }
+  });
+
   return {
     async apiKeyOwner(keyHash: string): Promise<string | undefined> {
+      const cached = keyOwners.get(keyHash);
+      if (cached) return cached;
+      const seen = keyVersion;
       const row = await db<ApiKeyRow>('api_keys').where({ key_hash: keyHash }).first('user_id');
+      if (row && seen === keyVersion && changes.isActive()) {
+        if (keyOwners.size >= KEY_CACHE_LIMIT) keyOwners.clear();
+        keyOwners.set(keyHash, row.user_id);
+      }
       return row?.user_id;
     },
     async hasApiKey(userId: string): Promise<boolean> {
@@ -19,25 +79,41 @@ export function createAuthRepo(db: Db) {
     },
     /** Stores the hash of a user's key, replacing any previous key. */
     async putApiKey(userId: string, keyHash: string, now: number): Promise<void> {
+      forgetKeysOf(userId);
       await db<ApiKeyRow>('api_keys')
         .insert({ user_id: userId, key_hash: keyHash, created_at: now, last_used_at: null })
         .onConflict('user_id')
         .merge(['key_hash', 'created_at', 'last_used_at']);
     },
     async deleteApiKey(userId: string): Promise<boolean> {
-      return (await db<ApiKeyRow>('api_keys').where({ user_id: userId }).delete()) > 0;
+      forgetKeysOf(userId);
+      try {
+        return (await db<ApiKeyRow>('api_keys').where({ user_id: userId }).delete()) > 0;
+      } finally {
+        forgetKeysOf(userId);
+      }
     },
     async touchApiKey(userId: string, now: number): Promise<void> {
       await db<ApiKeyRow>('api_keys').where({ user_id: userId }).update({ last_used_at: now });
     },
     async revokeToken(tokenId: string, expiresAt: number | null): Promise<void> {
+      // In memory first: the token stops working before the write lands.
+      (revoked ?? early).set(tokenId, expiresAt);
       await db('revoked_tokens').insert({ token_id: tokenId, expires_at: expiresAt }).onConflict('token_id').ignore();
     },
-    async isRevoked(tokenId: string): Promise<boolean> {
-      return (await db('revoked_tokens').where({ token_id: tokenId }).first('token_id')) !== undefined;
+    /** True for a signed-out token. `now` (epoch seconds) drops ids whose token has expired anyway. */
+    async isRevoked(tokenId: string, now?: number): Promise<boolean> {
+      const ids = await revokedIds();
+      if (!ids.has(tokenId)) return false;
+      const expiresAt = ids.get(tokenId);
+      if (now !== undefined && expiresAt != null && expiresAt < now) ids.delete(tokenId);
+      return true;
     },
+    /** Deletes expired revocations and loads the rest into memory. */
     async pruneRevoked(now: number): Promise<void> {
       await db('revoked_tokens').whereNotNull('expires_at').andWhere('expires_at', '<', now).delete();
+      const ids = await revokedIds();
+      for (const [id, at] of ids) if (at != null && at < now) ids.delete(id);
     },
   };
 }

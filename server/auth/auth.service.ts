@@ -202,8 +202,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /**
-     * Resolves a credential to the user it belongs to. The user is read fresh each time, so a
-     * deleted or demoted user loses access at once.
+     * Resolves a credential to the user it belongs to. User rows, key owners and revoked ids are
+     * served from memory; every write to them drops the cached copy, so a deleted or demoted
+     * user or a signed-out token loses access at once.
      */
     async authenticate(credential: string): Promise<AuthContext | AuthFailure> {
       const now = clock.now();
@@ -219,7 +220,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!looksLikeJwt(credential)) return 'invalid';
       const claims = await tokens.verify(credential, now);
       if (typeof claims === 'string') return claims;
-      if (await repo.isRevoked(claims.tokenId)) return 'invalid';
+      if (await repo.isRevoked(claims.tokenId, now)) return 'invalid';
       const user = await users.findById(claims.userId);
       if (!user) return 'invalid';
       this.noteActivity(user.id, now);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../platform/db/knex';
 import type { Role } from '../contracts/auth';
 import type { UserOrderBy } from '../contracts/users';
+import { watchTableChanges } from './table-changes';
 
 /** A row of `users`. JSON columns are text. */
 export interface UserRow {
@@ -49,11 +50,40 @@ function filtered(db: Db, query: string | undefined, groupId: string | undefined
 
 export type NewUserRow = Omit<UserRow, 'settings' | 'info'> & { info?: string; settings?: string };
 
-/** knex access to `users` (and the password rows in `auths`). */
+/** Rows kept by id at most; past this the cache starts over. */
+const CACHE_LIMIT = 5_000;
+
+/**
+ * knex access to `users` (and the password rows in `auths`). `findById` (read on every
+ * authenticated request) is served from memory; every write below drops the cached row, so a
+ * deleted or demoted user loses access at once; any other write to `users` (SQLite's update
+ * hook) drops the whole cache.
+ */
 export function createUsersRepo(db: Db) {
+  const cache = new Map<string, UserRow>();
+  // Bumped by every write: a read that started before a write must not cache what it read.
+  let version = 0;
+  const forget = (id?: string) => {
+    version += 1;
+    if (id === undefined) cache.clear();
+    else cache.delete(id);
+  };
+  // Any write to `users` that bypasses this repo (or a cascade) drops the whole cache.
+  const changes = watchTableChanges(db, (table) => {
+    if (table === 'users') forget();
+  });
+
   return {
     async findById(id: string): Promise<UserRow | undefined> {
-      return db<UserRow>('users').where({ id }).first();
+      const cached = cache.get(id);
+      if (cached) return { ...cached };
+      const seen = version;
+      const row = await db<UserRow>('users').where({ id }).first();
+      if (row && seen === version && changes.isActive()) {
+        if (cache.size >= CACHE_LIMIT) cache.clear();
+        cache.set(id, { ...row });
+      }
+      return row;
     },
     async findByEmail(email: string): Promise<UserRow | undefined> {
       return db<UserRow>('users').where({ email: email.toLowerCase() }).first();
@@ -76,6 +106,7 @@ export function createUsersRepo(db: Db) {
       passwordHash: string | null,
       options: { firstUserIsAdmin: boolean },
     ): Promise<UserRow> {
+      forget(row.id);
       return db.transaction(async (trx) => {
         const existing = await trx('users').count<{ n: number }[]>({ n: '*' }).first();
         const isFirst = Number(existing?.n ?? 0) === 0;
@@ -87,7 +118,12 @@ export function createUsersRepo(db: Db) {
       });
     },
     async update(id: string, patch: Partial<Omit<UserRow, 'id'>>): Promise<UserRow | undefined> {
-      if (Object.keys(patch).length > 0) await db<UserRow>('users').where({ id }).update(patch);
+      forget(id);
+      try {
+        if (Object.keys(patch).length > 0) await db<UserRow>('users').where({ id }).update(patch);
+      } finally {
+        forget(id);
+      }
       return db<UserRow>('users').where({ id }).first();
     },
     /** One page of users matching the filters, and the total number of matches. */
@@ -126,13 +162,18 @@ export function createUsersRepo(db: Db) {
      * Returns false when the user did not exist.
      */
     async deleteInTransaction(id: string, before: (trx: DbTransaction) => Promise<void>): Promise<boolean> {
-      return db.transaction(async (trx) => {
-        const exists = await trx('users').where({ id }).first('id');
-        if (!exists) return false;
-        await before(trx);
-        await trx('users').where({ id }).del();
-        return true;
-      });
+      forget(id);
+      try {
+        return await db.transaction(async (trx) => {
+          const exists = await trx('users').where({ id }).first('id');
+          if (!exists) return false;
+          await before(trx);
+          await trx('users').where({ id }).del();
+          return true;
+        });
+      } finally {
+        forget(id);
+      }
     },
     async touchActive(id: string, now: number): Promise<void> {
       await db('users').where({ id }).update({ last_active_at: now });
