@@ -1,0 +1,80 @@
+/**
+ * Load benchmark: 50 concurrent simulated LAN users (sign in, list chats, stream completions
+ * saved into their chat from a loopback fake provider, upload small files) for 20 seconds.
+ * A bare Express handler is measured first in the same process with the same concurrency, and
+ * the figures are printed as ratios against it. Run with `npm run bench:load`
+ * (BENCH_LOAD_USERS / BENCH_LOAD_SECONDS change the size). Exits non-zero on any error.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createAccounts, percentileOf, runLoad } from './lib/load-users';
+import { startFakeOpenAI } from '../test/fixtures/fake-openai';
+import { startTestServer } from '../test/helpers/server';
+
+const USERS = Number(process.env.BENCH_LOAD_USERS ?? 50);
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
+const mb = (bytes: number) => bytes / 1048576;
+
+/** p50/p99 of a bare Express JSON handler under `USERS` concurrent loops for a few seconds. */
+async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number }> {
+  const app = express();
+  app.get('/chats', (_req, res) => {
+    res.json([{ id: '1', title: 'hello' }]);
+  });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/chats`;
+  const latencies: number[] = [];
+  const deadline = performance.now() + Math.min(5, SECONDS) * 1000;
+  await Promise.all(
+    Array.from({ length: USERS }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        await (await fetch(url)).text();
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  const rssMb = mb(process.memoryUsage().rss);
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return { p50: percentileOf(latencies, 50), p99: percentileOf(latencies, 99), rssMb };
+}
+
+async function main(): Promise<void> {
+  const bare = await bareExpress();
+  const openai = await startFakeOpenAI({ models: ['gpt-fake'] });
+  openai.reply({ text: 'A short answer of about a dozen words streamed back to the user.' });
+  const server = await startTestServer({ envVars: { PARLEY_SIGNIN_RATE_LIMIT: '0' } });
+  try {
+    const signup = await server.anon.post('/api/v1/auths/signup', { name: 'Admin', email: 'admin@example.com', password: 'admin-password' });
+    const adminToken = signup.body.token as string;
+    await server.as(adminToken).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
+    const accounts = await createAccounts(server.url, adminToken, USERS);
+    const rssBefore = mb(process.memoryUsage().rss);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, mb(process.memoryUsage().rss))), 100);
+    const result = await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' });
+    clearInterval(sampler);
+    const rssAfter = mb(process.memoryUsage().rss);
+
+    const row = (name: string, values: number[]) => {
+      const p50 = percentileOf(values, 50);
+      const p99 = percentileOf(values, 99);
+      return `${name.padEnd(8)} n=${String(values.length).padStart(6)}  p50 ${p50.toFixed(1).padStart(7)} ms (${(p50 / bare.p50).toFixed(1)}x bare)  p99 ${p99.toFixed(1).padStart(7)} ms (${(p99 / bare.p99).toFixed(1)}x bare)`;
+    };
+    console.log(`bench:load  ${USERS} users x ${SECONDS} s  (client, service and fake provider in one process)`);
+    console.log(`bare      p50 ${bare.p50.toFixed(2)} ms  p99 ${bare.p99.toFixed(2)} ms  rss ${bare.rssMb.toFixed(0)} MB`);
+    for (const op of ['signin', 'list', 'stream', 'upload'] as const) console.log(row(op, result.latencies[op]));
+    console.log(`requests  ${result.requests} (${(result.requests / SECONDS).toFixed(0)}/s)  errors ${result.errors.length}`);
+    console.log(`rss       before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (${(rssPeak / bare.rssMb).toFixed(2)}x bare)`);
+    for (const e of result.errors.slice(0, 10)) console.log(`error: ${e}`);
+    process.exitCode = result.errors.length === 0 ? 0 : 1;
+  } finally {
+    await server.close();
+    await openai.close();
+  }
+}
+
+await main();
