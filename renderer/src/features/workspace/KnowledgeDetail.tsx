@@ -31,6 +31,8 @@ export function KnowledgeDetail() {
   const [pending, setPending] = useState<Pending[]>([]);
   const [over, setOver] = useState(false);
   const [showGraph, setShowGraph] = useState(false);
+  /** The switch position while a toggle request runs (it follows the click at once). */
+  const [graphWanted, setGraphWanted] = useState<boolean | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
   const kb = useQuery({
@@ -183,15 +185,19 @@ export function KnowledgeDetail() {
             </p>
           </div>
           <Switch
-            label={graphOn ? t('common.enabled') : t('common.disabled')}
-            checked={graphOn}
+            label={(graphWanted ?? graphOn) ? t('common.enabled') : t('common.disabled')}
+            checked={graphWanted ?? graphOn}
+            disabled={graphWanted !== null}
             onChange={async (v) => {
+              setGraphWanted(v);
               try {
                 const res = await knowledgeApi.toggleGraph(id, v);
                 toast(res.message || res.status);
                 await qc.invalidateQueries({ queryKey: ['knowledge', id] });
               } catch (err) {
                 toast(messageOf(err), 'error');
+              } finally {
+                setGraphWanted(null);
               }
             }}
           />
