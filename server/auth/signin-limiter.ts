@@ -1,4 +1,4 @@
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../platform/http/errors';
 
 /** How many failures per IP are allowed for each one allowed per account. */
@@ -17,8 +17,13 @@ export interface SigninLimiterOptions {
  */
 export function createSigninLimiter(options: SigninLimiterOptions) {
   const enabled = options.perAccount > 0;
-  const byAccount = new RateLimiterMemory({ keyPrefix: 'acct', points: Math.max(1, options.perAccount), duration: options.windowSeconds });
-  const byIp = new RateLimiterMemory({ keyPrefix: 'ip', points: Math.max(1, options.perAccount * IP_FACTOR), duration: options.windowSeconds });
+  // Built at the first sign-in (the library is loaded then, not at start-up).
+  let limiters: Promise<{ byAccount: RateLimiterMemory; byIp: RateLimiterMemory }> | undefined;
+  const load = () =>
+    (limiters ??= import('rate-limiter-flexible').then(({ RateLimiterMemory: Limiter }) => ({
+      byAccount: new Limiter({ keyPrefix: 'acct', points: Math.max(1, options.perAccount), duration: options.windowSeconds }),
+      byIp: new Limiter({ keyPrefix: 'ip', points: Math.max(1, options.perAccount * IP_FACTOR), duration: options.windowSeconds }),
+    })));
 
   const blockedFor = (res: RateLimiterRes | null, points: number): number | undefined =>
     res && res.consumedPoints >= points ? res.msBeforeNext / 1000 : undefined;
@@ -27,6 +32,7 @@ export function createSigninLimiter(options: SigninLimiterOptions) {
     /** Throws 429 when the account or the IP has no attempts left. */
     async check(account: string, ip: string): Promise<void> {
       if (!enabled) return;
+      const { byAccount, byIp } = await load();
       const [a, i] = await Promise.all([byAccount.get(account), byIp.get(ip)]);
       const wait = blockedFor(a, byAccount.points) ?? blockedFor(i, byIp.points);
       if (wait !== undefined) {
@@ -36,11 +42,13 @@ export function createSigninLimiter(options: SigninLimiterOptions) {
     /** Records a failed attempt. */
     async failed(account: string, ip: string): Promise<void> {
       if (!enabled) return;
+      const { byAccount, byIp } = await load();
       await Promise.all([byAccount.penalty(account, 1), byIp.penalty(ip, 1)]);
     },
     /** Clears the account's failures after a successful sign-in. */
     async succeeded(account: string): Promise<void> {
       if (!enabled) return;
+      const { byAccount } = await load();
       await byAccount.delete(account);
     },
   };

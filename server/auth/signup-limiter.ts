@@ -1,4 +1,4 @@
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../platform/http/errors';
 
 /**
@@ -6,13 +6,17 @@ import { tooManyRequests } from '../platform/http/errors';
  * user list. `perHour` 0 turns it off.
  */
 export function createSignupLimiter(perHour: number) {
-  const limiter = new RateLimiterMemory({ keyPrefix: 'signup', points: Math.max(1, perHour), duration: 3600 });
+  // Built at the first sign-up (the library is loaded then, not at start-up).
+  let limiter: Promise<RateLimiterMemory> | undefined;
+  const load = () =>
+    (limiter ??= import('rate-limiter-flexible').then(({ RateLimiterMemory: Limiter }) => new Limiter({ keyPrefix: 'signup', points: Math.max(1, perHour), duration: 3600 })));
   return {
     /** Counts one sign-up attempt from `ip`; throws 429 past the limit. */
     async consume(ip: string): Promise<void> {
       if (perHour <= 0) return;
+      const byIp = await load();
       try {
-        await limiter.consume(ip, 1);
+        await byIp.consume(ip, 1);
       } catch (rejection) {
         const wait = (rejection as RateLimiterRes).msBeforeNext / 1000;
         throw tooManyRequests(`Too many sign-ups from this address. Try again in ${Math.ceil(wait)} seconds.`, wait);

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import type * as Jose from 'jose';
 import type { SecretStore } from '../secrets';
 import { newId } from '../platform/ids';
 
 const SECRET_NAME = 'jwt-secret';
 const ALG = 'HS256';
+
+// jose is loaded at the first sign-in or token check, not at start-up.
+let joseModule: Promise<typeof Jose> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 
 /** The signing key, generated on first start and kept in the SecretStore. */
 export async function loadJwtKey(secrets: SecretStore): Promise<Uint8Array> {
@@ -33,6 +37,7 @@ export function createTokenService(key: Uint8Array) {
     /** A token for `userId` living `lifetimeSeconds` (null = never expires). */
     async issue(userId: string, nowSeconds: number, lifetimeSeconds: number | null): Promise<{ token: string; expiresAt: number | null; tokenId: string }> {
       const tokenId = newId();
+      const { SignJWT } = await jose();
       const jwt = new SignJWT({}).setProtectedHeader({ alg: ALG }).setSubject(userId).setJti(tokenId).setIssuedAt(nowSeconds);
       const expiresAt = lifetimeSeconds === null ? null : nowSeconds + lifetimeSeconds;
       if (expiresAt !== null) jwt.setExpirationTime(expiresAt);
@@ -41,6 +46,7 @@ export function createTokenService(key: Uint8Array) {
 
     /** Verifies a token; returns its claims or why it failed. */
     async verify(token: string, nowSeconds: number): Promise<TokenClaims | TokenFailure> {
+      const { errors, jwtVerify } = await jose();
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: [ALG], currentDate: new Date(nowSeconds * 1000) });
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return 'invalid';

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type * as OpenAIModule from 'openai';
 import { abortError, ProviderError, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
 import { parseSseChunks } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
@@ -27,8 +28,14 @@ function requestBody(request: ChatRequest) {
   };
 }
 
+type OpenAISdk = typeof OpenAIModule;
+// The openai client is loaded at the first call to a provider, not at start-up.
+let sdkModule: Promise<OpenAISdk> | undefined;
+const loadSdk = () => (sdkModule ??= import('openai'));
+
 /** Turns an openai client error into an abort or a ProviderError. */
-function translate(error: unknown, signal: AbortSignal | undefined): Error {
+function translate(sdk: OpenAISdk, error: unknown, signal: AbortSignal | undefined): Error {
+  const { APIConnectionError, APIError, APIUserAbortError } = sdk;
   if (signal?.aborted || error instanceof APIUserAbortError) return abortError();
   if (error instanceof APIConnectionError) return new ProviderError('compat', `Could not reach the provider: ${error.message}`);
   if (error instanceof APIError) return new ProviderError('compat', error.message, error.status);
@@ -45,32 +52,39 @@ function functionCalls(calls: ReadonlyArray<{ type: string; id: string; function
 /** An OpenAI-compatible provider (`{base}/models`, `/chat/completions`, `/embeddings`) through the official client. */
 export function createCompatProvider(options: CompatProviderOptions): Provider {
   const key = options.key ?? '';
-  const client = new OpenAI({
-    apiKey: key || 'no-key',
-    baseURL: options.url,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: 10 * 60_000,
-    ...(key ? {} : { defaultHeaders: { Authorization: null } }),
-  });
+  let ready: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
+  const connect = () =>
+    (ready ??= loadSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.default({
+        apiKey: key || 'no-key',
+        baseURL: options.url,
+        organization: null,
+        project: null,
+        maxRetries: 0,
+        timeout: 10 * 60_000,
+        ...(key ? {} : { defaultHeaders: { Authorization: null } }),
+      }),
+    })));
 
   return {
     kind: 'compat',
     url: options.url,
 
     async listModels(signal) {
+      const { sdk, client } = await connect();
       try {
         const page = await client.models.list({ signal });
         return page.data
           .filter((m) => typeof m?.id === 'string')
           .map((m): ProviderModel => ({ id: m.id, name: m.id, ...(typeof m.created === 'number' ? { created: m.created } : {}) }));
       } catch (error) {
-        throw translate(error, signal);
+        throw translate(sdk, error, signal);
       }
     },
 
     async chat(request, signal): Promise<ChatResult> {
+      const { sdk, client } = await connect();
       try {
         const completion = await client.chat.completions.create({ ...requestBody(request), stream: false }, { signal });
         const choice = completion.choices[0];
@@ -81,13 +95,14 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
           finish_reason: choice?.finish_reason ?? null,
         };
       } catch (error) {
-        throw translate(error, signal);
+        throw translate(sdk, error, signal);
       }
     },
 
     async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
       // The client sends the request (auth, errors, status translation); the SSE body is parsed
       // here with a lean parser, since the client's own stream parsing caps throughput.
+      const { sdk, client } = await connect();
       const controller = new AbortController();
       const onAbort = () => controller.abort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -99,11 +114,11 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
             .create({ ...requestBody(request), stream: true, stream_options: { include_usage: true } }, { signal: controller.signal })
             .asResponse();
         } catch (error) {
-          throw translate(error, signal);
+          throw translate(sdk, error, signal);
         }
         const toolCalls = createToolCallAccumulator();
         try {
-          for await (const chunk of parseSseChunks(response)) {
+          for await (const chunk of parseSseChunks(response, (error) => new sdk.APIError(undefined, error, undefined, response.headers))) {
             if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
             const choice = chunk.choices?.[0];
             if (!choice) continue;
@@ -116,7 +131,7 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
             }
           }
         } catch (error) {
-          throw translate(error, signal);
+          throw translate(sdk, error, signal);
         }
         if (signal?.aborted) throw abortError();
         const rest = toolCalls.take();
@@ -130,6 +145,7 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
 
     async embed(model, inputs, signal) {
       if (inputs.length === 0) return [];
+      const { sdk, client } = await connect();
       try {
         const response = await client.embeddings.create({ model, input: inputs, encoding_format: 'float' }, { signal });
         const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
@@ -137,7 +153,7 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
         return vectors;
       } catch (error) {
         if (error instanceof ProviderError) throw error;
-        throw translate(error, signal);
+        throw translate(sdk, error, signal);
       }
     },
   };

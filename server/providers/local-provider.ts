@@ -1,6 +1,11 @@
-import { Ollama, type ChatRequest as OllamaChatRequest, type Message as OllamaMessage, type Options as OllamaOptions } from 'ollama';
+import type * as OllamaModule from 'ollama';
+import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Options as OllamaOptions } from 'ollama';
 import { abortError, ProviderError, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
 import { fromOllamaToolCalls, toOllamaToolCalls, type OllamaToolCall } from './tool-calls';
+
+// The ollama client is loaded at the first call to a provider, not at start-up.
+let ollamaModule: Promise<typeof OllamaModule> | undefined;
+const loadOllama = () => (ollamaModule ??= import('ollama'));
 
 /** Where and how to reach one Ollama-style provider. */
 export interface LocalProviderOptions {
@@ -66,8 +71,8 @@ function translate(error: unknown, signal: AbortSignal | undefined): Error {
 export function createLocalProvider(config: LocalProviderOptions): Provider {
   const headers = config.key ? { Authorization: `Bearer ${config.key}` } : undefined;
   /** The ollama client takes no signal on most calls: a per-call client whose fetch carries ours. */
-  const clientFor = (signal: AbortSignal | undefined) =>
-    new Ollama({
+  const clientFor = async (signal: AbortSignal | undefined) =>
+    new (await loadOllama()).Ollama({
       host: config.url,
       headers,
       fetch: (input: string | URL | Request, init?: RequestInit) => {
@@ -89,7 +94,7 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
 
     async listModels(signal) {
       try {
-        const response = await clientFor(signal).list();
+        const response = await (await clientFor(signal)).list();
         return (response.models ?? [])
           .filter((m) => typeof m?.name === 'string' || typeof m?.model === 'string')
           .map((m) => {
@@ -104,7 +109,7 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
 
     async chat(request, signal): Promise<ChatResult> {
       try {
-        const response = await clientFor(signal).chat({ ...chatBody(request), stream: false });
+        const response = await (await clientFor(signal)).chat({ ...chatBody(request), stream: false });
         const toolCalls = fromOllamaToolCalls((response.message.tool_calls ?? []) as OllamaToolCall[]);
         return {
           content: response.message.content ?? '',
@@ -120,7 +125,7 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
     async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
       let stream;
       try {
-        stream = await clientFor(signal).chat({ ...chatBody(request), stream: true });
+        stream = await (await clientFor(signal)).chat({ ...chatBody(request), stream: true });
       } catch (error) {
         throw translate(error, signal);
       }
@@ -149,7 +154,7 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
     async embed(model, inputs, signal) {
       if (inputs.length === 0) return [];
       try {
-        const response = await clientFor(signal).embed({ model, input: inputs });
+        const response = await (await clientFor(signal)).embed({ model, input: inputs });
         if (response.embeddings.length !== inputs.length) {
           throw new ProviderError('local', `Expected ${inputs.length} embeddings, got ${response.embeddings.length}`);
         }

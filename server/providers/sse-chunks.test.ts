@@ -2,6 +2,8 @@ import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { parseSseChunks } from './sse-chunks';
 
+const errorOf = (error: object) => new APIError(undefined, error, undefined, undefined);
+
 function responseOf(parts: string[]): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -15,7 +17,7 @@ function responseOf(parts: string[]): Response {
 
 async function collect(response: Response): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const chunk of parseSseChunks(response)) out.push(chunk);
+  for await (const chunk of parseSseChunks(response, errorOf)) out.push(chunk);
   return out;
 }
 
@@ -33,7 +35,7 @@ describe('parseSseChunks', () => {
   it('throws the client error for a frame that carries an error, after the pieces before it', async () => {
     const out: unknown[] = [];
     const run = async () => {
-      for await (const chunk of parseSseChunks(responseOf(['data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"model exploded"}}\n\n']))) out.push(chunk);
+      for await (const chunk of parseSseChunks(responseOf(['data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"model exploded"}}\n\n']), errorOf)) out.push(chunk);
     };
     await expect(run()).rejects.toSatisfy((e: unknown) => e instanceof APIError && e.message.includes('model exploded'));
     expect(out).toHaveLength(1);

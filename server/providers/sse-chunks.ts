@@ -1,4 +1,3 @@
-import { APIError } from 'openai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ToolCallDelta } from './tool-calls';
 
@@ -10,10 +9,10 @@ export interface CompletionChunk {
 
 /**
  * The JSON chunks of an OpenAI-style SSE response body, ending at `[DONE]` or the body's end.
- * Mirrors the openai client's rules: a frame whose JSON holds `error` (or an `error` event)
- * throws the client's APIError; unparseable JSON throws. Nothing after `[DONE]` is read as data.
+ * Mirrors the openai client's rules: a frame whose JSON holds `error` throws what
+ * `errorOf(error)` makes (the client's APIError); unparseable JSON throws. Nothing after `[DONE]` is read as data.
  */
-export async function* parseSseChunks(response: Response): AsyncGenerator<CompletionChunk> {
+export async function* parseSseChunks(response: Response, errorOf: (error: object) => Error): AsyncGenerator<CompletionChunk> {
   if (!response.body) return;
   let pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => pending.push(message) });
@@ -40,7 +39,7 @@ export async function* parseSseChunks(response: Response): AsyncGenerator<Comple
           break;
         }
         const data = JSON.parse(message.data) as CompletionChunk & { error?: unknown };
-        if (data && data.error) throw new APIError(undefined, data.error as object, undefined, response.headers);
+        if (data && data.error) throw errorOf(data.error as object);
         yield data;
       }
     }
