@@ -1,6 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, useMatch, useNavigate } from 'react-router';
+import { CHAT_PAGE_SIZE } from '../../../../server/contracts/chats';
 import { chatsApi, type ChatListEntry } from '../../api/chats';
 import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';
@@ -11,48 +13,88 @@ import { useT } from '../../lib/i18n';
 
 const ORDER: DateBucket[] = ['today', 'yesterday', 'week', 'month', 'older'];
 
-/** Query key of the sidebar chat list. */
+/** Query key of the sidebar chat list (pages of CHAT_PAGE_SIZE, loaded as the list is scrolled). */
 export const CHATS_KEY = ['chats'] as const;
 
-/** The chat list: pinned first, then grouped by date; search, archive view, and per-chat actions. */
+type ChatPages = InfiniteData<ChatListEntry[], number>;
+type Row = { kind: 'label'; key: string; label: string } | { kind: 'chat'; key: string; chat: ChatListEntry };
+
+/** Applies `edit` to every loaded page of the sidebar list. */
+function editPages(qc: ReturnType<typeof useQueryClient>, edit: (list: ChatListEntry[]) => ChatListEntry[]): void {
+  qc.setQueryData<ChatPages>(CHATS_KEY, (data) => (data ? { ...data, pages: data.pages.map(edit) } : data));
+}
+
+/**
+ * The chat list: pinned first, then grouped by date; search, archive view, and per-chat actions.
+ * Virtualised (only the rows in view are in the page) and paged: older chats load while scrolling.
+ */
 export function ChatList({ search }: { search: string }) {
   const t = useT();
   const [showArchived, setShowArchived] = useState(false);
-  const chats = useQuery({ queryKey: CHATS_KEY, queryFn: () => chatsApi.list() });
+  const chats = useInfiniteQuery({
+    queryKey: CHATS_KEY,
+    queryFn: ({ pageParam }) => chatsApi.list(pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last, all) => (last.length >= CHAT_PAGE_SIZE ? all.length + 1 : undefined),
+  });
   const archived = useQuery({ queryKey: [...CHATS_KEY, 'archived'], queryFn: chatsApi.archived, enabled: showArchived });
+  const box = useRef<HTMLDivElement>(null);
 
-  const groups = useMemo(() => {
+  const rows = useMemo(() => {
     const q = search.trim().toLowerCase();
-    const source = showArchived ? (archived.data ?? []) : (chats.data ?? []);
+    const seen = new Set<string>();
+    const loaded = (chats.data?.pages ?? []).flat().filter((c) => !seen.has(c.id) && !!seen.add(c.id));
+    const source = showArchived ? (archived.data ?? []) : loaded;
     const visible = source.filter((c) => (q ? c.title.toLowerCase().includes(q) : true) && !!c.archived === showArchived);
     const pinned = showArchived ? [] : visible.filter((c) => c.pinned);
     const rest = visible.filter((c) => showArchived || !c.pinned).sort((a, b) => b.updated_at - a.updated_at);
-    const out: Array<{ key: string; label: string; items: ChatListEntry[] }> = [];
-    if (pinned.length) out.push({ key: 'pinned', label: t('sidebar.pinned'), items: pinned });
-    if (showArchived) out.push({ key: 'archived', label: t('sidebar.archived'), items: rest });
-    else for (const b of ORDER) {
-      const items = rest.filter((c) => dateBucket(c.updated_at) === b);
-      if (items.length) out.push({ key: b, label: bucketLabel(b), items });
-    }
+    const out: Row[] = [];
+    const group = (key: string, label: string, items: ChatListEntry[]) => {
+      if (!items.length) return;
+      out.push({ kind: 'label', key: `label-${key}`, label });
+      for (const chat of items) out.push({ kind: 'chat', key: chat.id, chat });
+    };
+    group('pinned', t('sidebar.pinned'), pinned);
+    if (showArchived) group('archived', t('sidebar.archived'), rest);
+    else for (const b of ORDER) group(b, bucketLabel(b), rest.filter((c) => dateBucket(c.updated_at) === b));
     return out;
   }, [chats.data, archived.data, search, showArchived, t]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => box.current?.closest('.sidebar-list') ?? null,
+    estimateSize: (i) => (rows[i]?.kind === 'label' ? 38 : 34),
+    overscan: 12,
+    getItemKey: (i) => rows[i]?.key ?? i,
+  });
+
+  // Load the next page when the end of the loaded chats comes into view.
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = chats;
+  useEffect(() => {
+    if (!showArchived && hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 8) void fetchNextPage();
+  }, [showArchived, hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage]);
 
   if (chats.isPending) return <div className="muted small" style={{ padding: 10 }}>{t('common.loading')}</div>;
   if (chats.isError) return <div className="muted small" style={{ padding: 10 }}>{isMissing(chats.error) ? t('sidebar.unavailable') : messageOf(chats.error)}</div>;
 
   return (
     <>
-      {groups.length === 0 && <div className="muted small" style={{ padding: 10 }}>{search.trim() ? t('sidebar.noMatch', { query: search.trim() }) : t('sidebar.empty')}</div>}
-      {groups.map((g) => (
-        <section key={g.key} className="sidebar-group" aria-label={g.label}>
-          <div className="sidebar-group-label">{g.label}</div>
-          <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-            {g.items.map((c) => (
-              <ChatRow key={c.id} chat={c} />
-            ))}
-          </ul>
-        </section>
-      ))}
+      {rows.length === 0 && <div className="muted small" style={{ padding: 10 }}>{search.trim() ? t('sidebar.noMatch', { query: search.trim() }) : t('sidebar.empty')}</div>}
+      <div ref={box} className="chat-rows" style={{ height: virtualizer.getTotalSize() }}>
+        <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('sidebar.chats')}>
+          {items.map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <li key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="chat-vrow" style={{ transform: `translateY(${item.start}px)` }}>
+                {row.kind === 'label' ? <div className="sidebar-group-label">{row.label}</div> : <ChatRow chat={row.chat} />}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      {isFetchingNextPage && <div className="muted small" style={{ padding: 10 }}>{t('common.loading')}</div>}
       <button type="button" className="btn ghost small" style={{ marginTop: 12, color: 'var(--text-muted)', fontWeight: 500 }} onClick={() => setShowArchived((s) => !s)}>
         <Icon name="archive" size={14} />
         {showArchived ? t('sidebar.hideArchived') : t('sidebar.showArchived')}
@@ -71,7 +113,7 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
   const [menu, setMenu] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(chat.title);
-  const ref = useRef<HTMLLIElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!menu) return;
@@ -85,7 +127,7 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
     };
   }, [menu]);
 
-  const patch = (changes: Partial<ChatListEntry>) => qc.setQueryData<ChatListEntry[]>(CHATS_KEY, (list) => list?.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
+  const patch = (changes: Partial<ChatListEntry>) => editPages(qc, (list) => list.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
   const onError = (error: unknown) => {
     toast(messageOf(error), 'error');
     void qc.invalidateQueries({ queryKey: CHATS_KEY });
@@ -96,7 +138,7 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
   const remove = useMutation({
     mutationFn: () => chatsApi.remove(chat.id),
     onSuccess: () => {
-      qc.setQueryData<ChatListEntry[]>(CHATS_KEY, (list) => list?.filter((c) => c.id !== chat.id));
+      editPages(qc, (list) => list.filter((c) => c.id !== chat.id));
       if (active) navigate('/');
     },
     onError,
@@ -110,7 +152,7 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
   };
 
   return (
-    <li className={`chat-item${active ? ' active' : ''}`} ref={ref}>
+    <div className={`chat-item${active ? ' active' : ''}`} ref={ref}>
       {renaming ? (
         <input
           className="input rename"
@@ -166,6 +208,6 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
           </button>
         </div>
       )}
-    </li>
+    </div>
   );
 }

@@ -86,6 +86,7 @@ export const en = {
 
   'sidebar.search': 'Search chats',
   'sidebar.pinned': 'Pinned',
+  'sidebar.chats': 'Chats',
   'sidebar.archived': 'Archived',
   'sidebar.showArchived': 'Show archived',
   'sidebar.hideArchived': 'Hide archived',
