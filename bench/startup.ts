@@ -10,7 +10,8 @@ import { median, rssMb, startChild } from './lib/process';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const root = path.resolve(import.meta.dirname, '..');
-const cli = path.join(root, 'dist', 'server', 'cli.js');
+// BENCH_CLI: another build of the service (e.g. a before/after comparison from a copy).
+const cli = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.join(root, 'dist', 'server', 'cli.js');
 const control = path.join(root, 'bench', 'lib', 'bare-express.mjs');
 const env = { PARLEY_LOG_LEVEL: 'warn', PARLEY_SECRET_STORE: 'file' };
 

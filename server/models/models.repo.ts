@@ -1,4 +1,8 @@
 import type { Db } from '../platform/db/knex';
+import { watchTableChanges } from '../users/table-changes';
+
+/** Rows kept by id at most; past this the cache starts over. */
+const CACHE_LIMIT = 2_000;
 
 /** A row of `models`. JSON columns are text; `access_control` is NULL for public read. */
 export interface ModelRow {
@@ -23,9 +27,38 @@ export interface ModelWithOwnerRow extends ModelRow {
 
 /** knex access to `models`. */
 export function createModelsRepo(db: Db) {
+  // Chat completions read the model row on every request: rows (and absences) are kept by id.
+  const cache = new Map<string, ModelRow | null>();
+  let version = 0;
+  const forget = () => {
+    version += 1;
+    cache.clear();
+  };
+  // Any write to `models` (through this repo, another path, or a cascade from a deleted user).
+  const changes = watchTableChanges(db, (table) => {
+    if (table === 'models') forget();
+  });
+  /** Runs a write with the cache dropped before and after it. */
+  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+    forget();
+    try {
+      return await write();
+    } finally {
+      forget();
+    }
+  };
   return {
+    /** One row (or its absence), from memory after the first read; any write to `models` drops the cache. */
     async findById(id: string): Promise<ModelRow | undefined> {
-      return db<ModelRow>('models').where({ id }).first();
+      const cached = cache.get(id);
+      if (cached !== undefined) return cached === null ? undefined : { ...cached };
+      const seen = version;
+      const row = await db<ModelRow>('models').where({ id }).first();
+      if (seen === version && changes.isActive()) {
+        if (cache.size >= CACHE_LIMIT) cache.clear();
+        cache.set(id, row ? { ...row } : null);
+      }
+      return row;
     },
     /** Every model, newest change first. */
     async all(): Promise<ModelRow[]> {
@@ -42,24 +75,26 @@ export function createModelsRepo(db: Db) {
     },
     /** Inserts a row; a taken id raises SQLite's UNIQUE violation. */
     async insert(row: ModelRow): Promise<ModelRow> {
-      await db<ModelRow>('models').insert(row);
+      await writing(() => db<ModelRow>('models').insert(row));
       return (await db<ModelRow>('models').where({ id: row.id }).first()) as ModelRow;
     },
     async update(id: string, patch: Partial<Omit<ModelRow, 'id' | 'user_id' | 'created_at'>>): Promise<ModelRow | undefined> {
-      await db<ModelRow>('models').where({ id }).update(patch);
+      await writing(() => db<ModelRow>('models').where({ id }).update(patch));
       return db<ModelRow>('models').where({ id }).first();
     },
     /** Flips is_active; undefined when the row is gone. */
     async toggle(id: string, now: number): Promise<ModelRow | undefined> {
-      const changed = await db('models')
-        .where({ id })
-        .update({ is_active: db.raw('CASE WHEN is_active THEN 0 ELSE 1 END'), updated_at: now });
+      const changed = await writing(() =>
+        db('models')
+          .where({ id })
+          .update({ is_active: db.raw('CASE WHEN is_active THEN 0 ELSE 1 END'), updated_at: now }),
+      );
       if (changed === 0) return undefined;
       return db<ModelRow>('models').where({ id }).first();
     },
     /** Deletes a row; true when it existed. */
     async delete(id: string): Promise<boolean> {
-      return (await db('models').where({ id }).delete()) > 0;
+      return (await writing(() => db('models').where({ id }).delete())) > 0;
     },
   };
 }
