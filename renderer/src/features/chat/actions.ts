@@ -4,7 +4,7 @@ import { streamCompletion } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { settingsApi } from '../../api/settings';
 import { messageOf } from '../../components/Feedback';
-import { fileNames, fromChat, getConversation, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
+import { fileNames, fromChat, getConversation, isSuggestion, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
 
 const controllers = new Map<string, AbortController>();
 
@@ -107,7 +107,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         },
         onSources: (sources) => patchNode(key, assistantId, (n) => ({ sources: [...(n.sources ?? []), ...sources] })),
         onStatus: (status) => patchNode(key, assistantId, (n) => ({ statuses: [...(n.statuses ?? []), status] })),
-        onFollowUps: (items) => patchNode(key, assistantId, { followUps: items }),
+        onFollowUps: (items) => patchNode(key, assistantId, { followUps: items.filter(isSuggestion) }),
       },
       controller.signal,
     );
@@ -165,7 +165,7 @@ async function followUps(key: string, assistantId: string): Promise<void> {
     const answerText = messages.pop()?.content ?? '';
     const result = await settingsApi.followUps(messages, answerText);
     const items = Array.isArray(result) ? result : result.follow_ups;
-    if (Array.isArray(items) && items.length) patchNode(key, assistantId, { followUps: items.filter((s) => typeof s === 'string').slice(0, 5) });
+    if (Array.isArray(items) && items.length) patchNode(key, assistantId, { followUps: items.filter(isSuggestion).slice(0, 5) });
   } catch {
     /* follow-ups are optional */
   }

@@ -39,6 +39,11 @@ export interface Conversation {
   streamingId: string | null;
 }
 
+/** A follow-up suggestion worth showing: it has words in it (not a number or a marker such as "[1]"). */
+export function isSuggestion(text: unknown): text is string {
+  return typeof text === 'string' && /\p{L}{2}/u.test(text);
+}
+
 const conversations = new Map<string, Conversation>();
 const listeners = new Set<() => void>();
 let version = 0;
@@ -157,7 +162,8 @@ function nodeOf(m: ChatMessage): MessageNode | null {
     model: m.model ?? undefined,
     files: m.files?.map((f) => ({ type: f.type === 'collection' ? 'collection' : 'file', id: f.id, name: (f as { name?: string }).name ?? fileNames.get(f.id) ?? '' })),
     sources: m.sources,
-    followUps: m.follow_ups,
+    // Older saved answers may hold a bare citation number as a "suggestion": only real questions are shown.
+    followUps: m.follow_ups?.filter(isSuggestion),
     error: m.error,
     stopped: m.status === 'interrupted' && !m.error,
     done: true,
