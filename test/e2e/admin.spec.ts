@@ -174,6 +174,9 @@ test('sharing on the local network shows the addresses with QR codes, warns abou
     await expect(page.getByText(/no LAN address right now/)).toBeVisible();
   }
   await snap(page, 'admin-lan-on');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'admin-lan-on-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await toggle.uncheck();
   await expect(page.getByText('Not shared')).toBeVisible();
