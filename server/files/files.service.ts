@@ -40,6 +40,8 @@ export function createFilesService(deps: { repo: FilesRepo; dir: string; maxByte
   const deletedHooks: FileDeletedHook[] = [];
   const usageChecks: FileUsageCheck[] = [];
   const pathOf = (id: string) => path.join(dir, id);
+  // Wall time (file mtimes are wall time): a `.part` older than this process was cut off by a crash.
+  const startedMs = Date.now();
 
   async function unlinkQuietly(file: string): Promise<void> {
     await rm(file, { force: true }).catch((error: unknown) => log.warn({ err: error, file }, 'could not remove a stored file'));
@@ -151,7 +153,7 @@ export function createFilesService(deps: { repo: FilesRepo; dir: string; maxByte
       for (const id of ids) await unlinkQuietly(pathOf(id));
     },
 
-    /** Removes bytes on disk older than a day with no row (left by a crash or a deleted user), and stale partial uploads. */
+    /** Removes bytes on disk older than a day with no row (left by a crash or a deleted user), and partial uploads of an earlier run. */
     async sweepOrphans(): Promise<number> {
       const names = await readdir(dir).catch(() => [] as string[]);
       const dayAgo = clock.nowMs() - 24 * 3600 * 1000;
@@ -162,7 +164,8 @@ export function createFilesService(deps: { repo: FilesRepo; dir: string; maxByte
         if (existing.has(name)) continue;
         // Young files may be uploads finishing right now (bytes renamed, row not yet written).
         const info = await stat(path.join(dir, name)).catch(() => undefined);
-        if (!info || info.mtimeMs > dayAgo) continue;
+        const leftByEarlierRun = name.endsWith('.part') && info !== undefined && info.mtimeMs < startedMs;
+        if (!info || (info.mtimeMs > dayAgo && !leftByEarlierRun)) continue;
         await unlinkQuietly(path.join(dir, name));
         removed += 1;
       }

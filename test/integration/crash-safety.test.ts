@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -135,8 +136,17 @@ describe('crash safety (kill -9 and restart)', () => {
     const big: string[] = [];
     for (let i = 0; i < 12; i += 1) big.push(await upload(api, `essay-${i}.txt`, essay(i, 60_000)));
     for (const id of big) expect((await api.post(`/api/v1/knowledge/${kb}/file/add`, { file_id: id })).status).toBe(200);
+    // An upload still arriving when the service dies must not leave a partial file behind.
+    const partial = request(`${service.url}/api/v1/chats/attachment/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'multipart/form-data; boundary=cut', 'content-length': String(10_000_000) },
+    });
+    partial.on('error', () => undefined);
+    partial.write(`--cut\r\nContent-Disposition: form-data; name="files"; filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\n${'x'.repeat(200_000)}`);
+    await new Promise((r) => setTimeout(r, 300));
     const atKill = await kbFiles(api, kb);
     await kill9(service);
+    partial.destroy();
     expect(atKill.some((f) => f.status !== 'completed' && f.status !== 'failed')).toBe(true);
     expect(await checkIntegrity(path.join(dataDir, 'parley.db'))).toBe('ok');
 
