@@ -334,7 +334,7 @@ describe('access matrix', () => {
       if (row.spends) await refresh();
     }
     expect(failures).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
   it('answers 404 with {detail} for a path no route serves, signed in or not', async () => {
     for (const token of [undefined, callers.tokens.user]) {

@@ -135,7 +135,6 @@ describe('crash safety (kill -9 and restart)', () => {
 
     const big: string[] = [];
     for (let i = 0; i < 12; i += 1) big.push(await upload(api, `essay-${i}.txt`, essay(i, 60_000)));
-    for (const id of big) expect((await api.post(`/api/v1/knowledge/${kb}/file/add`, { file_id: id })).status).toBe(200);
     // An upload still arriving when the service dies must not leave a partial file behind.
     const partial = request(`${service.url}/api/v1/chats/attachment/upload`, {
       method: 'POST',
@@ -144,6 +143,7 @@ describe('crash safety (kill -9 and restart)', () => {
     partial.on('error', () => undefined);
     partial.write(`--cut\r\nContent-Disposition: form-data; name="files"; filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\n${'x'.repeat(200_000)}`);
     await new Promise((r) => setTimeout(r, 300));
+    for (const id of big) expect((await api.post(`/api/v1/knowledge/${kb}/file/add`, { file_id: id })).status).toBe(200);
     const atKill = await kbFiles(api, kb);
     await kill9(service);
     partial.destroy();
