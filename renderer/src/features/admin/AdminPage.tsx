@@ -15,7 +15,7 @@ import { UsersPanel } from './UsersPanel';
 const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'users', label: 'admin.users' },
   { path: 'groups', label: 'admin.groups' },
-  { path: 'permissions', label: 'admin.permissions' },
+  { path: 'permissions', label: 'admin.permissionsTab' },
   { path: 'auth', label: 'admin.auth' },
   { path: 'connections', label: 'admin.connections' },
   { path: 'tool-servers', label: 'admin.toolServers' },

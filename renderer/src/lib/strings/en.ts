@@ -177,6 +177,7 @@ export const en = {
   'admin.users': 'Users',
   'admin.groups': 'Groups',
   'admin.permissions': 'Default permissions',
+  'admin.permissionsTab': 'Permissions',
   'admin.auth': 'Authentication',
   'admin.connections': 'Connections',
   'admin.toolServers': 'Tool servers',
@@ -237,7 +238,7 @@ export const en = {
   'admin.tasksDesc': 'Background tasks run by a model after answers: titles, tags, follow-ups and query generation.',
   'admin.mustBeBetween': 'Must be between {min} and {max}.',
   'admin.mustBeWholeNumber': 'Must be a whole number of 1 or more.',
-  'admin.lan': 'Local network',
+  'admin.lan': 'Network',
 
   'lan.title': 'Share on local network',
   'lan.desc': 'Let colleagues on this network open Parley in their browsers. While on, Parley also listens on every network interface at the port below.',
