@@ -25,7 +25,7 @@ const running = new Set<ChildProcess>();
 
 function serve(dataDir: string): Promise<Service> {
   const child = spawn(process.execPath, [path.join(root, 'dist/server/cli.js'), '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, PARLEY_SECRET_STORE: 'file', PARLEY_LOG_LEVEL: 'warn', PARLEY_SIGNIN_RATE_LIMIT: '0', PARLEY_SIGNUP_RATE_LIMIT: '0' },
+    env: { ...process.env, PARLEY_SECRET_STORE: 'file', PARLEY_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
