@@ -6,6 +6,7 @@ import type { Logger } from '../platform/log';
 import type { PermissionsService } from '../permissions';
 import type { RealtimeHub } from '../realtime';
 import type { Retrieval } from '../retrieval';
+import { createFileLists } from './file-lists';
 import { createPrepareWorker } from './ingest/worker-client';
 import { createIngestion } from './ingestion';
 import { createKnowledgeRepo } from './knowledge.repo';
@@ -33,6 +34,8 @@ export function createKnowledge(deps: {
   log: Logger;
 }) {
   const worker = createPrepareWorker(deps.log);
+  const repo = createKnowledgeRepo(deps.db);
+  const fileLists = createFileLists((id) => repo.files(id));
   const ingestion = createIngestion({
     retrieval: deps.retrieval.service,
     repo: deps.retrieval.repo,
@@ -43,12 +46,16 @@ export function createKnowledge(deps: {
     realtime: deps.realtime,
     clock: deps.clock,
     log: deps.log,
+    statusChanged: (job, status, error) => {
+      if (job.knowledgeId !== null) fileLists.status(job.knowledgeId, job.fileId, status, error);
+    },
   });
   const service = createKnowledgeService({
-    repo: createKnowledgeRepo(deps.db),
+    repo,
     collections: deps.retrieval.repo,
     retrieval: deps.retrieval.service,
     ingestion,
+    fileLists,
     files: deps.files,
     permissions: deps.permissions,
     clock: deps.clock,
@@ -56,6 +63,7 @@ export function createKnowledge(deps: {
   });
   // A deleted file leaves every collection (rows cascade in SQLite; indexes are told here).
   deps.files.onFileDeleted(async (file) => {
+    fileLists.removeEverywhere(file.id);
     for (const collectionId of await deps.retrieval.repo.collectionsOfFile(file.id)) await deps.retrieval.service.removeFile(collectionId, file.id);
   });
   // Files in a knowledge base are kept when the chat they came with is deleted.

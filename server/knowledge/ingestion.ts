@@ -1,5 +1,5 @@
 import type { ConfigService } from '../config';
-import type { KnowledgeFileEvent } from '../contracts/knowledge';
+import type { FileStatus, KnowledgeFileEvent } from '../contracts/knowledge';
 import type { FileRow, FilesService } from '../files';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
@@ -64,8 +64,11 @@ export function createIngestion(deps: {
   realtime: RealtimeHub;
   clock: Clock;
   log: Logger;
+  /** Told of every state a file moves to (the knowledge file lists follow it). */
+  statusChanged?: (job: IngestJob, status: FileStatus, error?: string) => void;
 }) {
   const { retrieval, repo, files, worker, embeddings, config, realtime, clock, log } = deps;
+  const changed = (job: IngestJob, status: FileStatus, error?: string) => deps.statusChanged?.(job, status, error);
   const indexedHooks: FileIndexedHook[] = [];
   const urgent: Entry[] = [];
   const queued: Entry[] = [];
@@ -84,6 +87,7 @@ export function createIngestion(deps: {
   async function fail(job: IngestJob, reason: string): Promise<void> {
     if (stopped) return;
     await repo.setStatus(job.collectionId, job.fileId, 'failed', reason, clock.now());
+    changed(job, 'failed', reason);
     emit(job, { status: 'failed', progress: 1, error: reason });
     log.info({ collectionId: job.collectionId, fileId: job.fileId, reason }, 'a file could not be indexed');
   }
@@ -151,7 +155,10 @@ export function createIngestion(deps: {
     );
     work = work.filter((w) => claimed.has(fileKey(w.entry.job.collectionId, w.entry.job.fileId)));
     if (work.length === 0) return;
-    for (const w of work) emit(w.entry.job, { status: 'processing', progress: 0.1 });
+    for (const w of work) {
+      changed(w.entry.job, 'processing');
+      emit(w.entry.job, { status: 'processing', progress: 0.1 });
+    }
     try {
       const cfg = await config.get(RetrievalSection);
       const embedder = await embeddings.current();
@@ -189,6 +196,7 @@ export function createIngestion(deps: {
       for (let i = 0; i < work.length; i += 1) {
         if (!stored[i]) continue;
         const job = work[i]!.entry.job;
+        changed(job, 'completed');
         emit(job, { status: 'completed', progress: 1 });
         for (const hook of indexedHooks) {
           try {

@@ -1,7 +1,7 @@
 import type { AccessControl } from '../contracts/access';
-import type { FileStatus, KnowledgeDetail, KnowledgeSummary } from '../contracts/knowledge';
+import type { KnowledgeDetail, KnowledgeFile, KnowledgeSummary } from '../contracts/knowledge';
 import { readJson } from '../platform/db/json';
-import type { KnowledgeFileRow, KnowledgeRow } from './knowledge.repo';
+import type { KnowledgeRow } from './knowledge.repo';
 
 /** The access list of a row (NULL = public read). */
 export function accessOf(row: KnowledgeRow): AccessControl {
@@ -22,18 +22,7 @@ export function presentSummary(row: KnowledgeRow, fileCount: number): KnowledgeS
   };
 }
 
-/** Row and its files (joined with their metadata) → single-item shape. */
-export function presentDetail(row: KnowledgeRow, entries: KnowledgeFileRow[]): KnowledgeDetail {
-  return {
-    ...presentSummary(row, entries.length),
-    files: entries.map((e) => ({
-      id: e.file_id,
-      name: e.filename ?? '',
-      status: e.status as FileStatus,
-      ...(e.error ? { error: e.error } : {}),
-      size: e.size ?? 0,
-      mime_type: e.mime_type ?? '',
-      created_at: e.created_at,
-    })),
-  };
+/** Row and its files → single-item shape. */
+export function presentDetail(row: KnowledgeRow, files: KnowledgeFile[]): KnowledgeDetail {
+  return { ...presentSummary(row, files.length), files };
 }

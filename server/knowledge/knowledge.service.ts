@@ -8,6 +8,7 @@ import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { canAccess, type PermissionsService, type Principal } from '../permissions';
 import type { RetrievalRepo, RetrievalService, SearchHit, SearchOptions } from '../retrieval';
+import type { FileLists } from './file-lists';
 import type { Ingestion } from './ingestion';
 import type { KnowledgeRepo, KnowledgeRow } from './knowledge.repo';
 import { accessOf, presentDetail, presentSummary } from './knowledge.present';
@@ -35,12 +36,13 @@ export function createKnowledgeService(deps: {
   collections: RetrievalRepo;
   retrieval: RetrievalService;
   ingestion: Ingestion;
+  fileLists: FileLists;
   files: FilesService;
   permissions: PermissionsService;
   clock: Clock;
   log: Logger;
 }) {
-  const { repo, collections, retrieval, ingestion, files, permissions, clock } = deps;
+  const { repo, collections, retrieval, ingestion, fileLists, files, permissions, clock } = deps;
   const removedHooks: FileRemovedHook[] = [];
 
   const allowed = (who: Principal, row: KnowledgeRow, mode: 'read' | 'write') => canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, mode);
@@ -56,7 +58,7 @@ export function createKnowledgeService(deps: {
   }
 
   async function detail(row: KnowledgeRow): Promise<KnowledgeDetail> {
-    return presentDetail(row, await repo.files(row.id));
+    return presentDetail(row, await fileLists.get(row.id));
   }
 
   async function runRemovedHooks(knowledgeId: string, fileId: string): Promise<void> {
@@ -117,16 +119,18 @@ export function createKnowledgeService(deps: {
       const entries = await collections.filesOf(id);
       await retrieval.dropCollection(id);
       await repo.delete(id);
+      fileLists.forget(id);
       for (const entry of entries) await runRemovedHooks(id, entry.file_id);
     },
 
     /** Adds a file the caller may read and starts indexing it in the background. */
     async addFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
       const row = await require(caller, id, 'write');
-      await files.requireReadable(caller, fileId);
+      const file = await files.requireReadable(caller, fileId);
       const now = clock.now();
       const added = await collections.putNewFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
       if (!added) throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
+      fileLists.put(id, { id: fileId, name: file.filename, status: 'pending', size: file.size, mime_type: file.mime_type, created_at: now });
       await repo.touch(id, now);
       void ingestion.enqueue({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
       return detail({ ...row, updated_at: now });
@@ -136,6 +140,7 @@ export function createKnowledgeService(deps: {
     async removeFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
       const row = await require(caller, id, 'write');
       if (!(await retrieval.removeFile(id, fileId))) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
+      fileLists.remove(id, fileId);
       const now = clock.now();
       await repo.touch(id, now);
       await runRemovedHooks(id, fileId);
@@ -229,6 +234,8 @@ export function createKnowledgeService(deps: {
         const dropped = new Set(bases);
         for (const entry of entries) if (entry.knowledge_id === null || ownBases.has(entry.collection_id)) dropped.add(entry.collection_id);
         for (const collectionId of dropped) await retrieval.forgetCollection(collectionId);
+        for (const id of bases) fileLists.forget(id);
+        for (const entry of entries) if (entry.knowledge_id !== null) fileLists.remove(entry.knowledge_id, entry.file_id);
         for (const entry of entries) if (!dropped.has(entry.collection_id)) await retrieval.forgetFile(entry.collection_id, entry.file_id);
         for (const [id, fileIds] of baseFiles) for (const fileId of fileIds) await runRemovedHooks(id, fileId);
         for (const entry of entries) if (entry.knowledge_id !== null && !ownBases.has(entry.knowledge_id)) await runRemovedHooks(entry.knowledge_id, entry.file_id);
