@@ -4,6 +4,7 @@ import { createSignupLimiter } from './auth/signup-limiter';
 import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
 import { createCompletionsService } from './completions';
+import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
 import { createMembershipsRepo } from './groups/memberships.repo';
@@ -23,7 +24,7 @@ import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
-import { createTools } from './tools';
+import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 
 /** What every service is built from. */
@@ -100,7 +101,12 @@ export async function buildServices(platform: Platform) {
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
   onShutdown(() => completions.shutdown());
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
-  completions.useTools((input) => tools.resolve(input));
+  completions.useTools(async (input) => {
+    const set = await tools.resolve(input);
+    const promptCalls: NonNullable<ToolSet['promptCalls']> = async ({ provider, model, messages, signal }) =>
+      promptToolCalls({ provider, model, messages, specs: set.specs, template: (await tasks.getConfig()).TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE, signal });
+    return { ...set, promptCalls };
+  });
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 

@@ -46,6 +46,11 @@ export interface ToolSet {
   specs: ToolSpec[];
   /** Runs one call and returns its result as text for the model. */
   execute(call: ToolCall, signal: AbortSignal): Promise<string>;
+  /**
+   * Prompt-based function calling for models without native tools: asks the model which calls
+   * to make (TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE) and answers them, empty for none.
+   */
+  promptCalls?(input: { provider: ResolvedModel['provider']; model: string; messages: ProviderMessage[]; signal: AbortSignal }): Promise<ToolCall[]>;
 }
 
 /** What the tools stage is given: tool ids from the request and from the model's meta. */

@@ -17,10 +17,61 @@ function failureMessage(error: unknown): string {
   return 'The model provider failed';
 }
 
+/** True when a model is set to call tools through the prompt (`params.function_calling: 'prompt'`). */
+function wantsPromptCalling(prepared: PreparedCompletion): boolean {
+  return prepared.resolved.params.extra?.function_calling === 'prompt';
+}
+
+/** True for a provider refusing the `tools` field itself (a model without function calling). */
+function refusedTools(error: unknown): boolean {
+  const status = (error as { status?: unknown })?.status;
+  return status === 400 && /tool|function/i.test(error instanceof Error ? error.message : '');
+}
+
+/**
+ * Prompt-based tool rounds: the model is asked which calls to make, they run, and their results
+ * join the conversation as a system message; rounds stop when no new call is asked for.
+ * Returns the messages to answer from, or null when the client went away.
+ */
+async function promptToolRounds(prepared: PreparedCompletion, messages: ProviderMessage[], signal: AbortSignal, emit: Emit): Promise<ProviderMessage[] | null> {
+  const { tools, resolved } = prepared;
+  const done = new Set<string>();
+  const results: string[] = [];
+  for (let round = 0; round < MAX_TOOL_ROUNDS && tools.promptCalls; round += 1) {
+    let calls: ToolCall[];
+    try {
+      calls = await tools.promptCalls({ provider: resolved.provider, model: resolved.providerModelId, messages, signal });
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) return null;
+      break;
+    }
+    const fresh = calls.filter((c) => !done.has(`${c.function.name} ${c.function.arguments}`));
+    if (fresh.length === 0) break;
+    const names = [...new Set(fresh.map((c) => c.function.name))].join(', ');
+    await emit({ type: 'status', status: { action: 'tool_calls', description: `Running ${names}`, done: false } });
+    for (const call of fresh) {
+      done.add(`${call.function.name} ${call.function.arguments}`);
+      let result: string;
+      try {
+        result = await tools.execute(call, signal);
+      } catch (error) {
+        if (signal.aborted) return null;
+        result = `Error: ${failureMessage(error)}`;
+      }
+      results.push(`Tool ${call.function.name} called with ${call.function.arguments || '{}'} answered:\n${result}`);
+    }
+    await emit({ type: 'status', status: { action: 'tool_calls', description: `Ran ${names}`, done: true } });
+    messages = [...prepared.messages, { role: 'system', content: `Results of the tools you asked for; use them to answer.\n\n${results.join('\n\n')}` }];
+  }
+  return messages;
+}
+
 /**
  * Stage 5: streams the answer from the provider, running tool calls between rounds when tools
- * are in play. Never throws for provider trouble: the outcome says the answer was interrupted
- * (client gone, or provider failure) and keeps what arrived.
+ * are in play: natively (the provider's `tools`), or through the prompt for models set to
+ * `function_calling: 'prompt'` or whose provider refuses `tools`. Never throws for provider
+ * trouble: the outcome says the answer was interrupted (client gone, or provider failure) and
+ * keeps what arrived.
  */
 export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<AnswerOutcome> {
   const { resolved, params, tools } = prepared;
@@ -28,13 +79,21 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
   let content = '';
   let usage: Usage | undefined;
   let finishReason: string | null = null;
+  const stopped = (): AnswerOutcome => ({ content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
+  let nativeTools = tools.specs.length > 0;
+  if (nativeTools && tools.promptCalls && wantsPromptCalling(prepared)) {
+    nativeTools = false;
+    const withResults = await promptToolRounds(prepared, messages, signal, emit);
+    if (!withResults) return stopped();
+    messages = withResults;
+  }
 
   for (let round = 0; ; round += 1) {
     const toolCalls: ToolCall[] = [];
     let roundContent = '';
     try {
       const stream = resolved.provider.chatStream(
-        { model: resolved.providerModelId, messages, ...params, ...(tools.specs.length > 0 ? { tools: tools.specs } : {}) },
+        { model: resolved.providerModelId, messages, ...params, ...(nativeTools ? { tools: tools.specs } : {}) },
         signal,
       );
       for await (const chunk of stream) {
@@ -48,12 +107,21 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
         if (chunk.finish_reason) finishReason = chunk.finish_reason;
       }
     } catch (error) {
-      if (signal.aborted || isAbortError(error)) return { content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
+      if (signal.aborted || isAbortError(error)) return stopped();
+      if (nativeTools && round === 0 && !content && tools.promptCalls && refusedTools(error)) {
+        // The model has no native function calling: ask through the prompt instead.
+        nativeTools = false;
+        const withResults = await promptToolRounds(prepared, messages, signal, emit);
+        if (!withResults) return stopped();
+        messages = withResults;
+        round -= 1;
+        continue;
+      }
       return { content, finishReason: 'error', usage, interrupted: { reason: 'provider', message: failureMessage(error) } };
     }
     // An aborted openai stream ends quietly instead of throwing.
     if (signal.aborted) return { content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
-    if (toolCalls.length === 0 || tools.specs.length === 0) break;
+    if (toolCalls.length === 0 || !nativeTools) break;
     if (round + 1 >= MAX_TOOL_ROUNDS) {
       finishReason = 'length';
       break;
