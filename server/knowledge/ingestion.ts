@@ -31,6 +31,8 @@ const BATCH_BYTES = 16 * 1024 * 1024;
  * added one request after another then share the per-batch work); chat files never wait.
  */
 const LINGER_MS = 40;
+/** Longest pause after storing a batch (see runBatch). */
+const STORE_PAUSE_MAX_MS = 100;
 
 interface Entry {
   job: IngestJob;
@@ -192,7 +194,10 @@ export function createIngestion(deps: {
         vectors: w.vectors!,
         terms: w.prepared!.terms,
       }));
+      const storing = performance.now();
       const stored = await retrieval.storeMany(items, embedder.model);
+      // Storing is main-thread work (SQLite bindings): give requests as much time again before the next batch stores.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(STORE_PAUSE_MAX_MS, performance.now() - storing)));
       for (let i = 0; i < work.length; i += 1) {
         if (!stored[i]) continue;
         const job = work[i]!.entry.job;
