@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../platform/worker-entry';
 import type { Logger } from '../../platform/log';
-import { packageRoot } from '../../platform/paths';
 import type { ChunkExtraction } from './types';
 
 interface Reply {
@@ -11,17 +8,6 @@ interface Reply {
   ok: boolean;
   result?: ChunkExtraction[];
   error?: string;
-}
-
-/** From source (tsx, Vitest): a bootstrap registering tsx; built: `dist/server/graph/extract/graph-extract.worker.js`. */
-function workerEntry(): { code: string; eval: boolean } | undefined {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) {
-    const url = JSON.stringify(pathToFileURL(path.join(path.dirname(here), 'graph-extract.worker.ts')).href);
-    return { code: `import('tsx/esm/api').then((m) => { m.register(); return import(${url}); })`, eval: true };
-  }
-  const built = path.join(packageRoot(path.dirname(here)), 'dist', 'server', 'graph', 'extract', 'graph-extract.worker.js');
-  return existsSync(built) ? { code: built, eval: false } : undefined;
 }
 
 /**
@@ -40,7 +26,7 @@ export function createExtractWorker(log: Logger) {
 
   function start(): Worker | undefined {
     if (worker) return worker;
-    const entry = workerEntry();
+    const entry = workerEntry('graph/extract/graph-extract.worker');
     if (!entry) return undefined;
     try {
       const w = new Worker(entry.code, { eval: entry.eval });

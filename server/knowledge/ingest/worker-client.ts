@@ -1,29 +1,11 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../platform/worker-entry';
 import type { Logger } from '../../platform/log';
-import { packageRoot } from '../../platform/paths';
 import type { PrepareJob, PrepareOutcome } from './prepare';
 
 interface Reply {
   id: number;
   outcomes: PrepareOutcome[];
-}
-
-/**
- * How to start the worker: from source (under tsx or Vitest) a tiny bootstrap that registers tsx
- * and imports the TypeScript entry; built, the bundled `dist/server/knowledge/ingest/ingest.worker.js`.
- */
-function workerEntry(): { code: string; eval: boolean } | undefined {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) {
-    // From source: register tsx inside the worker, then load the TypeScript entry.
-    const url = JSON.stringify(pathToFileURL(path.join(path.dirname(here), 'ingest.worker.ts')).href);
-    return { code: `import('tsx/esm/api').then((m) => { m.register(); return import(${url}); })`, eval: true };
-  }
-  const built = path.join(packageRoot(path.dirname(here)), 'dist', 'server', 'knowledge', 'ingest', 'ingest.worker.js');
-  return existsSync(built) ? { code: built, eval: false } : undefined;
 }
 
 /**
@@ -43,7 +25,7 @@ export function createPrepareWorker(log: Logger) {
 
   function start(): Worker | undefined {
     if (worker) return worker;
-    const entry = workerEntry();
+    const entry = workerEntry('knowledge/ingest/ingest.worker');
     if (!entry) return undefined;
     try {
       const w = new Worker(entry.code, { eval: entry.eval });

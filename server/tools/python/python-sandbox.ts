@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { FunctionSpec } from '../../contracts/tools';
 import type { Logger } from '../../platform/log';
+import { workerEntry } from '../../platform/worker-entry';
 import type { SandboxFailure, SandboxJob, SandboxReady, SandboxRequest, SandboxResponse } from './protocol';
 
 /** A sandboxed Python run failed: a syntax error, a Python exception, or a limit was hit. */
@@ -24,25 +22,11 @@ export interface RunLimits {
   memoryMb: number;
 }
 
-/**
- * Starts the worker: the built file, or under tsx/Vitest the TypeScript source behind a small
- * bootstrap that registers tsx in the worker first (`--import tsx` in a worker's execArgv does
- * not reach its module loader on Node 20).
- */
+/** Starts the sandbox worker (the built file, or the TypeScript source under tsx/Vitest). */
 function spawnWorker(options: WorkerOptions): Worker {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const source = new URL('./pyodide.worker.ts', here).href;
-    const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); });`;
-    return new Worker(bootstrap, { ...options, eval: true });
-  }
-  const candidates = ['./pyodide.worker.js', './tools/python/pyodide.worker.js', '../server/tools/python/pyodide.worker.js', '../../server/tools/python/pyodide.worker.js'];
-  for (const candidate of candidates) {
-    const file = new URL(candidate, here);
-    if (existsSync(fileURLToPath(file))) return new Worker(file, options);
-  }
-  throw new PythonToolError('unavailable', 'The Python sandbox worker is missing from this build');
+  const entry = workerEntry('tools/python/pyodide.worker');
+  if (!entry) throw new PythonToolError('unavailable', 'The Python sandbox worker is missing from this build');
+  return new Worker(entry.code, { ...options, eval: entry.eval });
 }
 
 /** The cache key of a source text inside the worker. */
