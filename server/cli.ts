@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { BootConfigError } from './platform/env';
+import { DataDirInUseError } from './platform/data-dir-lock';
+import { adoptLegacyDataDir, defaultDataDir, legacyDataDirs } from './platform/paths';
 import { startServer } from './start';
 
 const HELP = `Usage: npm run serve -- [--host HOST] [--port PORT] [--data-dir DIR]
@@ -9,6 +11,19 @@ Starts the Parley service and UI without the desktop shell.
   --port       port (PARLEY_PORT, default 8080; 0 picks a free port)
   --data-dir   where the database, uploads, indexes and logs live (PARLEY_DATA_DIR)
 `;
+
+/** One line saying why the service did not start; a stack trace only for the unexpected. */
+function startFailureMessage(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    const { address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
+    const what = code === 'EADDRINUSE' ? 'is already in use' : 'may not be used by this user';
+    return `port ${port ?? '?'} on ${address ?? 'this machine'} ${what}; choose another with --port N or PARLEY_PORT=N (0 picks a free port)`;
+  }
+  if (code === 'EADDRNOTAVAIL') return `${(error as { address?: string }).address ?? 'that address'} is not an address of this machine; check --host or PARLEY_HOST`;
+  if (error instanceof BootConfigError || error instanceof TypeError || error instanceof DataDirInUseError) return error.message;
+  return String((error as Error | undefined)?.stack ?? error);
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -26,6 +41,10 @@ async function main(): Promise<void> {
   }
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !Number.isInteger(port)) throw new BootConfigError([`port: '${values.port}' is not a whole number`]);
+  if (values['data-dir'] === undefined && !process.env.PARLEY_DATA_DIR) {
+    const moved = adoptLegacyDataDir(defaultDataDir(), legacyDataDirs());
+    if (moved) process.stdout.write(`Moved Parley's data from ${moved} to the default data dir ${defaultDataDir()}\n`);
+  }
   const server = await startServer({ host: values.host, port, dataDir: values['data-dir'] });
   process.stdout.write(`Parley listening on ${server.url}\n`);
 
@@ -46,7 +65,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof BootConfigError || error instanceof TypeError ? error.message : String((error as Error)?.stack ?? error);
-  process.stderr.write(`Parley could not start: ${message}\n`);
+  process.stderr.write(`Parley could not start: ${startFailureMessage(error)}\n`);
   process.exit(1);
 });

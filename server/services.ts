@@ -83,7 +83,7 @@ export async function buildServices(platform: Platform) {
   const models = createModels({ db, config, permissions, providers, clock, log });
 
   const files = createFilesService({ repo: createFilesRepo(db), dir: path.join(boot.dataDir, 'uploads'), maxBytes: boot.maxUploadBytes, clock, log });
-  void files.sweepOrphans().catch((error: unknown) => log.warn({ err: error }, 'sweeping orphan uploads failed'));
+  const swept = files.sweepOrphans().catch((error: unknown) => log.warn({ err: error }, 'sweeping orphan uploads failed'));
   users.beforeUserDeleted(async (userId) => {
     const ids = await files.idsOfUser(userId);
     return () => files.removeBytes(ids);
@@ -116,10 +116,12 @@ export async function buildServices(platform: Platform) {
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
-  void knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
+  const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
-  void graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
+  const resumedGraph = graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
+  // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
+  onShutdown(async () => void (await Promise.allSettled([swept, resumedIngestion, resumedGraph])));
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Express } from 'express';
 import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
+import { acquireDataDirLock } from './platform/data-dir-lock';
 import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { createLogger } from './platform/log';
@@ -48,17 +49,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   boot.rendererDir ??= defaultRendererDir();
   mkdirSync(boot.dataDir, { recursive: true });
   for (const dir of ['uploads', 'indexes', 'logs']) mkdirSync(path.join(boot.dataDir, dir), { recursive: true });
+  const lock = acquireDataDirLock(boot.dataDir);
   const { log, flush } = createLogger({ level: boot.logLevel, dataDir: boot.dataDir, stdout: boot.logToStdout });
 
   const db = openDatabase(boot.dataDir);
+  let services: Services | undefined;
   try {
     await migrate(db);
     const secrets =
       options.secrets ??
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
     const realtime = createRealtimeHub(log);
-    const services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime });
+    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime });
     const app = createApp(services);
+    const built = services;
 
     const server = createServer({ headersTimeout: 60_000, requestTimeout: 0 }, app);
     server.keepAliveTimeout = 5_000;
@@ -67,7 +71,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
-    realtime.attach(server, (credential) => services.auth.authenticate(credential));
+    realtime.attach(server, (credential) => built.auth.authenticate(credential));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(boot.port, boot.host, () => {
@@ -77,27 +81,32 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     const port = (server.address() as AddressInfo).port;
     // LAN sharing (server/lan) adds a second listener on all interfaces when its setting is on.
-    await services.lan.attach(server);
+    await built.lan.attach(server);
     const urlHost = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
     const url = `http://${urlHost}:${port}`;
+    lock.setUrl(url);
     log.info({ url, dataDir: boot.dataDir, secrets: secrets.kind }, 'service started');
 
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
-        await services.lan.detach();
+        await built.lan.detach();
         await stopHttp(server, sockets);
         await realtime.close();
-        await services.shutdown();
+        await built.shutdown();
         await closeDatabase(db);
+        lock.release();
         log.info('Parley stopped');
         flush();
       })();
       return closing;
     };
-    return { url, host: boot.host, port, dataDir: boot.dataDir, services, app, close };
+    return { url, host: boot.host, port, dataDir: boot.dataDir, services: built, app, close };
   } catch (error) {
+    // Background jobs (ingestion, graph builds) stop before the database closes.
+    await services?.shutdown().catch(() => undefined);
     await db.destroy().catch(() => undefined);
+    lock.release();
     flush();
     throw error;
   }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../platform/clock';
@@ -25,6 +26,10 @@ async function main(): Promise<void> {
   }
   const boot = readBootConfig({ dataDir: values['data-dir'] });
   if (command === 'backup') {
+    // Opening a missing or mistyped folder would create an empty database and "back it up".
+    if (!existsSync(path.join(boot.dataDir, 'parley.db'))) {
+      throw new Error(`${boot.dataDir} holds no Parley database (parley.db); check --data-dir or PARLEY_DATA_DIR`);
+    }
     const { log } = createLogger({ level: 'warn', stdout: false });
     const db = openDatabase(boot.dataDir);
     try {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { DataDirInUseError, dataDirHolder } from '../platform/data-dir-lock';
 import { checkIntegrity } from '../platform/db/integrity';
 import { extractZip, type BackupManifest } from './archive';
 
@@ -35,6 +36,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   const dataDir = path.resolve(options.dataDir);
   const parent = path.dirname(dataDir);
   mkdirSync(parent, { recursive: true });
+  // A running service would keep writing into the folder moved aside, and later work would be lost.
+  const holder = dataDirHolder(dataDir);
+  if (holder) throw new DataDirInUseError(dataDir, holder);
   const occupied = existsSync(path.join(dataDir, 'parley.db'));
   if (occupied && !options.force) {
     throw new Error(`${dataDir} already holds a Parley database; pass --force to replace it (the current data is kept beside it)`);

@@ -1,14 +1,52 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The OS's per-user application data folder for Parley. */
-export function defaultDataDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * Electron's `userData` folder for Parley on each OS (the app's own folder, which also holds
+ * Chromium's profile): `%APPDATA%\Parley`, `~/Library/Application Support/Parley`,
+ * `$XDG_CONFIG_HOME/Parley` (default `~/.config/Parley`).
+ */
+export function appUserDataDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
   const home = os.homedir();
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Parley');
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'Parley');
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Parley');
-  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'parley');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Parley');
+}
+
+/**
+ * The one default data dir per OS, the same for `npm run serve` and the desktop app:
+ * `data` inside the app's user-data folder (kept apart from Chromium's profile files).
+ */
+export function defaultDataDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(appUserDataDir(platform, env), 'data');
+}
+
+/** Where earlier versions kept data by default: the headless service on Linux, and the desktop app's user-data folder itself. */
+export function legacyDataDirs(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs = [appUserDataDir(platform, env)];
+  if (platform !== 'win32' && platform !== 'darwin') dirs.push(path.join(env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'parley'));
+  return dirs;
+}
+
+/** The entries of a data dir that belong to Parley (a legacy user-data folder also holds Chromium's). */
+const DATA_ENTRIES = ['parley.db', 'parley.db-wal', 'parley.db-shm', 'uploads', 'indexes', 'logs', 'backups', 'install-id', 'secrets.enc', 'secrets.key', 'secret-store'];
+
+/**
+ * Moves Parley's data from a legacy default folder into `target` once, when `target` holds no
+ * database yet and a legacy folder does. Returns the folder it moved from, if any.
+ */
+export function adoptLegacyDataDir(target: string, legacy: string[]): string | undefined {
+  if (existsSync(path.join(target, 'parley.db'))) return undefined;
+  const from = legacy.find((dir) => path.resolve(dir) !== path.resolve(target) && existsSync(path.join(dir, 'parley.db')));
+  if (!from) return undefined;
+  mkdirSync(target, { recursive: true, mode: 0o700 });
+  const present = new Set(readdirSync(from));
+  for (const name of DATA_ENTRIES) {
+    if (present.has(name) && !existsSync(path.join(target, name))) renameSync(path.join(from, name), path.join(target, name));
+  }
+  return from;
 }
 
 /** The folder holding package.json, found by walking up from this module (works in dist/ and asar). */
