@@ -6,7 +6,7 @@ import { BuiltinConfigUpdate, BuiltinDownloadRequest, BuiltinImportPathRequest, 
 import { badRequest } from '../platform/http/errors';
 import { parseOrThrow, validateBody } from '../platform/http/validate';
 import type { Builtin } from './index';
-import { RECOMMENDED_MODELS } from './recommended-models';
+import { recommendedFor } from './recommended-models';
 
 const AS_400 = { status: 400 } as const;
 
@@ -57,7 +57,7 @@ export function builtinRoutes(builtin: Builtin): Router {
     res.json(await library.list());
   });
   router.get('/recommended', requireUser, (_req, res) => {
-    res.json(RECOMMENDED_MODELS);
+    res.json(recommendedFor());
   });
   router.post('/models/import', requireAdmin, async (req, res) => {
     if (req.is('application/json')) {

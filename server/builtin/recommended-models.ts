@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { RecommendedModel } from '../contracts/builtin';
 
 const MB = 1024 * 1024;
@@ -54,3 +55,8 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
     description: 'Very small English embedding model, 384 dimensions.',
   },
 ];
+
+/** The list with `fits` set: a model fits when it needs at most 60% of the machine's memory. */
+export function recommendedFor(totalMemory: number = os.totalmem()): RecommendedModel[] {
+  return RECOMMENDED_MODELS.map((model) => ({ ...model, fits: model.ram <= totalMemory * 0.6 }));
+}

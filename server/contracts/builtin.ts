@@ -124,4 +124,6 @@ export interface RecommendedModel {
   license: string;
   description: string;
   sha256?: string;
+  /** Whether its RAM need fits this machine (set by the service from its total memory). */
+  fits?: boolean;
 }

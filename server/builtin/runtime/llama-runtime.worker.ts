@@ -174,10 +174,12 @@ async function chat(request: RuntimeRequest & { type: 'chat' }, signal: AbortSig
       const history = toHistory(request.messages);
       const last = [...request.messages].reverse().find((m) => m.role === 'user');
       const lastTokens = last ? entry.model.tokenize(textOf(last.content)).length : 0;
-      const maxTokens = request.options.maxTokens;
-      if (lastTokens + (maxTokens ?? 0) >= sequence.contextSize) {
-        throw new RuntimeError('bad-request', `The message is too long for this model's context: ${lastTokens} tokens${maxTokens ? ` plus ${maxTokens} to answer` : ''} do not fit in ${sequence.contextSize}. Shorten it or raise the context size.`);
+      const asked = request.options.maxTokens;
+      if (lastTokens + (asked ?? 1) >= sequence.contextSize) {
+        throw new RuntimeError('bad-request', `The message is too long for this model's context: ${lastTokens} tokens${asked ? ` plus ${asked} to answer` : ''} do not fit in ${sequence.contextSize}. Shorten it${asked ? ', lower max_tokens,' : ''} or raise the context size.`);
       }
+      // Without a limit a model that never emits its end token would run on through context shifts.
+      const maxTokens = asked ?? Math.max(1, Math.min(4096, Math.floor(sequence.contextSize / 2), sequence.contextSize - lastTokens - 1));
       let functions: ChatModelFunctions | undefined;
       try {
         functions = toFunctions(request);
@@ -189,7 +191,7 @@ async function chat(request: RuntimeRequest & { type: 'chat' }, signal: AbortSig
           signal,
           stopOnAbortSignal: true,
           onTextChunk: (text) => send({ type: 'chunk', id: request.id, text }),
-          ...(maxTokens !== undefined ? { maxTokens } : {}),
+          maxTokens,
           ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
           ...(request.options.topP !== undefined ? { topP: request.options.topP } : {}),
           ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
