@@ -11,6 +11,7 @@ import { graphRoutes } from './graph';
 import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
+import { builtinRoutes } from './builtin';
 import { retrievalRoutes } from './retrieval';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
@@ -35,6 +36,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/backups', backupRoutes(services.backups));
   app.use('/compat', compatRoutes(services.providers.settings));
   app.use('/local', localRoutes(services.providers.settings));
+  app.use('/builtin', builtinRoutes(services.builtin));
   app.use('/api/v1/configs/connections', connectionsRoutes(services.providers.settings));
   app.use('/api/models', baseModelsRoutes(services.models));
   app.use('/api/v1/models', modelsRoutes(services.models));

@@ -19,6 +19,7 @@ import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
 import { createProviders } from './providers';
+import { createBuiltin } from './builtin';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings } from './retrieval';
@@ -78,7 +79,9 @@ export async function buildServices(platform: Platform) {
 
   const lan = createLanSharing({ config, log });
 
-  const providers = createProviders({ config, secrets, log, clock });
+  const builtin = await createBuiltin({ db, config, dataDir: boot.dataDir, clock, log });
+  const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
+  builtin.onModelsChange(() => providers.catalog.invalidate());
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
   const models = createModels({ db, config, permissions, providers, clock, log });
 
@@ -100,6 +103,7 @@ export async function buildServices(platform: Platform) {
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
   onShutdown(() => completions.shutdown());
+  onShutdown(() => builtin.close());
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
   completions.useTools(async (input) => {
     const set = await tools.resolve(input);
@@ -125,7 +129,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

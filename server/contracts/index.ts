@@ -3,3 +3,4 @@ export * from './permissions';
 export * from './auth';
 export * from './users';
 export * from './groups';
+export * from './builtin';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** The two provider kinds: `compat` speaks the OpenAI wire format, `local` the Ollama one. */
-export const ProviderKind = z.enum(['compat', 'local']);
+/** The provider kinds: `compat` speaks the OpenAI wire format, `local` the Ollama one, `builtin` runs GGUF files with the bundled llama.cpp (server/builtin). */
+export const ProviderKind = z.enum(['compat', 'local', 'builtin']);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** A provider base URL: http(s), stored without a trailing slash. */

@@ -97,8 +97,8 @@ const Endpoint = z.object({ url: OptionalUrl, key: z.string().max(4096) });
 
 /** Embedding settings (section 2, "Embedding config"). Keys live in the secret store. */
 export const EmbeddingConfig = z.object({
-  /** `` (empty): the built-in offline embedder; `compat`: OpenAI-compatible /embeddings; `local`: Ollama /api/embed. */
-  embedding_engine: z.enum(['', 'compat', 'local']),
+  /** `` (empty): the built-in offline embedder; `compat`: OpenAI-compatible /embeddings; `local`: Ollama /api/embed; `builtin`: a GGUF embedding model of the built-in library (its id as `embedding_model`). */
+  embedding_engine: z.enum(['', 'compat', 'local', 'builtin']),
   embedding_model: z.string().trim().max(512),
   /** Texts per provider request. */
   embedding_batch_size: PositiveInt.max(2048, 'must be at most 2048'),

@@ -5,6 +5,7 @@ import type { SecretStore } from '../secrets';
 import { createModelCatalog } from './model-catalog';
 import { createProviderRegistry } from './provider-registry';
 import { createProviderSettings } from './providers.service';
+import type { ProviderHandle } from './provider-registry';
 
 export type { ChatChunk, ChatMessage, ChatRequest, ChatResult, ContentPart, Provider, ProviderModel, ToolCall, ToolSpec, Usage } from './provider';
 export { ProviderError, abortError, isAbortError } from './provider';
@@ -26,6 +27,8 @@ export interface ProvidersDeps {
   listTimeoutMs?: number;
   verifyTimeoutMs?: number;
   refreshAfterMs?: number;
+  /** The built-in provider's handle while it is enabled (server/builtin). */
+  builtin?: () => Promise<ProviderHandle | undefined>;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface ProvidersDeps {
  */
 export function createProviders(deps: ProvidersDeps) {
   const settings = createProviderSettings({ config: deps.config, secrets: deps.secrets, log: deps.log, verifyTimeoutMs: deps.verifyTimeoutMs });
-  const registry = createProviderRegistry(settings);
+  const registry = createProviderRegistry(settings, deps.builtin);
   const catalog = createModelCatalog({ registry, settings, log: deps.log, clock: deps.clock, listTimeoutMs: deps.listTimeoutMs, refreshAfterMs: deps.refreshAfterMs });
   return {
     settings,

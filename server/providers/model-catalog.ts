@@ -47,13 +47,14 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
   /** Each provider's entries as last listed successfully. */
   let lastByHandle = new Map<string, CatalogEntry[]>();
 
-  settings.onChange(() => {
+  const forget = () => {
     generation += 1;
     cache = undefined;
     refreshing = undefined;
     lastSeen = new Map();
     lastByHandle = new Map();
-  });
+  };
+  settings.onChange(forget);
 
   function toEntries(handle: ProviderHandle, models: ProviderModel[]): CatalogEntry[] {
     const allow = handle.config.model_ids?.length ? new Set(handle.config.model_ids) : undefined;
@@ -139,6 +140,8 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
   }
 
   return {
+    /** Drops cached lists (a provider's models changed, e.g. a built-in model was added). */
+    invalidate: forget,
     /** The merged base models (cached or asked now, per ENABLE_BASE_MODELS_CACHE). */
     async list(): Promise<BaseModel[]> {
       return (await entries()).map((e) => e.model);

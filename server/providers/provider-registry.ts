@@ -14,7 +14,7 @@ export interface ProviderHandle extends Omit<ProviderEntry, 'key'> {
  * The live providers, built from the settings and rebuilt after every settings change.
  * Keys are read from the secret store once per change, not per request.
  */
-export function createProviderRegistry(settings: ProviderSettings) {
+export function createProviderRegistry(settings: ProviderSettings, builtin?: () => Promise<ProviderHandle | undefined>) {
   let handles: Promise<ProviderHandle[]> | undefined;
 
   function build(): Promise<ProviderHandle[]> {
@@ -28,16 +28,21 @@ export function createProviderRegistry(settings: ProviderSettings) {
   settings.onChange(() => {
     handles = undefined;
   });
-  const all = () => {
+  const configured = () => {
     handles ??= build().catch((error: unknown) => {
       handles = undefined;
       throw error;
     });
     return handles;
   };
+  /** The configured providers, then the built-in one (server/builtin) while it is enabled. */
+  const all = async (): Promise<ProviderHandle[]> => {
+    const extra = await builtin?.();
+    return extra ? [...(await configured()), extra] : configured();
+  };
 
   return {
-    /** Every enabled provider, compat ones first, each in URL order. */
+    /** Every enabled provider, compat ones first, each in URL order, the built-in one last. */
     async list(): Promise<ProviderHandle[]> {
       return (await all()).filter((h) => h.enabled);
     },

@@ -9,7 +9,7 @@ export const RetrievalSection = defineSection<RetrievalConfig>('retrieval', Retr
 
 const StoredEndpoint = z.object({ url: z.string() });
 const StoredEmbedding = z.object({
-  embedding_engine: z.enum(['', 'compat', 'local']),
+  embedding_engine: z.enum(['', 'compat', 'local', 'builtin']),
   embedding_model: z.string(),
   embedding_batch_size: z.number().int().positive(),
   compat_config: StoredEndpoint,

@@ -1,3 +1,4 @@
+import type { ProviderKind } from '../contracts/providers';
 import type { ConfigService } from '../config';
 import type { TaskConfig } from '../contracts/tasks';
 import type { Models, ResolvedModel } from '../models';
@@ -16,7 +17,7 @@ export interface TaskCaller {
 /** The chat model a task belongs to, if any: its id and the kind of provider answering it. */
 export interface ChatModelRef {
   id: string;
-  kind?: 'compat' | 'local';
+  kind?: ProviderKind;
 }
 
 /** Longest a task call may take. */

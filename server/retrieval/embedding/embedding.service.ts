@@ -36,6 +36,12 @@ export function createEmbeddingService(deps: {
     const cfg = await settings.get();
     if (cfg.embedding_engine === '' || cfg.embedding_model === '') return offlineEmbedder;
     const kind = cfg.embedding_engine;
+    if (kind === 'builtin') {
+      // A GGUF embedding model of the built-in library, run by its runtime process.
+      const builtin = (await providers.get('builtin', 0))?.provider;
+      if (!builtin) throw new Error('built-in models are disabled, so the builtin embedding engine cannot run');
+      return providerEmbedder({ provider: builtin, model: cfg.embedding_model, batchSize: cfg.embedding_batch_size, attempts: deps.attempts, backoffMs: deps.backoffMs });
+    }
     const endpoint = kind === 'compat' ? cfg.compat_config : cfg.local_config;
     let provider;
     if (endpoint.url) provider = kind === 'compat' ? createCompatProvider({ url: endpoint.url, key: endpoint.key }) : createLocalProvider({ url: endpoint.url, key: endpoint.key });

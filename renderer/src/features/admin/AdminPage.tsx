@@ -2,6 +2,7 @@ import './admin.css';
 import { useEffect, useRef } from 'react';
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router';
 import { useT, type StringKey } from '../../lib/i18n';
+import { BuiltinPanel } from '../builtin/BuiltinPanel';
 import { AuthPanel } from './AuthPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
@@ -18,6 +19,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'permissions', label: 'admin.permissionsTab' },
   { path: 'auth', label: 'admin.auth' },
   { path: 'connections', label: 'admin.connections' },
+  { path: 'local-models', label: 'admin.localModels' },
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'tasks', label: 'admin.tasks' },
@@ -52,6 +54,7 @@ export default function AdminPage() {
         <Route path="permissions" element={<PermissionsPanel />} />
         <Route path="auth" element={<AuthPanel />} />
         <Route path="connections" element={<ConnectionsPanel />} />
+        <Route path="local-models" element={<BuiltinPanel />} />
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="tasks" element={<TasksPanel />} />

@@ -93,6 +93,7 @@ export function RetrievalPanel() {
                 <option value="">built-in (offline)</option>
                 <option value="compat">compat (OpenAI-compatible)</option>
                 <option value="local">local (Ollama-style)</option>
+                <option value="builtin">builtin (a GGUF embedding model from Local models; Model = its id)</option>
               </SelectField>
               <TextField label="Model" value={e.embedding_model} onChange={(ev) => emb.set('embedding_model', ev.target.value)} />
               <NumberField label="Batch size" value={e.embedding_batch_size} min={1} max={10_000} onChange={(v) => emb.set('embedding_batch_size', v)} />

@@ -180,6 +180,7 @@ export const en = {
   'admin.permissionsTab': 'Permissions',
   'admin.auth': 'Authentication',
   'admin.connections': 'Connections',
+  'admin.localModels': 'Local models',
   'admin.toolServers': 'Tool servers',
   'admin.retrieval': 'Retrieval',
   'admin.tasks': 'Tasks',

@@ -1,0 +1,304 @@
+import './builtin.css';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { builtinApi, type BuiltinConfigResponse, type BuiltinModel } from '../../api/builtin';
+import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { SelectField, Switch, TextField } from '../../components/Field';
+import { useConfirm } from '../../components/Confirm';
+import { Icon } from '../../components/Icon';
+import { useToast } from '../../components/Toasts';
+import { NumberField } from '../admin/NumberField';
+import { DownloadProgress } from './DownloadProgress';
+import { formatBytes } from './format';
+import { RecommendedModelSetup } from './recommended-model-setup';
+import { LIBRARY_KEY, useBuiltinModels } from './use-builtin-models';
+
+const CONFIG_KEY = ['builtin', 'config'];
+
+/** Runtime settings: on/off, idle unload, threads, GPU layers, memory budget, context. */
+function RuntimeSettings() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const config = useQuery({ queryKey: CONFIG_KEY, queryFn: builtinApi.config, refetchInterval: 5000 });
+  const [draft, setDraft] = useState<BuiltinConfigResponse | null>(null);
+  useEffect(() => {
+    if (config.data && !draft) setDraft(config.data);
+  }, [config.data, draft]);
+  const save = useMutation({
+    mutationFn: (d: BuiltinConfigResponse) =>
+      builtinApi.setConfig({ enabled: d.enabled, idle_unload_seconds: d.idle_unload_seconds, threads: d.threads, gpu_layers: d.gpu_layers, memory_budget_mb: d.memory_budget_mb, context_size: d.context_size }),
+    onSuccess: (next) => {
+      qc.setQueryData(CONFIG_KEY, next);
+      setDraft(next);
+      void qc.invalidateQueries({ queryKey: ['models'] });
+      toast('Saved');
+    },
+    onError: (e) => toast(messageOf(e), 'error'),
+  });
+  if (config.isError) return <ErrorNotice error={config.error} onRetry={() => void config.refetch()} />;
+  if (!draft || !config.data) return <Loading />;
+  const set = <K extends keyof BuiltinConfigResponse>(key: K, value: BuiltinConfigResponse[K]) => setDraft({ ...draft, [key]: value });
+  const runtime = config.data.runtime;
+  return (
+    <div className="col">
+      <Switch label="Built-in models" hint="run GGUF models on this machine, no other app needed" checked={draft.enabled} onChange={(v) => set('enabled', v)} />
+      <div className="form-grid">
+        <NumberField label="Unload after idle (seconds, 0 = never)" value={draft.idle_unload_seconds} min={0} max={86_400} onChange={(v) => set('idle_unload_seconds', v)} />
+        <NumberField label="CPU threads (0 = automatic)" value={draft.threads} min={0} max={256} onChange={(v) => set('threads', v)} hint={`in use: ${runtime.threads}`} />
+        <SelectField label="GPU" value={draft.gpu_layers === 'auto' ? 'auto' : draft.gpu_layers === 0 ? 'cpu' : 'layers'} onChange={(e) => set('gpu_layers', e.target.value === 'auto' ? 'auto' : e.target.value === 'cpu' ? 0 : 32)}>
+          <option value="auto">Use the GPU when present</option>
+          <option value="cpu">CPU only</option>
+          <option value="layers">A fixed number of layers</option>
+        </SelectField>
+        {typeof draft.gpu_layers === 'number' && draft.gpu_layers > 0 && <NumberField label="GPU layers" value={draft.gpu_layers} min={0} max={1000} onChange={(v) => set('gpu_layers', v)} />}
+        <NumberField label="Memory budget (MB, 0 = half the RAM)" value={draft.memory_budget_mb} min={0} max={1_048_576} onChange={(v) => set('memory_budget_mb', v)} />
+        <NumberField label="Context size (tokens, 0 = the model's, up to 8192)" value={draft.context_size} min={0} max={1_048_576} onChange={(v) => set('context_size', v)} />
+      </div>
+      <p className="muted small" role="status">
+        Runtime: {runtime.gpu === null ? 'not started yet' : runtime.gpu ? `GPU (${runtime.gpu})` : 'CPU'} · loaded: {runtime.loaded.length > 0 ? runtime.loaded.join(', ') : 'nothing'}
+      </p>
+      <div>
+        <button type="button" className="btn primary" disabled={save.isPending} onClick={() => save.mutate(draft)}>
+          Save
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Adds models: a file from this computer, a path on the server, or a URL. */
+function AddModel() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState<number | null>(null);
+  const [url, setUrl] = useState('');
+  const [sha256, setSha256] = useState('');
+  const [serverPath, setServerPath] = useState('');
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: LIBRARY_KEY }), [qc]);
+  const done = (model: BuiltinModel) => {
+    toast(`${model.name} added`);
+    void refresh();
+    void qc.invalidateQueries({ queryKey: ['models'] });
+  };
+
+  const importFile = async (file: File) => {
+    setUploading(0);
+    try {
+      done(await builtinApi.importFile(file, setUploading));
+    } catch (error) {
+      toast(messageOf(error), 'error');
+    } finally {
+      setUploading(null);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+  const download = useMutation({
+    mutationFn: () => builtinApi.download({ url: url.trim(), ...(sha256.trim() ? { sha256: sha256.trim() } : {}) }),
+    onSuccess: () => {
+      setUrl('');
+      setSha256('');
+      void refresh();
+    },
+    onError: (e) => toast(messageOf(e), 'error'),
+  });
+  const fromPath = useMutation({
+    mutationFn: () => builtinApi.importPath(serverPath.trim()),
+    onSuccess: (model) => {
+      setServerPath('');
+      done(model);
+    },
+    onError: (e) => toast(messageOf(e), 'error'),
+  });
+
+  return (
+    <div className="col">
+      <div className="row" style={{ flexWrap: 'wrap' }}>
+        <input ref={fileInput} type="file" accept=".gguf" hidden aria-label="GGUF model file" onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
+        <button type="button" className="btn primary" disabled={uploading !== null} onClick={() => fileInput.current?.click()}>
+          <Icon name="plus" size={16} />
+          Import a .gguf file
+        </button>
+        {uploading !== null && (
+          <span className="muted small" role="status">
+            {uploading < 1 ? `Uploading… ${Math.round(uploading * 100)}%` : 'Checking the model…'}
+          </span>
+        )}
+      </div>
+      <form
+        className="form-grid"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          if (url.trim()) download.mutate();
+        }}
+      >
+        <TextField label="Download from a URL" placeholder="https://huggingface.co/…/resolve/main/model.Q4_K_M.gguf" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <TextField label="SHA-256 (optional)" value={sha256} onChange={(e) => setSha256(e.target.value)} />
+        <div style={{ alignSelf: 'end' }}>
+          <button type="submit" className="btn" disabled={!url.trim() || download.isPending}>
+            Download
+          </button>
+        </div>
+      </form>
+      <form
+        className="form-grid"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          if (serverPath.trim()) fromPath.mutate();
+        }}
+      >
+        <TextField label="Or a file already on the server (absolute path)" placeholder="/models/model.gguf" value={serverPath} onChange={(e) => setServerPath(e.target.value)} />
+        <div style={{ alignSelf: 'end' }}>
+          <button type="submit" className="btn" disabled={!serverPath.trim() || fromPath.isPending}>
+            Import
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function StatusCell({ model }: { model: BuiltinModel }) {
+  if (model.status === 'ready') return <span className="badge">ready</span>;
+  if (model.status === 'failed') return <span className="danger-text small">failed: {model.error}</span>;
+  return <DownloadProgress model={model} />;
+}
+
+/** The library table with per-model actions. */
+function Library() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const models = useBuiltinModels();
+  const act = useMutation({
+    mutationFn: async ({ id, action }: { id: string; action: 'pause' | 'resume' | 'cancel' | 'remove' }): Promise<unknown> => builtinApi[action](id),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: LIBRARY_KEY });
+      void qc.invalidateQueries({ queryKey: ['models'] });
+    },
+    onError: (e) => toast(messageOf(e), 'error'),
+  });
+  if (models.isError) return <ErrorNotice error={models.error} onRetry={() => void models.refetch()} />;
+  if (!models.data) return <Loading />;
+  if (models.data.length === 0) return <p className="muted">No models yet. Import a .gguf file or download one.</p>;
+  return (
+    <div className="builtin-table-wrap">
+      <table className="table builtin-table">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Kind</th>
+            <th>Size</th>
+            <th>Architecture</th>
+            <th>Context</th>
+            <th>Quantisation</th>
+            <th>RAM</th>
+            <th>Status</th>
+            <th aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {models.data.map((m) => (
+            <tr key={m.id} data-model-id={m.id}>
+              <td>
+                <div className="col" style={{ gap: 0 }}>
+                  <strong>{m.name}</strong>
+                  <span className="muted small">{m.id}</span>
+                </div>
+              </td>
+              <td>{m.kind}</td>
+              <td>{formatBytes(m.size)}</td>
+              <td>{m.architecture ?? '—'}</td>
+              <td>{m.context_length?.toLocaleString() ?? '—'}</td>
+              <td>{m.quantization ?? '—'}</td>
+              <td>{formatBytes(m.ram_estimate)}</td>
+              <td>
+                <StatusCell model={m} />
+              </td>
+              <td>
+                <div className="row" style={{ gap: 4, justifyContent: 'flex-end' }}>
+                  {m.status === 'downloading' && (
+                    <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'pause' })}>
+                      Pause
+                    </button>
+                  )}
+                  {(m.status === 'paused' || (m.status === 'failed' && m.source_url)) && (
+                    <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'resume' })}>
+                      Resume
+                    </button>
+                  )}
+                  {m.status !== 'ready' && m.status !== 'failed' ? (
+                    <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'cancel' })}>
+                      Cancel
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn small"
+                      aria-label={`Delete ${m.name}`}
+                      onClick={async () => {
+                        if (await confirm(`Delete ${m.name} and its file (${formatBytes(m.size)})?`, { action: 'Delete' })) act.mutate({ id: m.id, action: 'remove' });
+                      }}
+                    >
+                      <Icon name="trash" size={14} />
+                    </button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Admin → Local models: the built-in model library and runtime settings. */
+export function BuiltinPanel() {
+  const toast = useToast();
+  const [online, setOnline] = useState(typeof navigator === 'undefined' || navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return (
+    <div className="col" style={{ gap: 16 }}>
+      <section className="card">
+        <div className="card-title">
+          <h2>Local models</h2>
+        </div>
+        <p className="section-desc">
+          GGUF models that run on this machine with the bundled llama.cpp: chat with no API key and no network, and embed knowledge for RAG. A model needs roughly its file size in RAM plus its context;
+          a GPU (Metal, CUDA, Vulkan) is used when present.
+        </p>
+        <AddModel />
+      </section>
+      <section className="card">
+        <div className="card-title">
+          <h2>Library</h2>
+        </div>
+        <Library />
+      </section>
+      {online && (
+        <section className="card">
+          <div className="card-title">
+            <h2>Recommended models</h2>
+          </div>
+          <p className="section-desc">Small models that run well on an ordinary laptop. Downloaded from Hugging Face when you pick one; nothing is bundled.</p>
+          <RecommendedModelSetup onDone={() => toast('The model is ready')} />
+        </section>
+      )}
+      <section className="card">
+        <div className="card-title">
+          <h2>Runtime</h2>
+        </div>
+        <RuntimeSettings />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import os from 'node:os';
+import type { RecommendedModel } from '../contracts/builtin';
+
+const MB = 1024 * 1024;
+
+/**
+ * A short curated list of small models that run on an ordinary laptop's CPU. Nothing is bundled:
+ * the UI shows this list when the machine is online and downloads what the admin picks.
+ * Sizes are those of the files on Hugging Face (rounded); RAM adds a 4k-token KV cache.
+ */
+export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
+  {
+    name: 'Qwen2.5 0.5B Instruct (Q4_K_M)',
+    url: 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    size: 491 * MB,
+    ram: 900 * MB,
+    kind: 'chat',
+    license: 'Apache-2.0',
+    description: 'Tiny and quick: short answers, summaries and titles on any machine.',
+  },
+  {
+    name: 'Llama 3.2 1B Instruct (Q4_K_M)',
+    url: 'https://huggingface.co/bartowski/Llama-3.2-1B-Instruct-GGUF/resolve/main/Llama-3.2-1B-Instruct-Q4_K_M.gguf',
+    size: 808 * MB,
+    ram: 1400 * MB,
+    kind: 'chat',
+    license: 'Llama 3.2 Community License',
+    description: 'A capable small assistant with a 128k-token context; multilingual.',
+  },
+  {
+    name: 'Qwen2.5 1.5B Instruct (Q4_K_M)',
+    url: 'https://huggingface.co/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf',
+    size: 1117 * MB,
+    ram: 1800 * MB,
+    kind: 'chat',
+    license: 'Apache-2.0',
+    description: 'Better reasoning and tool calling; wants 8 GB of RAM.',
+  },
+  {
+    name: 'nomic-embed-text v1.5 (Q8_0)',
+    url: 'https://huggingface.co/nomic-ai/nomic-embed-text-v1.5-GGUF/resolve/main/nomic-embed-text-v1.5.Q8_0.gguf',
+    size: 146 * MB,
+    ram: 300 * MB,
+    kind: 'embedding',
+    license: 'Apache-2.0',
+    description: 'Embeddings for knowledge bases (RAG), 768 dimensions.',
+  },
+  {
+    name: 'bge-small-en v1.5 (Q8_0)',
+    url: 'https://huggingface.co/CompendiumLabs/bge-small-en-v1.5-gguf/resolve/main/bge-small-en-v1.5-q8_0.gguf',
+    size: 36 * MB,
+    ram: 120 * MB,
+    kind: 'embedding',
+    license: 'MIT',
+    description: 'Very small English embedding model, 384 dimensions.',
+  },
+];
+
+/** The list with `fits` set: a model fits when it needs at most 60% of the machine's memory. */
+export function recommendedFor(totalMemory: number = os.totalmem()): RecommendedModel[] {
+  return RECOMMENDED_MODELS.map((model) => ({ ...model, fits: model.ram <= totalMemory * 0.6 }));
+}

@@ -1,0 +1,292 @@
+/**
+ * The built-in model runtime: a CHILD PROCESS (not a worker thread, despite the build's
+ * `.worker.ts` naming for separate entry points) that owns node-llama-cpp. llama.cpp aborts the
+ * whole process on some malformed files (GGML_ASSERT), so it must never share the service's
+ * process. Speaks runtime/protocol.ts over the IPC channel.
+ */
+import {
+  getLlama,
+  LlamaChat,
+  LlamaLogLevel,
+  type ChatHistoryItem,
+  type ChatModelFunctionCall,
+  type ChatModelFunctions,
+  type Llama,
+  type LlamaContext,
+  type LlamaEmbeddingContext,
+  type LlamaModel,
+} from 'node-llama-cpp';
+import type { ChatMessage, ToolCall } from '../../providers/provider';
+import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
+
+class RuntimeError extends Error {
+  constructor(
+    readonly code: RuntimeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const settings = JSON.parse(process.env.PARLEY_RUNTIME_SETTINGS ?? '{}') as RuntimeSettings;
+const send = (reply: RuntimeReply) => process.send?.(reply);
+
+let llamaPromise: Promise<Llama> | undefined;
+const llama = () =>
+  (llamaPromise ??= getLlama({
+    build: 'never',
+    gpu: settings.gpuLayers === 0 ? false : 'auto',
+    maxThreads: settings.threads,
+    logLevel: LlamaLogLevel.error,
+    progressLogs: false,
+  }));
+
+interface Loaded {
+  id: string;
+  model: LlamaModel;
+  estimate: number;
+  context?: LlamaContext;
+  embedding?: LlamaEmbeddingContext;
+  busy: number;
+  lastUsed: number;
+}
+const loaded = new Map<string, Loaded>();
+const loading = new Map<string, Promise<Loaded>>();
+const aborts = new Map<number, AbortController>();
+
+const announceLoaded = () => send({ type: 'loaded', ids: [...loaded.keys()] });
+
+async function unload(entry: Loaded): Promise<void> {
+  loaded.delete(entry.id);
+  await entry.embedding?.dispose();
+  await entry.context?.dispose();
+  await entry.model.dispose();
+  announceLoaded();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Frees idle models (least recently used first) until `needed` bytes fit in the budget. */
+async function makeRoom(needed: number): Promise<void> {
+  for (;;) {
+    const used = [...loaded.values()].reduce((sum, e) => sum + e.estimate, 0);
+    if (loaded.size === 0 || used + needed <= settings.memoryBudget) return;
+    const idle = [...loaded.values()].filter((e) => e.busy === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    if (idle) await unload(idle);
+    else await sleep(50); // every loaded model is answering: wait for one to finish
+  }
+}
+
+/** The model, loaded on first use (one per memory budget). */
+async function use(model: RuntimeModel): Promise<Loaded> {
+  const existing = loaded.get(model.id);
+  if (existing) return existing;
+  let pending = loading.get(model.id);
+  if (!pending) {
+    pending = (async () => {
+      await makeRoom(model.ramEstimate);
+      const instance = await (await llama())
+        .loadModel({ modelPath: model.path, gpuLayers: settings.gpuLayers === 'auto' ? 'auto' : settings.gpuLayers })
+        .catch((error: unknown) => {
+          throw new RuntimeError('load', `The model file could not be loaded: ${(error as Error).message}`);
+        });
+      const entry: Loaded = { id: model.id, model: instance, estimate: model.ramEstimate, busy: 0, lastUsed: Date.now() };
+      loaded.set(model.id, entry);
+      announceLoaded();
+      return entry;
+    })().finally(() => loading.delete(model.id));
+    loading.set(model.id, pending);
+  }
+  return pending;
+}
+
+async function chatContext(entry: Loaded): Promise<LlamaContext> {
+  if (!entry.context) {
+    const train = entry.model.trainContextSize;
+    const size = settings.contextSize > 0 ? Math.min(settings.contextSize, train) : Math.min(train, 8192);
+    entry.context = await entry.model.createContext({ contextSize: size, sequences: settings.sequences, threads: settings.threads });
+  }
+  return entry.context;
+}
+
+const textOf = (content: ChatMessage['content']): string =>
+  content === null ? '' : typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+
+const parseArguments = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw || '{}');
+  } catch {
+    return raw;
+  }
+};
+
+/** OpenAI-form messages → node-llama-cpp chat history ending with an empty model turn. */
+function toHistory(messages: ChatMessage[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = [];
+  const results = new Map<string, string>();
+  for (const m of messages) if (m.role === 'tool' && m.tool_call_id) results.set(m.tool_call_id, textOf(m.content));
+  for (const m of messages) {
+    if (m.role === 'system') history.push({ type: 'system', text: textOf(m.content) });
+    else if (m.role === 'user') history.push({ type: 'user', text: textOf(m.content) });
+    else if (m.role === 'assistant') {
+      const response: Array<string | ChatModelFunctionCall> = [];
+      const text = textOf(m.content);
+      if (text) response.push(text);
+      for (const call of m.tool_calls ?? []) {
+        response.push({ type: 'functionCall', name: call.function.name, params: parseArguments(call.function.arguments), result: results.get(call.id) ?? '' });
+      }
+      history.push({ type: 'model', response });
+    }
+  }
+  const last = history.at(-1);
+  // A turn that ended in tool calls (with their results) is continued; otherwise a new one starts.
+  if (!(last?.type === 'model' && last.response.some((r) => typeof r !== 'string'))) history.push({ type: 'model', response: [] });
+  return history;
+}
+
+/** OpenAI tools → node-llama-cpp functions (parameters must be a JSON schema it can turn into a grammar). */
+function toFunctions(tools: RuntimeRequest & { type: 'chat' }): ChatModelFunctions | undefined {
+  if (!tools.tools || tools.tools.length === 0) return undefined;
+  const functions: Record<string, ChatModelFunctions[string]> = {};
+  for (const tool of tools.tools) {
+    functions[tool.function.name] = {
+      description: tool.function.description,
+      ...(tool.function.parameters && Object.keys((tool.function.parameters.properties as object | undefined) ?? {}).length > 0
+        ? { params: tool.function.parameters as never }
+        : {}),
+    };
+  }
+  return functions;
+}
+
+async function chat(request: RuntimeRequest & { type: 'chat' }, signal: AbortSignal): Promise<RuntimeChatResult> {
+  const entry = await use(request.model);
+  entry.busy += 1;
+  try {
+    const context = await chatContext(entry);
+    while (context.sequencesLeft === 0) {
+      if (signal.aborted) throw new RuntimeError('aborted', 'aborted');
+      await sleep(10);
+    }
+    const sequence = context.getSequence();
+    try {
+      const llamaChat = new LlamaChat({ contextSequence: sequence });
+      const history = toHistory(request.messages);
+      const last = [...request.messages].reverse().find((m) => m.role === 'user');
+      const lastTokens = last ? entry.model.tokenize(textOf(last.content)).length : 0;
+      const asked = request.options.maxTokens;
+      if (lastTokens + (asked ?? 1) >= sequence.contextSize) {
+        throw new RuntimeError('bad-request', `The message is too long for this model's context: ${lastTokens} tokens${asked ? ` plus ${asked} to answer` : ''} do not fit in ${sequence.contextSize}. Shorten it${asked ? ', lower max_tokens,' : ''} or raise the context size.`);
+      }
+      // Without a limit a model that never emits its end token would run on through context shifts.
+      const maxTokens = asked ?? Math.max(1, Math.min(4096, Math.floor(sequence.contextSize / 2), sequence.contextSize - lastTokens - 1));
+      let functions: ChatModelFunctions | undefined;
+      try {
+        functions = toFunctions(request);
+      } catch (error) {
+        throw new RuntimeError('tools', `The tool definitions cannot be used for function calling: ${(error as Error).message}`);
+      }
+      const response = await llamaChat
+        .generateResponse(history, {
+          signal,
+          stopOnAbortSignal: true,
+          onTextChunk: (text) => send({ type: 'chunk', id: request.id, text }),
+          maxTokens,
+          ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
+          ...(request.options.topP !== undefined ? { topP: request.options.topP } : {}),
+          ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
+          ...(request.options.stop?.length ? { customStopTriggers: request.options.stop } : {}),
+          ...(functions ? { functions } : {}),
+        } as Parameters<LlamaChat['generateResponse']>[1])
+        .catch((error: unknown) => {
+          if (signal.aborted) throw new RuntimeError('aborted', 'aborted');
+          const message = (error as Error).message;
+          if (functions && /grammar|schema|function/i.test(message)) throw new RuntimeError('tools', `Function calling failed for this model: ${message}`);
+          throw error;
+        });
+      if (signal.aborted) throw new RuntimeError('aborted', 'aborted');
+      const calls = ((response as { functionCalls?: Array<{ functionName: string; params: unknown }> }).functionCalls ?? []).map(
+        (call, i): ToolCall => ({ id: `call_${request.id}_${i}`, type: 'function', function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } }),
+      );
+      const meter = sequence.tokenMeter;
+      const prompt = meter.usedInputTokens;
+      const completion = meter.usedOutputTokens;
+      const stop = response.metadata.stopReason;
+      llamaChat.dispose({ disposeSequence: false });
+      return {
+        content: response.response,
+        toolCalls: calls,
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        finishReason: calls.length > 0 ? 'tool_calls' : stop === 'maxTokens' ? 'length' : 'stop',
+      };
+    } finally {
+      sequence.dispose();
+    }
+  } finally {
+    entry.busy -= 1;
+    entry.lastUsed = Date.now();
+  }
+}
+
+async function embed(request: RuntimeRequest & { type: 'embed' }): Promise<number[][]> {
+  const entry = await use(request.model);
+  entry.busy += 1;
+  try {
+    entry.embedding ??= await entry.model.createEmbeddingContext({ threads: settings.threads });
+    const out: number[][] = [];
+    for (const input of request.inputs) out.push([...(await entry.embedding.getEmbeddingFor(input)).vector]);
+    return out;
+  } finally {
+    entry.busy -= 1;
+    entry.lastUsed = Date.now();
+  }
+}
+
+/** Loads a file and lets it go: a malformed one fails here (or kills this process) instead of later. */
+async function probe(path: string): Promise<void> {
+  const model = await (await llama()).loadModel({ modelPath: path, gpuLayers: 0 }).catch((error: unknown) => {
+    throw new RuntimeError('load', `llama.cpp could not load it: ${(error as Error).message}`);
+  });
+  await model.dispose();
+}
+
+function fail(id: number, error: unknown): void {
+  const code = error instanceof RuntimeError ? error.code : 'failed';
+  send({ type: 'error', id, code, message: error instanceof Error ? error.message : String(error) });
+}
+
+process.on('message', (request: RuntimeRequest) => {
+  if (request.type === 'abort') {
+    aborts.get(request.id)?.abort();
+    return;
+  }
+  if (request.type === 'unload') {
+    for (const entry of [...loaded.values()]) if ((!request.modelId || entry.id === request.modelId) && entry.busy === 0) void unload(entry);
+    return;
+  }
+  if (request.type === 'probe') {
+    probe(request.path).then(
+      () => send({ type: 'probe-done', id: request.id }),
+      (error: unknown) => fail(request.id, error),
+    );
+    return;
+  }
+  const controller = new AbortController();
+  aborts.set(request.id, controller);
+  const run =
+    request.type === 'chat'
+      ? chat(request, controller.signal).then((result) => send({ type: 'chat-done', id: request.id, result }))
+      : embed(request).then((vectors) => send({ type: 'embed-done', id: request.id, vectors }));
+  run.catch((error: unknown) => fail(request.id, error)).finally(() => aborts.delete(request.id));
+});
+
+// The service went away (or closed the channel): nothing else would ever stop this process.
+process.on('disconnect', () => process.exit(0));
+
+void llama().then(
+  (instance) => send({ type: 'ready', gpu: instance.gpu, threads: settings.threads }),
+  (error: unknown) => {
+    process.stderr.write(`the llama.cpp runtime could not start: ${(error as Error).message}\n`);
+    process.exit(1);
+  },
+);

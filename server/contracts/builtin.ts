@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/** What a library entry is for: chatting, or making embeddings for RAG. */
+export const BuiltinModelKind = z.enum(['chat', 'embedding']);
+export type BuiltinModelKind = z.infer<typeof BuiltinModelKind>;
+
+/** Where a library entry stands. `paused` downloads resume where they stopped (HTTP ranges). */
+export const BuiltinModelStatus = z.enum(['ready', 'downloading', 'paused', 'failed']);
+export type BuiltinModelStatus = z.infer<typeof BuiltinModelStatus>;
+
+/** One model of the built-in library (GET /builtin/models). Header facts are null until the file is complete. */
+export interface BuiltinModel {
+  /** Also its id in `/api/models` and `/api/chat/completions` once ready. */
+  id: string;
+  name: string;
+  file_name: string;
+  /** Bytes of the whole file (0 while a download's size is unknown). */
+  size: number;
+  /** Bytes on disk so far (equals `size` when ready). */
+  downloaded: number;
+  architecture: string | null;
+  context_length: number | null;
+  /** The GGUF file type, such as `Q4_K_M` or `F16`. */
+  quantization: string | null;
+  /** Rough memory needed to run it with its default context, in bytes. */
+  ram_estimate: number | null;
+  kind: BuiltinModelKind;
+  status: BuiltinModelStatus;
+  /** Why it failed (status `failed`). */
+  error: string | null;
+  /** Where it was downloaded from. */
+  source_url: string | null;
+  sha256: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const HttpUrl = z
+  .string()
+  .trim()
+  .max(4096)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
+
+/** POST /builtin/models/download. */
+export const BuiltinDownloadRequest = z.object({
+  url: HttpUrl,
+  /** Checked when the file is complete; a mismatch fails the download. */
+  sha256: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  kind: BuiltinModelKind.optional(),
+});
+export type BuiltinDownloadRequest = z.infer<typeof BuiltinDownloadRequest>;
+
+/** POST /builtin/models/import with a JSON body: a `.gguf` already on the server's disk (admins). */
+export const BuiltinImportPathRequest = z.object({
+  path: z.string().trim().min(1).max(4096),
+  name: z.string().trim().min(1).max(200).optional(),
+  kind: BuiltinModelKind.optional(),
+});
+export type BuiltinImportPathRequest = z.infer<typeof BuiltinImportPathRequest>;
+
+/** POST /builtin/models/{id}: rename or re-kind an entry. */
+export const BuiltinModelUpdate = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  kind: BuiltinModelKind.optional(),
+});
+export type BuiltinModelUpdate = z.infer<typeof BuiltinModelUpdate>;
+
+/** Runtime settings (GET|POST /builtin/config). */
+export const BuiltinConfig = z.object({
+  /** Off: built-in models are neither listed nor usable (the library stays). */
+  enabled: z.boolean(),
+  /** A loaded model is unloaded after this many idle seconds (0 = never). */
+  idle_unload_seconds: z.number().int().min(0).max(86_400),
+  /** CPU threads for inference; 0 = chosen from the machine's cores. */
+  threads: z.number().int().min(0).max(256),
+  /** Layers offloaded to the GPU: `auto` (as many as fit), 0 for CPU only, or a count. */
+  gpu_layers: z.union([z.literal('auto'), z.number().int().min(0).max(1000)]),
+  /** Memory the loaded models may take together, in MB; 0 = chosen from free memory. */
+  memory_budget_mb: z.number().int().min(0).max(1_048_576),
+  /** Context window used for chats, in tokens; 0 = the model's own, capped at 8192. */
+  context_size: z.number().int().min(0).max(1_048_576),
+});
+export type BuiltinConfig = z.infer<typeof BuiltinConfig>;
+
+/** POST /builtin/config: any subset. */
+export const BuiltinConfigUpdate = BuiltinConfig.partial();
+export type BuiltinConfigUpdate = z.infer<typeof BuiltinConfigUpdate>;
+
+/** What the runtime is doing now (part of GET /builtin/config). */
+export interface BuiltinRuntimeStatus {
+  /** Ids of the models loaded in memory. */
+  loaded: string[];
+  /** Threads in use, as resolved from the setting and the machine. */
+  threads: number;
+  /** `cuda`, `vulkan`, `metal`, or false for CPU only; null before the runtime first started. */
+  gpu: string | false | null;
+}
+
+/** GET /builtin/config answer: the settings and the runtime's state. */
+export type BuiltinConfigResponse = BuiltinConfig & { runtime: BuiltinRuntimeStatus };
+
+/** A curated model people may download (GET /builtin/recommended). */
+export interface RecommendedModel {
+  name: string;
+  url: string;
+  /** Bytes. */
+  size: number;
+  /** Rough memory to run it, bytes. */
+  ram: number;
+  kind: BuiltinModelKind;
+  license: string;
+  description: string;
+  sha256?: string;
+  /** Whether its RAM need fits this machine (set by the service from its total memory). */
+  fits?: boolean;
+}
