@@ -18,6 +18,8 @@ import type { Db } from './platform/db/knex';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
+import { createHostAllowlist } from './platform/http/host-allowlist';
+import { addressSet } from './platform/http/trusted-proxies';
 import { createProviders } from './providers';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
@@ -60,7 +62,9 @@ export async function buildServices(platform: Platform) {
     log,
     trustedEmailHeader: boot.trustedEmailHeader,
     trustedNameHeader: boot.trustedNameHeader,
+    trustedProxies: addressSet(boot.trustedProxies),
   });
+  const hostAllowlist = createHostAllowlist({ bindHost: boot.host, publicUrls: boot.publicUrls });
   await authRepo.pruneRevoked(clock.now());
 
   const groups = createGroupsService({ repo: createGroupsRepo(db), clock });
@@ -123,7 +127,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, hostAllowlist, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -8,6 +8,7 @@ import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
+import { isSameOrigin } from './platform/http/same-origin';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
 import { createRealtimeHub } from './realtime';
@@ -67,7 +68,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
-    realtime.attach(server, (credential) => services.auth.authenticate(credential));
+    const trustedOrigins = new Set([...boot.corsOrigins, ...boot.publicUrls].map((o) => o.toLowerCase()));
+    realtime.attach(
+      server,
+      (credential) => services.auth.authenticate(credential),
+      (req) => services.hostAllowlist.allows(req.headers.host) && isSameOrigin(req, trustedOrigins),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(boot.port, boot.host, () => {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { AddUserRequest, AuthConfigUpdate, SigninRequest, SignupRequest, UpdatePasswordRequest, UpdateProfileRequest } from '../contracts/auth';
+import { cameThroughLan } from '../platform/http/listener-tags';
 import { validateBody } from '../platform/http/validate';
 import type { AuthService } from './auth.service';
 import { authOf, requireAdmin, requireSession, requireUser } from './authenticate';
@@ -17,7 +18,7 @@ export function authRoutes(auth: AuthService): Router {
 
   router.post('/signin', validateBody(SigninRequest, { status: 400 }), async (req, res) => {
     const body = req.body as SigninRequest;
-    const result = await auth.signin(body.email, body.password, req.ip ?? 'unknown', req.headers);
+    const result = await auth.signin(body.email, body.password, req.ip ?? 'unknown', req.headers, { address: req.socket.remoteAddress, lan: cameThroughLan(req) });
     setSessionCookie(req, res, result.token, result.expiresAt);
     res.json(result.body);
   });

@@ -10,6 +10,7 @@ import { badRequest, forbidden, type HttpError, notFound, unauthorized } from '.
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { parseDuration } from '../platform/duration';
+import type { AddressSet } from '../platform/http/trusted-proxies';
 import type { PermissionsService } from '../permissions';
 import type { SecretStore } from '../secrets';
 import { presentUser, type UserRow, type UsersRepo } from '../users';
@@ -35,6 +36,16 @@ export interface AuthServiceDeps {
   /** Set when a trusted proxy signs people in by header (SSO). */
   trustedEmailHeader?: string;
   trustedNameHeader?: string;
+  /** PARLEY_TRUSTED_PROXIES: the only peers whose SSO header is believed. */
+  trustedProxies?: AddressSet;
+}
+
+/** Where a sign-in request came from, for deciding whether its SSO header may be believed. */
+export interface SigninPeer {
+  /** The TCP peer's address (not a forwarded one). */
+  address: string | undefined;
+  /** True when it came through the LAN listener, which no proxy is in front of. */
+  lan: boolean;
 }
 
 const apiKeySecretName = (userId: string) => `api-key:${userId}`;
@@ -101,9 +112,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       return session(user, true);
     },
 
-    /** Checks email and password, with failed attempts rate limited per account and IP. */
-    async signin(email: string, password: string, ip: string, headers: Record<string, string | string[] | undefined>) {
-      const trusted = deps.trustedEmailHeader ? headers[deps.trustedEmailHeader.toLowerCase()] : undefined;
+    /**
+     * Checks email and password, with failed attempts rate limited per account and IP. The SSO
+     * header counts only from a configured proxy address, and never on the LAN listener.
+     */
+    async signin(email: string, password: string, ip: string, headers: Record<string, string | string[] | undefined>, peer: SigninPeer) {
+      const fromProxy = !peer.lan && (deps.trustedProxies?.has(peer.address) ?? false);
+      const trusted = deps.trustedEmailHeader && fromProxy ? headers[deps.trustedEmailHeader.toLowerCase()] : undefined;
       if (typeof trusted === 'string' && trusted.length > 0) return this.signinTrusted(trusted, headers);
       if (!email) throw badRequest("Field 'email' is required", 'VALIDATION_FAILED');
       if (!password) throw badRequest("Field 'password' is required", 'VALIDATION_FAILED');

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { markLanSocket } from '../platform/http/listener-tags';
 
 /** A second listening socket that serves the same app as the main server. */
 export interface LanListener {
@@ -16,10 +17,12 @@ export interface LanListener {
  */
 export async function openLanListener(target: Server, host: string, port: number): Promise<LanListener> {
   const server = createServer({ headersTimeout: 60_000, requestTimeout: 0 }, (req, res) => {
+    markLanSocket(req.socket);
     target.emit('request', req, res);
   });
   server.keepAliveTimeout = 5_000;
   server.on('upgrade', (req, socket, head) => {
+    markLanSocket(req.socket);
     target.emit('upgrade', req, socket, head);
   });
   const sockets = new Set<Socket>();
