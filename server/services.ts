@@ -12,7 +12,7 @@ import { createGroupsRepo, createGroupsService } from './groups';
 import { hashPassword } from './auth/passwords';
 import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
-import { createLanSharing } from './lan';
+import { createLanSharing, createLanTls, lanAddresses } from './lan';
 import type { Clock } from './platform/clock';
 import type { Db } from './platform/db/knex';
 import type { BootConfig } from './platform/env';
@@ -79,8 +79,15 @@ export async function buildServices(platform: Platform) {
     log,
   });
   users.afterUserDeleted((userId) => auth.deleteApiKey(userId));
+  users.onPasswordReset((userId) => auth.revokeSessions(userId));
 
-  const lan = createLanSharing({ config, log });
+  const lan = createLanSharing({
+    config,
+    log,
+    tls: createLanTls({ dataDir: boot.dataDir, secrets, addresses: () => lanAddresses() }),
+    hasAdmin: async () => (await usersRepo.countByRole('admin')) > 0,
+    hostAllowed: (host) => hostAllowlist.allows(host),
+  });
 
   const providers = createProviders({ config, secrets, log, clock });
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });

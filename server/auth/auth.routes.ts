@@ -54,7 +54,16 @@ export function authRoutes(auth: AuthService): Router {
     res.json(await auth.updateProfile(authOf(req).user, req.body as UpdateProfileRequest));
   });
   router.post('/update/password', requireUser, validateBody(UpdatePasswordRequest, { status: 400 }), async (req, res) => {
-    await auth.updatePassword(authOf(req).user, req.body as UpdatePasswordRequest);
+    await auth.updatePassword(authOf(req), req.body as UpdatePasswordRequest, req.ip ?? 'unknown');
+    res.json(true);
+  });
+
+  /** Admins see whether a user has an API key (never the key) and can revoke it. */
+  router.get('/admin/users/:user_id/api_key', requireAdmin, async (req, res) => {
+    res.json(await auth.apiKeyInfo(String(req.params.user_id)));
+  });
+  router.delete('/admin/users/:user_id/api_key', requireAdmin, async (req, res) => {
+    await auth.revokeApiKeyOf(String(req.params.user_id));
     res.json(true);
   });
 

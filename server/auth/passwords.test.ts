@@ -21,11 +21,15 @@ describe('password hashing', () => {
 
   it('leaves the event loop free while 20 passwords are checked', async () => {
     const stored = await hashPassword('pw');
+    // What one check costs on the event loop when done there (as bcryptjs did), on this machine now.
+    const started = performance.now();
+    bcryptjs.compareSync('pw', stored);
+    const oneCheckMs = performance.now() - started;
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     await Promise.all(Array.from({ length: 20 }, () => verifyPassword('pw', stored)));
     delay.disable();
-    // bcryptjs blocked the loop ≈ 70 ms per check; off the loop the worst stall stays far below one check.
-    expect(delay.max / 1e6).toBeLessThan(40);
+    // Off the loop, the worst stall stays well below the cost of a single check.
+    expect(delay.max / 1e6).toBeLessThan(Math.max(oneCheckMs / 2, 15));
   });
 });
