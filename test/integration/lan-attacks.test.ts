@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readBootConfig } from '../../server/platform/env';
@@ -140,6 +142,27 @@ describe('Forwarded headers and the SSO header', () => {
   it('refuses to start with an SSO header but no trusted proxy list', () => {
     expect(() => readBootConfig({ env: { PARLEY_TRUSTED_EMAIL_HEADER: 'X-Forwarded-Email' } })).toThrow(/PARLEY_TRUSTED_PROXIES/);
     expect(() => readBootConfig({ env: { PARLEY_TRUSTED_PROXIES: '10.0.0.0/33' } })).toThrow(/not an IP address or CIDR range/);
+  });
+
+  it('never honours the SSO header on the LAN listener, even from a trusted address', async () => {
+    server = await startTestServer({ envVars: { PARLEY_TRUSTED_EMAIL_HEADER: 'X-Forwarded-Email', PARLEY_TRUSTED_PROXIES: '127.0.0.1/32' } });
+    const admin = await signupAdmin(server);
+    const viaProxy = await server.anon.post('/auths/signin', {}, { headers: { 'x-forwarded-email': admin.email } });
+    expect(viaProxy.status).toBe(200);
+    const lanPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '0.0.0.0', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    expect((await server.as(admin.token).post('/api/v1/configs/lan', { enabled: true, port: lanPort, tls: 'off' })).status).toBe(200);
+    const viaLan = await rawRequest(`http://127.0.0.1:${lanPort}/auths/signin`, {
+      method: 'POST',
+      headers: { host: `127.0.0.1:${lanPort}`, 'content-type': 'application/json', 'x-forwarded-email': admin.email },
+      body: '{}',
+    });
+    expect(viaLan.status).toBe(400);
+    expect(JSON.parse(viaLan.body).token).toBeUndefined();
   });
 
   it('honours the SSO header only from a configured proxy address', async () => {

@@ -19,7 +19,6 @@ describe('base models belong to admins', () => {
     bob = await buildUser(server, admin, 'user', 'Bob');
     openai = await startFakeOpenAI({ key: 'sk-base', models: ['gpt-fake', 'gpt-other'] });
     await server.as(admin.token).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: ['sk-base'], COMPAT_API_CONFIGS: { '0': { prefix_id: 'oa' } } });
-    await server.as(admin.token).post('/api/v1/users/default/permissions', { workspace: { models: true } });
   });
   afterAll(async () => {
     await server?.close();

@@ -13,7 +13,6 @@ describe('profile_image_url: only inline images or Parley image paths, wherever 
     server = await startTestServer();
     admin = await signupAdmin(server);
     user = await buildUser(server, admin, 'user');
-    await server.as(admin.token).post('/api/v1/users/default/permissions', { workspace: { models: true } });
   });
   afterAll(async () => {
     await server?.close();
