@@ -96,7 +96,7 @@ const entries = [
  */
 const EXTERNAL = [
   'electron', 'sqlite3', 'keytar', 'knex', 'pyodide', 'pdf-parse', 'pdfjs-dist', 'jsdom', 'canvas', '@napi-rs/canvas',
-  'bufferutil', 'utf-8-validate', 'electron-updater', 'mammoth', 'pino', 'thread-stream', 'socket.io', 'engine.io', 'ws',
+  '@node-rs/bcrypt', 'bufferutil', 'utf-8-validate', 'electron-updater', 'mammoth', 'pino', 'thread-stream', 'socket.io', 'engine.io', 'ws',
   'node-llama-cpp', '@node-llama-cpp/*',
 ];
 

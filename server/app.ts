@@ -7,6 +7,9 @@ import { authenticate } from './auth';
 import { auditAdminActions } from './platform/http/audit';
 import { corsPolicy } from './platform/http/cors';
 import { errorHandler, notFoundHandler } from './platform/http/error-handler';
+import { requireKnownHost } from './platform/http/host-allowlist';
+import { requireSameOriginForCookies } from './platform/http/same-origin';
+import { addressSet } from './platform/http/trusted-proxies';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -48,15 +51,20 @@ function serveRenderer(rendererDir: string | undefined): RequestHandler[] {
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Forwarded headers (client address for the rate limiters, scheme) only from PARLEY_TRUSTED_PROXIES.
+  const proxies = addressSet(services.boot.trustedProxies);
+  app.set('trust proxy', (address: string) => proxies.has(address));
   app.set('query parser', 'simple');
+  app.locals.publicUrls = services.boot.publicUrls;
+  app.use(requireKnownHost(services.hostAllowlist));
   app.use(
     helmet({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
           'img-src': ["'self'", 'data:', 'blob:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          // 'self' covers ws(s) to this very origin; a bare ws:/wss: would reach any port on any host.
+          'connect-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],
           'upgrade-insecure-requests': null,
         },
@@ -67,6 +75,7 @@ export function createApp(services: Services): Express {
   );
   app.use(corsPolicy(services.boot.corsOrigins));
   app.use(cookieParser());
+  app.use(requireSameOriginForCookies([...services.boot.corsOrigins, ...services.boot.publicUrls], ['/auths/signout', '/api/v1/auths/signout']));
   app.use(jsonBody(services.boot.maxJsonBytes));
   app.use(authenticate(services.auth));
   app.use(auditAdminActions(services.log));

@@ -12,12 +12,14 @@ import { createGroupsRepo, createGroupsService } from './groups';
 import { hashPassword } from './auth/passwords';
 import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
-import { createLanSharing } from './lan';
+import { createLanSharing, createLanTls, lanAddresses } from './lan';
 import type { Clock } from './platform/clock';
 import type { Db } from './platform/db/knex';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
+import { createHostAllowlist } from './platform/http/host-allowlist';
+import { addressSet } from './platform/http/trusted-proxies';
 import { createProviders } from './providers';
 import { createBuiltin } from './builtin';
 import { createModels } from './models';
@@ -61,7 +63,9 @@ export async function buildServices(platform: Platform) {
     log,
     trustedEmailHeader: boot.trustedEmailHeader,
     trustedNameHeader: boot.trustedNameHeader,
+    trustedProxies: addressSet(boot.trustedProxies),
   });
+  const hostAllowlist = createHostAllowlist({ bindHost: boot.host, publicUrls: boot.publicUrls });
   await authRepo.pruneRevoked(clock.now());
 
   const groups = createGroupsService({ repo: createGroupsRepo(db), clock });
@@ -76,8 +80,15 @@ export async function buildServices(platform: Platform) {
     log,
   });
   users.afterUserDeleted((userId) => auth.deleteApiKey(userId));
+  users.onPasswordReset((userId) => auth.revokeSessions(userId));
 
-  const lan = createLanSharing({ config, log });
+  const lan = createLanSharing({
+    config,
+    log,
+    tls: createLanTls({ dataDir: boot.dataDir, secrets, addresses: () => lanAddresses() }),
+    hasAdmin: async () => (await usersRepo.countByRole('admin')) > 0,
+    hostAllowed: (host) => hostAllowlist.allows(host),
+  });
 
   const builtin = await createBuiltin({ db, config, dataDir: boot.dataDir, clock, log });
   const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
@@ -129,7 +140,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, hostAllowlist, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
@@ -9,6 +9,9 @@ import { systemClock, type Clock } from './platform/clock';
 import { acquireDataDirLock } from './platform/data-dir-lock';
 import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
+import { applyTimeouts, limitConnections } from './platform/http/connection-limits';
+import { isSameOrigin } from './platform/http/same-origin';
+import { ensurePrivateDir, restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
 import { createRealtimeHub } from './realtime';
@@ -39,7 +42,7 @@ function installId(dataDir: string): string {
   const file = path.join(dataDir, 'install-id');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const id = randomUUID().slice(0, 8);
-  writeFileSync(file, id);
+  writePrivateFile(file, id);
   return id;
 }
 
@@ -47,15 +50,21 @@ function installId(dataDir: string): string {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const boot = readBootConfig(options);
   boot.rendererDir ??= defaultRendererDir();
-  mkdirSync(boot.dataDir, { recursive: true });
-  for (const dir of ['uploads', 'indexes', 'logs']) mkdirSync(path.join(boot.dataDir, dir), { recursive: true });
+  // The data dir holds chats, uploads and the database: this OS account only (0700 folders, 0600 files).
+  ensurePrivateDir(boot.dataDir);
+  for (const dir of ['uploads', 'indexes', 'logs']) ensurePrivateDir(path.join(boot.dataDir, dir));
   const lock = acquireDataDirLock(boot.dataDir);
+  const logFile = path.join(boot.dataDir, 'logs', 'parley.log');
+  if (!existsSync(logFile)) writePrivateFile(logFile, '');
   const { log, flush } = createLogger({ level: boot.logLevel, dataDir: boot.dataDir, stdout: boot.logToStdout });
 
+  const dbFile = path.join(boot.dataDir, 'parley.db');
+  if (!existsSync(dbFile)) writePrivateFile(dbFile, '');
   const db = openDatabase(boot.dataDir);
   let services: Services | undefined;
   try {
     await migrate(db);
+    restrictFiles(dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile, path.join(boot.dataDir, 'install-id'));
     const secrets =
       options.secrets ??
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
@@ -64,14 +73,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const app = createApp(services);
     const built = services;
 
-    const server = createServer({ headersTimeout: 60_000, requestTimeout: 0 }, app);
-    server.keepAliveTimeout = 5_000;
+    const server = applyTimeouts(createServer(app));
     const sockets = new Set<Socket>();
+    // Loopback peers (the desktop window) are never refused; a bound-to-all host caps the others.
+    const admit = limitConnections();
     server.on('connection', (socket) => {
+      if (!admit(socket)) return;
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
-    realtime.attach(server, (credential) => built.auth.authenticate(credential));
+    const trustedOrigins = new Set([...boot.corsOrigins, ...boot.publicUrls].map((o) => o.toLowerCase()));
+    realtime.attach(
+      server,
+      (credential) => built.auth.authenticate(credential),
+      (req) => built.hostAllowlist.allows(req.headers.host) && isSameOrigin(req, trustedOrigins),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(boot.port, boot.host, () => {

@@ -93,6 +93,10 @@ export function createAuthRepo(db: Db) {
         forgetKeysOf(userId);
       }
     },
+    /** When a user's API key was made and last used, for admins; undefined without a key. */
+    async apiKeyInfo(userId: string): Promise<{ created_at: number; last_used_at: number | null } | undefined> {
+      return db<ApiKeyRow>('api_keys').where({ user_id: userId }).first('created_at', 'last_used_at');
+    },
     async touchApiKey(userId: string, now: number): Promise<void> {
       await db<ApiKeyRow>('api_keys').where({ user_id: userId }).update({ last_used_at: now });
     },
@@ -109,8 +113,34 @@ export function createAuthRepo(db: Db) {
       if (now !== undefined && expiresAt != null && expiresAt < now) ids.delete(tokenId);
       return true;
     },
+    /** Remembers a session token issued to `userId`, so it can be revoked with the others later. */
+    async recordIssued(tokenId: string, userId: string, expiresAt: number | null, now: number): Promise<void> {
+      await db('issued_tokens').insert({ token_id: tokenId, user_id: userId, expires_at: expiresAt, issued_at: now });
+    },
+    /**
+     * Revokes every live session token of `userId` but `keepTokenId`, through the revoked-token
+     * list (so anything honouring revocations sees it), and returns how many were revoked.
+     */
+    async revokeSessionsOf(userId: string, keepTokenId: string | undefined, now: number): Promise<number> {
+      const rows = await db('issued_tokens')
+        .where({ user_id: userId })
+        .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>=', now))
+        .select<Array<{ token_id: string; expires_at: number | null }>>('token_id', 'expires_at');
+      const targets = rows.filter((r) => r.token_id !== keepTokenId);
+      if (targets.length === 0) return 0;
+      for (const r of targets) (revoked ?? early).set(r.token_id, r.expires_at);
+      await db.transaction(async (trx) => {
+        for (let i = 0; i < targets.length; i += 200) {
+          const batch = targets.slice(i, i + 200);
+          await trx('revoked_tokens').insert(batch).onConflict('token_id').ignore();
+          await trx('issued_tokens').whereIn('token_id', batch.map((r) => r.token_id)).delete();
+        }
+      });
+      return targets.length;
+    },
     /** Deletes expired revocations and loads the rest into memory. */
     async pruneRevoked(now: number): Promise<void> {
+      await db('issued_tokens').whereNotNull('expires_at').andWhere('expires_at', '<', now).delete();
       await db('revoked_tokens').whereNotNull('expires_at').andWhere('expires_at', '<', now).delete();
       const ids = await revokedIds();
       for (const [id, at] of ids) if (at != null && at < now) ids.delete(id);

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { AddUserRequest, AuthConfigUpdate, SigninRequest, SignupRequest, UpdatePasswordRequest, UpdateProfileRequest } from '../contracts/auth';
+import { cameThroughLan } from '../platform/http/listener-tags';
 import { validateBody } from '../platform/http/validate';
 import type { AuthService } from './auth.service';
 import { authOf, requireAdmin, requireSession, requireUser } from './authenticate';
@@ -17,7 +18,7 @@ export function authRoutes(auth: AuthService): Router {
 
   router.post('/signin', validateBody(SigninRequest, { status: 400 }), async (req, res) => {
     const body = req.body as SigninRequest;
-    const result = await auth.signin(body.email, body.password, req.ip ?? 'unknown', req.headers);
+    const result = await auth.signin(body.email, body.password, req.ip ?? 'unknown', req.headers, { address: req.socket.remoteAddress, lan: cameThroughLan(req) });
     setSessionCookie(req, res, result.token, result.expiresAt);
     res.json(result.body);
   });
@@ -53,7 +54,16 @@ export function authRoutes(auth: AuthService): Router {
     res.json(await auth.updateProfile(authOf(req).user, req.body as UpdateProfileRequest));
   });
   router.post('/update/password', requireUser, validateBody(UpdatePasswordRequest, { status: 400 }), async (req, res) => {
-    await auth.updatePassword(authOf(req).user, req.body as UpdatePasswordRequest);
+    await auth.updatePassword(authOf(req), req.body as UpdatePasswordRequest, req.ip ?? 'unknown');
+    res.json(true);
+  });
+
+  /** Admins see whether a user has an API key (never the key) and can revoke it. */
+  router.get('/admin/users/:user_id/api_key', requireAdmin, async (req, res) => {
+    res.json(await auth.apiKeyInfo(String(req.params.user_id)));
+  });
+  router.delete('/admin/users/:user_id/api_key', requireAdmin, async (req, res) => {
+    await auth.revokeApiKeyOf(String(req.params.user_id));
     res.json(true);
   });
 

@@ -10,9 +10,10 @@ import { badRequest, forbidden, type HttpError, notFound, unauthorized } from '.
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { parseDuration } from '../platform/duration';
+import type { AddressSet } from '../platform/http/trusted-proxies';
 import type { PermissionsService } from '../permissions';
 import type { SecretStore } from '../secrets';
-import { presentUser, type UserRow, type UsersRepo } from '../users';
+import { presentUser, safeImageUrl, type UserRow, type UsersRepo } from '../users';
 import type { AuthContext, AuthFailure } from './auth-context';
 import { AuthConfigSection } from './auth-config';
 import type { AuthRepo } from './auth.repo';
@@ -35,6 +36,16 @@ export interface AuthServiceDeps {
   /** Set when a trusted proxy signs people in by header (SSO). */
   trustedEmailHeader?: string;
   trustedNameHeader?: string;
+  /** PARLEY_TRUSTED_PROXIES: the only peers whose SSO header is believed. */
+  trustedProxies?: AddressSet;
+}
+
+/** Where a sign-in request came from, for deciding whether its SSO header may be believed. */
+export interface SigninPeer {
+  /** The TCP peer's address (not a forwarded one). */
+  address: string | undefined;
+  /** True when it came through the LAN listener, which no proxy is in front of. */
+  lan: boolean;
 }
 
 const apiKeySecretName = (userId: string) => `api-key:${userId}`;
@@ -49,6 +60,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const settings = await config.get(AuthConfigSection);
     const lifetime = parseDuration(settings.JWT_EXPIRES_IN);
     const issued = await tokens.issue(user.id, clock.now(), lifetime === undefined ? 7 * 86_400 : lifetime);
+    await repo.recordIssued(issued.tokenId, user.id, issued.expiresAt, clock.now());
     const body: SessionResponse = {
       token: issued.token,
       token_type: 'Bearer',
@@ -57,7 +69,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       name: user.name,
       email: user.email,
       role: user.role,
-      profile_image_url: user.profile_image_url,
+      profile_image_url: safeImageUrl(user.profile_image_url),
     };
     if (withExtras) body.permissions = await deps.permissions.effective(user);
     return { body, token: issued.token, expiresAt: issued.expiresAt };
@@ -101,9 +113,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       return session(user, true);
     },
 
-    /** Checks email and password, with failed attempts rate limited per account and IP. */
-    async signin(email: string, password: string, ip: string, headers: Record<string, string | string[] | undefined>) {
-      const trusted = deps.trustedEmailHeader ? headers[deps.trustedEmailHeader.toLowerCase()] : undefined;
+    /**
+     * Checks email and password, with failed attempts rate limited per account and IP. The SSO
+     * header counts only from a configured proxy address, and never on the LAN listener.
+     */
+    async signin(email: string, password: string, ip: string, headers: Record<string, string | string[] | undefined>, peer: SigninPeer) {
+      const fromProxy = !peer.lan && (deps.trustedProxies?.has(peer.address) ?? false);
+      const trusted = deps.trustedEmailHeader && fromProxy ? headers[deps.trustedEmailHeader.toLowerCase()] : undefined;
       if (typeof trusted === 'string' && trusted.length > 0) return this.signinTrusted(trusted, headers);
       if (!email) throw badRequest("Field 'email' is required", 'VALIDATION_FAILED');
       if (!password) throw badRequest("Field 'password' is required", 'VALIDATION_FAILED');
@@ -184,13 +200,42 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { id, name, email, profile_image_url, info: info ?? readJson(row.info, {}) };
     },
 
-    async updatePassword(user: UserRow, body: UpdatePasswordRequest): Promise<void> {
+    /**
+     * Changes the caller's password after checking the current one (wrong guesses count against
+     * the sign-in limit of the account and address), then ends every other session of theirs.
+     */
+    async updatePassword(auth: AuthContext, body: UpdatePasswordRequest, ip: string): Promise<void> {
       if (deps.trustedEmailHeader) {
         throw forbidden('Password changes are disabled while sign-in is handled by a trusted header (SSO)', 'SSO_ENABLED');
       }
+      const { user } = auth;
+      await deps.limiter.check(user.email, ip);
       const ok = await verifyPassword(body.password, await users.passwordHash(user.id));
-      if (!ok) throw badRequest('The current password is incorrect', 'WRONG_PASSWORD');
+      if (!ok) {
+        await deps.limiter.failed(user.email, ip);
+        throw badRequest('The current password is incorrect', 'WRONG_PASSWORD');
+      }
       await users.setPasswordHash(user.id, await hashPassword(body.new_password), clock.now());
+      await this.revokeSessions(user.id, auth.via === 'jwt' ? auth.tokenId : undefined);
+    },
+
+    /** Ends every session of a user but `keepTokenId` (after a password change or an admin reset). */
+    async revokeSessions(userId: string, keepTokenId?: string): Promise<void> {
+      const count = await repo.revokeSessionsOf(userId, keepTokenId, clock.now());
+      if (count > 0) deps.log.info({ userId, count }, 'other sessions ended after a password change');
+    },
+
+    /** Whether a user has an API key, and when it was made and last used (admins see this, never the key). */
+    async apiKeyInfo(userId: string): Promise<{ exists: boolean; created_at: number | null; last_used_at: number | null }> {
+      if (!(await users.findById(userId))) throw notFound('User not found', 'USER_NOT_FOUND');
+      const info = await repo.apiKeyInfo(userId);
+      return { exists: info !== undefined, created_at: info?.created_at ?? null, last_used_at: info?.last_used_at ?? null };
+    },
+
+    /** An admin revokes a user's API key. */
+    async revokeApiKeyOf(userId: string): Promise<void> {
+      if (!(await users.findById(userId))) throw notFound('User not found', 'USER_NOT_FOUND');
+      await this.deleteApiKey(userId);
     },
 
     async getConfig(): Promise<AuthConfig> {

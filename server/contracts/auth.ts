@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileImageUrl } from './profile-image';
 import { type Permissions } from './permissions';
 
 /** A role: `pending` users wait for an admin's approval. */
@@ -25,7 +26,7 @@ export const SignupRequest = z.object({
   name: Name,
   email: Email,
   password: Password,
-  profile_image_url: z.string().max(2_000_000).optional(),
+  profile_image_url: ProfileImageUrl.optional(),
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
@@ -41,13 +42,13 @@ export const AddUserRequest = z.object({
   email: Email,
   password: Password,
   role: Role.default('pending'),
-  profile_image_url: z.string().max(2_000_000).optional(),
+  profile_image_url: ProfileImageUrl.optional(),
 });
 export type AddUserRequest = z.infer<typeof AddUserRequest>;
 
 export const UpdateProfileRequest = z.object({
   name: Name,
-  profile_image_url: z.string().max(2_000_000).optional(),
+  profile_image_url: ProfileImageUrl.optional(),
   info: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileImageUrl } from './profile-image';
 import { AccessControl } from './access';
 import type { ProviderKind } from './providers';
 
@@ -33,7 +34,7 @@ export const ModelKnowledgeRef = z.looseObject({
 
 /** Model metadata; unknown keys are kept. */
 export const ModelMeta = z.looseObject({
-  profile_image_url: z.string().max(2_000_000).optional(),
+  profile_image_url: ProfileImageUrl.optional(),
   description: z.string().max(100_000).nullable().optional(),
   /** vision, file_upload, web_search, image_generation, code_interpreter, citations, status_updates, usage. */
   capabilities: z.record(z.string(), z.boolean()).nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileImageUrl } from './profile-image';
 import { Email, Password, Role } from './auth';
 
 /** A user as the API shows it. */
@@ -83,7 +84,7 @@ export const AdminUserUpdate = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   email: Email.optional(),
   role: Role.optional(),
-  profile_image_url: z.string().max(2_000_000).optional(),
+  profile_image_url: ProfileImageUrl.optional(),
   /** A new password; empty or absent keeps the current one. */
   password: z.union([z.literal(''), Password]).nullable().optional(),
   /** Merged over the stored info. */

@@ -43,6 +43,8 @@ const SCRIPT = `
   var data = JSON.parse(document.getElementById('graph-data').textContent);
   var colors = { person: '#d1495b', place: '#00798c', organization: '#edae49', topic: '#66a182' };
   var colorOf = function (type) { return colors[type] || '#8d96a7'; };
+  // force-graph puts a node's label into its tooltip as HTML: entity names come from documents.
+  var esc = function (text) { return String(text).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); };
   var el = function (tag, text, cls) { var e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; };
   var details = document.getElementById('details');
   var byId = new Map(data.nodes.map(function (n) { return [n.id, n]; }));
@@ -65,7 +67,7 @@ const SCRIPT = `
   var graph = new ForceGraph(container)
     .graphData({ nodes: data.nodes.map(function (n) { return Object.assign({}, n); }), links: data.links.map(function (l) { return Object.assign({}, l); }) })
     .nodeId('id')
-    .nodeLabel(function (n) { return n.name + ' (' + n.type + ', ' + n.mentions + ')'; })
+    .nodeLabel(function (n) { return esc(n.name + ' (' + n.type + ', ' + n.mentions + ')'); })
     .nodeVal(function (n) { return 1 + Math.log2(1 + n.mentions) * 2; })
     .nodeColor(function (n) { if (matches.size && !matches.has(n.id)) return '#d5d9e0'; return n.id === selected ? '#1d2433' : colorOf(n.type); })
     .linkColor(function () { return 'rgba(120,130,150,0.35)'; })

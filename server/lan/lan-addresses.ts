@@ -29,7 +29,7 @@ function rank(address: string): number {
   return 3;
 }
 
-/** The URL a colleague types for `address`. */
-export function lanUrl(address: string, port: number): string {
-  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+/** The URL a colleague types for `address` (`https` unless sharing runs over plain HTTP). */
+export function lanUrl(address: string, port: number, scheme: 'http' | 'https' = 'http'): string {
+  return `${scheme}://${address.includes(':') ? `[${address}]` : address}:${port}`;
 }

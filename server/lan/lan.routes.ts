@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '../auth';
-import { LanConfigUpdate } from '../contracts/lan';
+import { LanConfigUpdate, lanQrText } from '../contracts/lan';
 import { badRequest } from '../platform/http/errors';
 import { validateBody, validateQuery } from '../platform/http/validate';
 import { qrSvg } from './lan-qr';
@@ -21,12 +21,12 @@ export function lanRoutes(lan: LanSharing): Router {
     res.json(await lan.update(req.body as LanConfigUpdate));
   });
 
-  /** A QR code (SVG) of one of this machine's LAN URLs, for phones and colleagues. */
+  /** A QR code (SVG) of one of this machine's LAN URLs with the certificate fingerprint, for phones and colleagues. */
   router.get('/qr', requireAdmin, validateQuery(QrQuery, { status: 400 }), async (_req, res) => {
     const { url } = res.locals.query as z.infer<typeof QrQuery>;
-    const { urls } = await lan.status();
+    const { urls, fingerprint } = await lan.status();
     if (!urls.includes(url)) throw badRequest(`Field 'url' must be one of this machine's LAN URLs: ${urls.join(', ') || 'none'}`);
-    res.type('image/svg+xml').send(await qrSvg(url));
+    res.type('image/svg+xml').send(await qrSvg(lanQrText(url, fingerprint)));
   });
 
   return router;

@@ -33,7 +33,13 @@ export interface ModelsDeps {
  */
 export function createModels(deps: ModelsDeps) {
   const repo = createModelsRepo(deps.db);
-  const registry = createModelsService({ repo, permissions: deps.permissions, clock: deps.clock, log: deps.log });
+  const registry = createModelsService({
+    repo,
+    permissions: deps.permissions,
+    clock: deps.clock,
+    log: deps.log,
+    isBaseModelId: async (id) => (await deps.providers.forModel(id)) !== undefined,
+  });
   const resolution = createModelResolution({ repo, permissions: deps.permissions, providers: deps.providers, config: deps.config });
   return {
     registry,

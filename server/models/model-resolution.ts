@@ -6,7 +6,7 @@ import type { CatalogEntry, Provider, Providers } from '../providers';
 import { ModelsConfigSection } from './models-config';
 import { modelUnavailable } from './models.errors';
 import { presentModel } from './models.present';
-import type { ModelRow, ModelsRepo } from './models.repo';
+import type { ModelRow, ModelsRepo, ModelWithOwnerRow } from './models.repo';
 import { resourceOf, type Caller } from './models.service';
 
 /** Generation settings a model carries, with unset (null) values dropped. */
@@ -82,6 +82,15 @@ export function createModelResolution(deps: ModelResolutionDeps) {
     return caller.role === 'admin' || (await config.get(ModelsConfigSection)).BASE_MODELS_AVAILABLE_TO_ALL;
   }
 
+  /**
+   * Whether a registry row may decide for its id. An entry that describes a base model
+   * (`base_model_id: null`) or whose id is (or has since become) a base model id counts only when
+   * an admin owns it: a user's entry can never hide, gate or re-prompt a base model.
+   */
+  function authoritative(row: ModelWithOwnerRow, isBaseId: boolean): boolean {
+    return row.owner_role === 'admin' || (row.base_model_id !== null && !isBaseId);
+  }
+
   function resolved(entry: CatalogEntry, row: ModelRow | undefined): ResolvedModel {
     const model = row ? presentModel(row) : undefined;
     return {
@@ -103,10 +112,11 @@ export function createModelResolution(deps: ModelResolutionDeps) {
 
     /** Everything the caller may chat with, for the model picker. */
     async available(caller: Caller): Promise<AvailableModel[]> {
-      const [rows, who, entries, openBase] = await Promise.all([repo.all(), permissions.principal(caller), providers.catalog.entries(), baseModelsForAll(caller)]);
+      const [allRows, who, entries, openBase] = await Promise.all([repo.allWithOwners(), permissions.principal(caller), providers.catalog.entries(), baseModelsForAll(caller)]);
       const usable = (row: ModelRow) => Boolean(row.is_active) && canAccess(who, resourceOf(row), 'read');
-      const descriptions = new Map(rows.filter((r) => r.base_model_id === null).map((r) => [r.id, r]));
       const byId = new Map(entries.map((e) => [e.model.id, e]));
+      const rows = allRows.filter((row) => authoritative(row, byId.has(row.id)));
+      const descriptions = new Map(rows.filter((r) => r.base_model_id === null).map((r) => [r.id, r]));
 
       const custom = rows
         .filter((row) => row.base_model_id !== null && usable(row))
@@ -136,7 +146,8 @@ export function createModelResolution(deps: ModelResolutionDeps) {
      * case nothing is sent to any provider.
      */
     async resolveForChat(caller: Caller, modelId: string): Promise<ResolvedModel> {
-      const row = await repo.findById(modelId);
+      const [found] = await repo.allWithOwners(modelId);
+      const row = found && authoritative(found, found.base_model_id === null || (await providers.forModel(found.id)) !== undefined) ? found : undefined;
       if (row) {
         const who = await permissions.principal(caller);
         if (!row.is_active || !canAccess(who, resourceOf(row), 'read')) throw modelUnavailable(modelId);

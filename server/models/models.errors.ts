@@ -12,6 +12,9 @@ export const modelIdTaken = () => new HttpError(401, 'MODEL_ID_TAKEN', 'A model 
 /** POST /models/create without admin role or workspace.models → 403. */
 export const modelsPermissionRequired = () =>
   forbidden('You need the workspace models permission to create models', 'MODELS_PERMISSION_REQUIRED');
+/** A non-admin creating an entry that is, or overrides, a base model → 403 (insufficient permission). */
+export const baseOverrideAdminOnly = () =>
+  forbidden("Only administrators may create entries for base models: use another id and set 'base_model_id' to the model it runs on", 'BASE_MODEL_OVERRIDE_ADMIN_ONLY');
 /** Update of a readable model without write access → 400. */
 export const modelUpdateForbidden = () => new HttpError(400, 'MODEL_ACCESS_FORBIDDEN', 'You do not have write access to this model');
 /** Toggle or delete of a readable model without write access → 401. */

@@ -1,11 +1,19 @@
 import type { AccessControl } from '../contracts/access';
 import type { Model, ModelListEntry, ModelMeta, ModelParams } from '../contracts/models';
+import { isAllowedProfileImageUrl } from '../contracts/profile-image';
 import { readJson } from '../platform/db/json';
 import type { ModelRow, ModelWithOwnerRow } from './models.repo';
 
 /** The stored access-control list: SQL NULL is public read. */
 export function accessControlOf(row: Pick<ModelRow, 'access_control'>): AccessControl {
   return row.access_control === null ? null : readJson<AccessControl>(row.access_control, {});
+}
+
+/** Meta with a picture URL stored before URLs were checked left out (viewers' browsers load it). */
+function safeMeta(meta: ModelMeta): ModelMeta {
+  if (typeof meta.profile_image_url !== 'string' || meta.profile_image_url === '' || isAllowedProfileImageUrl(meta.profile_image_url)) return meta;
+  const { profile_image_url: _dropped, ...rest } = meta;
+  return rest;
 }
 
 /** A models row as the API shows it (no `user`). */
@@ -16,7 +24,7 @@ export function presentModel(row: ModelRow): Model {
     base_model_id: row.base_model_id,
     user_id: row.user_id,
     params: readJson<ModelParams>(row.params, {}),
-    meta: readJson<ModelMeta>(row.meta, {}),
+    meta: safeMeta(readJson<ModelMeta>(row.meta, {})),
     access_control: accessControlOf(row),
     is_active: Boolean(row.is_active),
     created_at: row.created_at,

@@ -8,6 +8,7 @@ import { unprocessable } from '../platform/http/errors';
 import type { Logger } from '../platform/log';
 import { canAccess, type PermissionsService, type Principal } from '../permissions';
 import {
+  baseOverrideAdminOnly,
   modelIdTaken,
   modelNotFound,
   modelsPermissionRequired,
@@ -29,6 +30,8 @@ export interface ModelsServiceDeps {
   permissions: PermissionsService;
   clock: Clock;
   log: Logger;
+  /** True when a configured provider offers a base model with this id. */
+  isBaseModelId: (id: string) => Promise<boolean>;
 }
 
 /** The resource view of a row for the one access check. */
@@ -80,6 +83,10 @@ export function createModelsService(deps: ModelsServiceDeps) {
 
     async create(caller: Caller, body: CreateModelRequest): Promise<Model> {
       if (!(await this.canCreate(caller))) throw modelsPermissionRequired();
+      if (caller.role !== 'admin') {
+        if (body.base_model_id === null) throw baseOverrideAdminOnly();
+        if (await deps.isBaseModelId(body.id)) throw baseOverrideAdminOnly();
+      }
       if (body.base_model_id === body.id) throw unprocessable("Field 'base_model_id': must differ from the model's own id");
       if (await repo.findById(body.id)) throw modelIdTaken();
       const access = await allowedAccess(caller, body.access_control);
@@ -104,12 +111,15 @@ export function createModelsService(deps: ModelsServiceDeps) {
       return presentModel(row);
     },
 
-    /** Replaces every field but the id and the owner. */
+    /** Replaces every field but the id and the owner. Section 7: missing → 401, no write access (readable or not) → 400. */
     async update(caller: Caller, id: string, body: UpdateModelRequest): Promise<Model> {
-      const { row, who } = await readable(caller, id);
+      const row = await repo.findById(id);
+      if (!row) throw modelNotFound();
+      const who = await permissions.principal(caller);
       if (!canAccess(who, resourceOf(row), 'write')) throw modelUpdateForbidden();
       if (body.id !== id) throw unprocessable("Field 'id': a model's id cannot change (it must match the id query parameter)");
       if (body.base_model_id === id) throw unprocessable("Field 'base_model_id': must differ from the model's own id");
+      if (caller.role !== 'admin' && (row.base_model_id === null || body.base_model_id === null || (await deps.isBaseModelId(id)))) throw modelUpdateForbidden();
       const access = await allowedAccess(caller, body.access_control, accessControlOf(row));
       const updated = await repo.update(id, {
         name: body.name,

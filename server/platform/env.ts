@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidCidr } from './http/trusted-proxies';
 import { defaultDataDir } from './paths';
 
 /** Options of `startServer`; every one may also come from the environment. */
@@ -43,6 +44,10 @@ const BootSchema = z.object({
   signupRateLimit: NonNegativeInt,
   /** Origins allowed to call the API from a browser (CORS); empty = same origin only. */
   corsOrigins: z.array(z.url()).default([]),
+  /** Addresses (CIDR list) of reverse proxies whose forwarded headers and SSO header are believed. */
+  trustedProxies: z.array(z.string().refine(isValidCidr, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR range` })).default([]),
+  /** Origins people use to reach the service (absolute URLs the service builds come from here). */
+  publicUrls: z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) origins' })).default([]),
   /** Master key for the encrypted-file secret store (hex or base64, 32 bytes), if not kept in the data dir. */
   secretKey: z.string().optional(),
   /** Seeds a first compatible provider (URL and key) when none is configured. */
@@ -78,10 +83,20 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   secretKey: 'PARLEY_SECRET_KEY',
   signupRateLimit: 'PARLEY_SIGNUP_RATE_LIMIT',
   corsOrigins: 'PARLEY_CORS_ORIGINS',
+  trustedProxies: 'PARLEY_TRUSTED_PROXIES',
+  publicUrls: 'PARLEY_PUBLIC_URL',
   compatBaseUrl: 'PARLEY_COMPAT_BASE_URL',
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
 };
+
+/** A comma-separated setting as a list of trimmed, non-empty items. */
+function list(value: unknown): string[] {
+  return String(value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
 
 /** Reads options over environment over defaults, validates once, and reports every problem together. */
 export function readBootConfig(options: StartOptions = {}): BootConfig {
@@ -112,11 +127,17 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    trustedProxies: list(pick(undefined, 'trustedProxies', '')),
+    publicUrls: list(pick(undefined, 'publicUrls', '')).map((u) => u.replace(/\/+$/, '')),
     compatBaseUrl: pick(undefined, 'compatBaseUrl'),
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),
   };
-  const result = BootSchema.safeParse(raw);
+  const result = BootSchema.superRefine((boot, ctx) => {
+    if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['trustedProxies'], message: 'is required when PARLEY_TRUSTED_EMAIL_HEADER is set: list the addresses of the proxy that signs people in' });
+    }
+  }).safeParse(raw);
   if (!result.success) {
     throw new BootConfigError(
       result.error.issues.map((issue) => {

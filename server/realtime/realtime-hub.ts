@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server as SocketServer, type Socket } from 'socket.io';
 import type { AuthContext } from '../auth/auth-context';
 import type { Logger } from '../platform/log';
@@ -26,9 +26,15 @@ export function createRealtimeHub(log: Logger) {
   }
 
   return {
-    /** Starts accepting socket.io connections on `server`. */
-    attach(server: HttpServer, authenticateSocket: SocketAuthenticator): void {
-      io = new SocketServer(server, { serveClient: false, pingInterval: 5000, pingTimeout: 5000, cors: { origin: false } });
+    /** Starts accepting socket.io connections on `server`; `allowRequest` refuses handshakes (foreign Host or Origin). */
+    attach(server: HttpServer, authenticateSocket: SocketAuthenticator, allowRequest: (req: IncomingMessage) => boolean = () => true): void {
+      io = new SocketServer(server, {
+        serveClient: false,
+        pingInterval: 5000,
+        pingTimeout: 5000,
+        cors: { origin: false },
+        allowRequest: (req, callback) => callback(null, allowRequest(req)),
+      });
       io.use((socket, next) => {
         const credential = credentialOf(socket);
         if (!credential) return next(new Error('Not authenticated'));

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { authOf, requireAdmin, requireUser } from '../auth';
 import { ToolCreateRequest, ToolServersConfig, ToolServerVerifyRequest, ToolUpdateRequest, type OAuthAuthorizeResponse } from '../contracts/tools';
+import { publicOriginOf } from '../platform/http/public-origin';
 import { validateBody, validateQuery } from '../platform/http/validate';
 import type { ToolServers } from './mcp/tool-servers.service';
 import type { ToolsCaller, ToolsService } from './tools.service';
@@ -13,9 +14,9 @@ function callerOf(req: Request): ToolsCaller {
   return { id: user.id, role: user.role, credential };
 }
 
-/** Where this request reached Parley, for OAuth redirect URLs. */
+/** Where this request reached Parley, for OAuth redirect URLs: PARLEY_PUBLIC_URL or the listener's own address, never the Host header. */
 function originOf(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+  return publicOriginOf(req, (req.app.locals.publicUrls as string[] | undefined) ?? []);
 }
 
 const CallbackQuery = z.object({ state: z.string().min(1).max(500).optional(), code: z.string().min(1).max(5000).optional(), error: z.string().max(500).optional(), error_description: z.string().max(2000).optional() });

@@ -1,5 +1,5 @@
 export { createUsersRepo, type UsersRepo, type UserRow, type DbTransaction } from './users.repo';
-export { presentUser, presentListItem, isPrimaryAdmin } from './users.present';
+export { presentUser, presentListItem, isPrimaryAdmin, safeImageUrl } from './users.present';
 export { createUsersService, profileImageUrl, type UsersService, type SharedChatOwnerResolver } from './users.service';
 export type { UserDeletionHook, BeforeUserDeletionHook, AfterUserDeletionHook } from './user-deletion';
 export { usersRoutes, defaultAvatarRoutes } from './users.routes';

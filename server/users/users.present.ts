@@ -1,6 +1,12 @@
-import type { User, UserListItem } from '../contracts/users';
+import { isAllowedProfileImageUrl } from '../contracts/profile-image';
+import { DEFAULT_PROFILE_IMAGE_URL, type User, type UserListItem } from '../contracts/users';
 import { readJson } from '../platform/db/json';
 import type { UserRow } from './users.repo';
+
+/** A stored picture URL written before URLs were checked is shown as the default picture. */
+export function safeImageUrl(url: string): string {
+  return isAllowedProfileImageUrl(url) ? url : DEFAULT_PROFILE_IMAGE_URL;
+}
 
 /** The wire shape of a user. */
 export function presentUser(row: UserRow): User {
@@ -9,7 +15,7 @@ export function presentUser(row: UserRow): User {
     name: row.name,
     email: row.email,
     role: row.role,
-    profile_image_url: row.profile_image_url,
+    profile_image_url: safeImageUrl(row.profile_image_url),
     info: readJson<Record<string, unknown>>(row.info, {}),
     created_at: row.created_at,
     last_active_at: row.last_active_at,
@@ -28,7 +34,7 @@ export function presentListItem(row: UserRow): UserListItem {
     name: row.name,
     email: row.email,
     role: row.role,
-    profile_image_url: row.profile_image_url,
+    profile_image_url: safeImageUrl(row.profile_image_url),
     created_at: row.created_at,
     last_active_at: row.last_active_at,
   };

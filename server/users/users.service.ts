@@ -22,7 +22,7 @@ import type { PermissionsService } from '../permissions';
 import type { ProfileImageStore, StoredImage } from './profile-images';
 import type { UploadedFile } from './read-upload';
 import { createUserDeletionHooks } from './user-deletion';
-import { isPrimaryAdmin, presentListItem, presentUser } from './users.present';
+import { isPrimaryAdmin, presentListItem, presentUser, safeImageUrl } from './users.present';
 import type { UserRow, UsersRepo } from './users.repo';
 
 /** Finds the owner of a shared chat (`shared-{chat_id}`); undefined when there is no such share. */
@@ -53,6 +53,7 @@ export function createUsersService(deps: UsersServiceDeps) {
   const { repo, clock, images } = deps;
   const deletion = createUserDeletionHooks(deps.log);
   let resolveSharedChatOwner: SharedChatOwnerResolver = async () => undefined;
+  const passwordResetListeners: Array<(userId: string) => Promise<void>> = [];
 
   async function load(id: string): Promise<UserRow> {
     const row = await repo.findById(id);
@@ -64,6 +65,11 @@ export function createUsersService(deps: UsersServiceDeps) {
     beforeUserDeleted: deletion.beforeUserDeleted,
     onUserDeleted: deletion.onUserDeleted,
     afterUserDeleted: deletion.afterUserDeleted,
+
+    /** Runs `listener` after an admin sets a user's password (auth ends that user's sessions). */
+    onPasswordReset(listener: (userId: string) => Promise<void>): void {
+      passwordResetListeners.push(listener);
+    },
 
     /** Lets the chats domain answer `GET /users/shared-{chat_id}`. Until set, every share is "not found". */
     setSharedChatOwnerResolver(resolver: SharedChatOwnerResolver): void {
@@ -171,7 +177,7 @@ export function createUsersService(deps: UsersServiceDeps) {
         id = owner;
       }
       const row = await load(id);
-      return { name: row.name, profile_image_url: row.profile_image_url, active: deps.presence.isActive(row.id) };
+      return { name: row.name, profile_image_url: safeImageUrl(row.profile_image_url), active: deps.presence.isActive(row.id) };
     },
 
     async activeStatus(id: string): Promise<{ active: boolean }> {
@@ -211,8 +217,11 @@ export function createUsersService(deps: UsersServiceDeps) {
       if (body.profile_image_url !== undefined) patch.profile_image_url = body.profile_image_url || DEFAULT_PROFILE_IMAGE_URL;
       if (body.info) patch.info = writeJson({ ...readJson<UserInfo>(target.info, {}), ...body.info });
       const row = await onUniqueViolation(() => repo.update(id, patch), emailTaken);
-      if (body.password) await repo.setPasswordHash(id, await deps.hashPassword(body.password), now);
       if (!row) throw userNotFound();
+      if (body.password) {
+        await repo.setPasswordHash(id, await deps.hashPassword(body.password), now);
+        for (const listener of passwordResetListeners) await listener(id);
+      }
       return presentUser(row);
     },
 

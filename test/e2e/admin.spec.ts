@@ -1,4 +1,6 @@
 import { createServer } from 'node:net';
+import { request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { lanAddresses, lanUrl } from '../../server/lan/lan-addresses';
 import { buildUser } from '../helpers/builders';
 import { startMcpServer } from '../fixtures/mcp-server';
@@ -149,7 +151,7 @@ test('an MCP tool server added by an admin is verified, lists its tools and is s
 
 test('sharing on the local network shows the addresses with QR codes, warns about open sign-up, and stops', async ({ page, admin }) => {
   const port = await freePort();
-  const urls = lanAddresses().map((a) => lanUrl(a, port));
+  const urls = lanAddresses().map((a) => lanUrl(a, port, 'https'));
   await signIn(page, admin.email, admin.password);
   await page.goto('/admin/lan');
   const toggle = page.getByRole('switch', { name: 'Share on local network' });
@@ -167,9 +169,18 @@ test('sharing on the local network shows the addresses with QR codes, warns abou
       await expect(page.getByRole('link', { name: url })).toBeVisible();
       await expect(page.getByRole('img', { name: `QR code for ${url}` })).toBeVisible();
     }
-    // The address really answers: it is the same service.
-    const res = await fetch(`${urls[0]}/api/config`);
-    expect(res.status).toBe(200);
+    // The address really answers over HTTPS with the certificate whose fingerprint the page shows.
+    const served = await new Promise<{ status: number; fingerprint: string }>((resolve, reject) => {
+      const req = httpsRequest(`${urls[0]}/api/config`, { rejectUnauthorized: false, agent: false }, (res) => {
+        const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, fingerprint }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(served.status).toBe(200);
+    await expect(page.getByTestId('lan-fingerprint')).toHaveText(served.fingerprint);
   } else {
     await expect(page.getByText(/no LAN address right now/)).toBeVisible();
   }
@@ -180,7 +191,7 @@ test('sharing on the local network shows the addresses with QR codes, warns abou
 
   await toggle.uncheck();
   await expect(page.getByText('Not shared')).toBeVisible();
-  await expect(page.getByRole('link', { name: /^http:\/\// })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /^https?:\/\// })).toHaveCount(0);
   await expect(page.getByRole('img', { name: /QR code/ })).toHaveCount(0);
 });
 

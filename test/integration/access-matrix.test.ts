@@ -67,7 +67,7 @@ class Resources {
     });
   knowledge = () => this.once('knowledge', () => this.made(server.as(this.owner().token).post('/api/v1/knowledge/create', { name: 'kb', description: '' }), (b) => b.id));
   model = () =>
-    this.once('model', () => this.made(server.as(this.owner().token).post('/api/v1/models/create', { id: `m-${Math.random().toString(36).slice(2)}`, name: 'M' }), (b) => b.id));
+    this.once('model', () => this.made(server.as(this.owner().token).post('/api/v1/models/create', { id: `m-${Math.random().toString(36).slice(2)}`, name: 'M', base_model_id: 'base-model' }), (b) => b.id));
   tool = () =>
     this.once('tool', () =>
       this.made(
@@ -93,6 +93,8 @@ const AUTH_ROWS: Record<string, Row> = {
   'POST /auths/add': { access: 'admin' },
   'GET /auths/admin/config': { access: 'admin' },
   'POST /auths/admin/config': { access: 'admin' },
+  'GET /auths/admin/users/:user_id/api_key': { access: 'admin', path: P(async (r) => `/auths/admin/users/${await r.victim()}/api_key`) },
+  'DELETE /auths/admin/users/:user_id/api_key': { access: 'admin', path: P(async (r) => `/auths/admin/users/${await r.victim()}/api_key`) },
   'DELETE /auths/api_key': { access: 'user', spends: true },
   'GET /auths/api_key': { access: 'user' },
   'POST /auths/api_key': { access: 'user', spends: true },
@@ -199,7 +201,7 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/models/model': { access: 'owned', path: P(async (r) => `/api/v1/models/model?id=${await r.model()}`), over: { other: 401 } },
   'DELETE /api/v1/models/model/delete': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/models/model/delete?id=${await r.model()}`), over: { other: 401 } },
   'POST /api/v1/models/model/toggle': { access: 'owned', path: P(async (r) => `/api/v1/models/model/toggle?id=${await r.model()}`), over: { other: 401 } },
-  'POST /api/v1/models/model/update': { access: 'owned', path: P(async (r) => `/api/v1/models/model/update?id=${await r.model()}`), body: async (r: Resources) => (await server.as(r.ownerToken()).get(`/api/v1/models/model?id=${await r.model()}`)).body, over: { other: 401 } },
+  'POST /api/v1/models/model/update': { access: 'owned', path: P(async (r) => `/api/v1/models/model/update?id=${await r.model()}`), body: async (r: Resources) => (await server.as(r.ownerToken()).get(`/api/v1/models/model?id=${await r.model()}`)).body, over: { other: 400 } },
 
   'GET /api/v1/retrieval/config': { access: 'admin' },
   'POST /api/v1/retrieval/config': { access: 'admin' },

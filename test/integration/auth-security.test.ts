@@ -107,7 +107,7 @@ describe('trusted-header single sign-on', () => {
   });
 
   it('signs in the email the proxy vouches for and refuses password changes with 403', async () => {
-    server = await startTestServer({ envVars: { PARLEY_TRUSTED_EMAIL_HEADER: 'X-Forwarded-Email', PARLEY_TRUSTED_NAME_HEADER: 'X-Forwarded-User' } });
+    server = await startTestServer({ envVars: { PARLEY_TRUSTED_EMAIL_HEADER: 'X-Forwarded-Email', PARLEY_TRUSTED_NAME_HEADER: 'X-Forwarded-User', PARLEY_TRUSTED_PROXIES: '127.0.0.1/32' } });
     const admin = await signupAdmin(server);
     const res = await server.anon.post('/auths/signin', {}, { headers: { 'x-forwarded-email': 'Sso.Person@Example.com', 'x-forwarded-user': 'Sso Person' } });
     expect(res.status).toBe(200);

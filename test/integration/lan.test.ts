@@ -1,11 +1,17 @@
-import { Agent, createServer, request } from 'node:http';
+import { createServer } from 'node:http';
+import { Agent, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { generate as generateCertificate } from 'selfsigned';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanConfigSection, lanAddresses } from '../../server/lan';
 import { memorySecretStore } from '../../server/secrets';
 import { signupAdmin, buildUser, type TestUser } from '../helpers/builders';
+import { rawRequest } from '../helpers/raw-http';
 import { startTestServer, tempDataDir, type TestServer } from '../helpers/server';
 
 /** A LAN address of this machine; without one, the all-interfaces listener is still reachable on loopback. */
@@ -21,11 +27,35 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** GET /health on host:port: the status code, or the connection error code. */
+/** One HTTPS GET that accepts the self-signed certificate: status, body and the certificate's SHA-256 fingerprint. */
+function httpsGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; fingerprint: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, rejectUnauthorized: false, agent: false, timeout: 3000 }, (res) => {
+      const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** GET /health on host:port over HTTPS: the status code, or the connection error code. */
 async function probe(host: string, port: number): Promise<number | string> {
   try {
-    const res = await fetch(`http://${host}:${port}/health`, { signal: AbortSignal.timeout(3000) });
-    return res.status;
+    return (await httpsGet(`https://${host}:${port}/health`)).status;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+/** GET /health over plain HTTP (the loopback listener). */
+async function probeHttp(host: string, port: number): Promise<number | string> {
+  try {
+    return (await fetch(`http://${host}:${port}/health`, { signal: AbortSignal.timeout(3000), redirect: 'manual' })).status;
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
     return cause?.code ?? String(error);
@@ -51,9 +81,10 @@ describe('Share on local network', () => {
   it('is off by default and lists the machine LAN URLs on the fixed default port', async () => {
     const res = await server.as(admin.token).get('/api/v1/configs/lan');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ enabled: false, port: 8765, listening: false, warnings: [], error: null });
+    expect(res.body).toMatchObject({ enabled: false, port: 8765, listening: false, warnings: [], error: null, tls: 'generated' });
     expect(res.body.addresses).toEqual(lanAddresses());
-    expect(res.body.urls).toEqual(lanAddresses().map((a) => `http://${a}:8765`));
+    expect(res.body.urls).toEqual(lanAddresses().map((a) => `https://${a}:8765`));
+    expect(res.body.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
   });
 
   it('is an admin-only setting', async () => {
@@ -82,23 +113,23 @@ describe('Share on local network', () => {
     expect(await probe(lanHost, port)).toBe(200);
     if (realLan) {
       // The loopback listener itself is still not exposed to the network.
-      expect(await probe(realLan, server.port)).toBe('ECONNREFUSED');
+      expect(await probeHttp(realLan, server.port)).toBe('ECONNREFUSED');
     }
     // The whole API works through the LAN listener, not only /health.
-    const me = await fetch(`http://${lanHost}:${port}/api/v1/auths/`, { headers: { authorization: `Bearer ${admin.token}` } });
+    const me = await httpsGet(`https://${lanHost}:${port}/api/v1/auths/`, { authorization: `Bearer ${admin.token}` });
     expect(me.status).toBe(200);
-    expect(((await me.json()) as { email: string }).email).toBe(admin.email);
+    expect((JSON.parse(me.body) as { email: string }).email).toBe(admin.email);
 
     const off = await server.as(admin.token).post('/api/v1/configs/lan', { enabled: false });
     expect(off.body).toMatchObject({ enabled: false, listening: false });
     expect(await probe(lanHost, port)).toBe('ECONNREFUSED');
-    expect(await probe('127.0.0.1', server.port)).toBe(200);
+    expect(await probeHttp('127.0.0.1', server.port)).toBe(200);
   });
 
   it('cuts open LAN connections the moment sharing is turned off', async () => {
     await server.as(admin.token).post('/api/v1/configs/lan', { enabled: true, port });
     // A keep-alive connection with one request done, idle: exactly what a browser keeps open.
-    const agent = new Agent({ keepAlive: true });
+    const agent = new Agent({ keepAlive: true, rejectUnauthorized: false });
     const socketClosed = await new Promise<Promise<void>>((resolve, reject) => {
       const req = request({ host: lanHost, port, path: '/health', agent }, (res) => {
         res.resume();
@@ -116,7 +147,7 @@ describe('Share on local network', () => {
 
   it('carries the realtime channel over the LAN listener and drops it when sharing stops', async () => {
     await server.as(admin.token).post('/api/v1/configs/lan', { enabled: true, port });
-    const socket = connectSocket(`http://${lanHost}:${port}`, { transports: ['websocket'], auth: { token: admin.token }, reconnection: false });
+    const socket = connectSocket(`https://${lanHost}:${port}`, { transports: ['websocket'], auth: { token: admin.token }, reconnection: false, rejectUnauthorized: false });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', () => resolve());
@@ -206,7 +237,7 @@ describe('Share on local network across restarts', () => {
       const secrets = memorySecretStore();
       const first = await startTestServer({ dataDir, secrets });
       const admin = await signupAdmin(first);
-      await first.services.config.set(LanConfigSection, { enabled: true, port: taken });
+      await first.services.config.set(LanConfigSection, { enabled: true, port: taken, tls: 'generated' });
       await first.close();
       const second = await startTestServer({ dataDir, secrets });
       try {
@@ -219,6 +250,97 @@ describe('Share on local network across restarts', () => {
     } finally {
       await new Promise<void>((resolve) => squatter.close(() => resolve()));
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('HTTPS on the LAN', () => {
+  it('serves the certificate whose fingerprint the LAN page shows, and keeps it across restarts', async () => {
+    const dataDir = tempDataDir();
+    const port = await freePort();
+    const secrets = memorySecretStore();
+    try {
+      const first = await startTestServer({ dataDir, secrets });
+      const admin = await signupAdmin(first);
+      const on = await first.as(admin.token).post('/api/v1/configs/lan', { enabled: true, port });
+      expect(on.body).toMatchObject({ tls: 'generated', listening: true });
+      const served = await httpsGet(`https://${lanHost}:${port}/health`);
+      expect(served.status).toBe(200);
+      expect(served.fingerprint).toBe(on.body.fingerprint);
+      // The private key is in the secret store, not in the data dir.
+      const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+      for (const file of files) expect(readFileSync(path.join(file.parentPath, file.name)).includes('PRIVATE KEY'), file.name).toBe(false);
+      await first.close();
+
+      const second = await startTestServer({ dataDir, secrets });
+      try {
+        expect((await httpsGet(`https://${lanHost}:${port}/health`)).fingerprint).toBe(on.body.fingerprint);
+        expect((await second.services.lan.status()).fingerprint).toBe(on.body.fingerprint);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('redirects plain HTTP on the LAN port to the same address over HTTPS', async () => {
+    const server = await startTestServer();
+    const port = await freePort();
+    try {
+      const admin = await signupAdmin(server);
+      await server.as(admin.token).post('/api/v1/configs/lan', { enabled: true, port });
+      const res = await fetch(`http://${lanHost}:${port}/c/abc?x=1`, { redirect: 'manual' });
+      expect(res.status).toBe(308);
+      expect(res.headers.get('location')).toBe(`https://${lanHost}:${port}/c/abc?x=1`);
+      const forged = await rawRequest(`http://${lanHost}:${port}/`, { headers: { host: 'evil.example' } });
+      expect(forged.headers.location).toBe(`https://${lanHost}:${port}/`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("uses the admin's own certificate, refuses a key that does not match, and can run plain HTTP with a warning", async () => {
+    const server = await startTestServer();
+    const port = await freePort();
+    try {
+      const admin = await signupAdmin(server);
+      const mine = await generateCertificate([{ name: 'commonName', value: 'parley.office.example' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' });
+      const other = await generateCertificate([{ name: 'commonName', value: 'other' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' });
+      const mismatch = await server.as(admin.token).post('/api/v1/configs/lan', { certificate: mine.cert, private_key: other.private });
+      expect(mismatch.status).toBe(400);
+      expect(mismatch.body.detail).toMatch(/private_key/);
+      expect((await server.as(admin.token).post('/api/v1/configs/lan', { certificate: 'not a certificate', private_key: mine.private })).status).toBe(400);
+      expect((await server.as(admin.token).post('/api/v1/configs/lan', { tls: 'custom', enabled: true, port })).status).toBe(400);
+
+      const custom = await server.as(admin.token).post('/api/v1/configs/lan', { enabled: true, port, certificate: mine.cert, private_key: mine.private });
+      expect(custom.status).toBe(200);
+      expect(custom.body.tls).toBe('custom');
+      expect((await httpsGet(`https://${lanHost}:${port}/health`)).fingerprint).toBe(new X509Certificate(mine.cert).fingerprint256);
+      expect(custom.body.fingerprint).toBe(new X509Certificate(mine.cert).fingerprint256);
+
+      const plain = await server.as(admin.token).post('/api/v1/configs/lan', { tls: 'off' });
+      expect(plain.body).toMatchObject({ tls: 'off', fingerprint: null, listening: true });
+      expect(plain.body.urls.every((u: string) => u.startsWith('http://'))).toBe(true);
+      expect(plain.body.warnings.join(' ')).toMatch(/plain HTTP/);
+      expect(await probeHttp(lanHost, port)).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('cannot be switched on before an admin account exists, and says who can sign up', async () => {
+    const server = await startTestServer();
+    const port = await freePort();
+    try {
+      await expect(server.services.lan.update({ enabled: true, port })).rejects.toMatchObject({ status: 409, code: 'LAN_NEEDS_ADMIN' });
+      expect(await probe(lanHost, port)).toBe('ECONNREFUSED');
+      const status = await server.services.lan.status();
+      expect(status.enabled).toBe(false);
+      expect(status.signup).toMatchObject({ open: true, default_role: 'pending' });
+      expect(status.signup?.summary).toMatch(/waits for an administrator/);
+    } finally {
+      await server.close();
     }
   });
 });

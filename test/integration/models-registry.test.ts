@@ -203,11 +203,12 @@ describe('custom models (4.4)', () => {
       expect(missingRes.status).toBe(401);
       expect(privateRes.body).toEqual(missingRes.body);
       expect((await server.as(bob.token).get(`/api/v1/models/list${q('acl-private')}`)).body).toEqual([]);
-      for (const path of ['/api/v1/models/model/toggle', '/api/v1/models/model/update']) {
-        const res = await server.as(bob.token).post(`${path}${q('acl-private')}`, modelBody('acl-private'));
-        expect(res.status, path).toBe(401);
-        expect(res.body.detail).toBe('Model not found');
-      }
+      const toggle = await server.as(bob.token).post(`/api/v1/models/model/toggle${q('acl-private')}`, modelBody('acl-private'));
+      expect(toggle.status).toBe(401);
+      expect(toggle.body.detail).toBe('Model not found');
+      // Section 7: an update without write access is 400 ("access forbidden"), a missing model 401.
+      expect((await server.as(bob.token).post(`/api/v1/models/model/update${q('acl-private')}`, modelBody('acl-private'))).status).toBe(400);
+      expect((await server.as(bob.token).post(`/api/v1/models/model/update${q('no-such-model')}`, modelBody('no-such-model'))).status).toBe(401);
       expect((await server.as(bob.token).delete(`/api/v1/models/model/delete${q('acl-private')}`)).status).toBe(401);
     });
 

@@ -255,7 +255,7 @@ describe('admin update of a user', () => {
       name: 'Alice Cooper',
       email: 'Alice.Cooper@Example.com',
       role: 'user',
-      profile_image_url: '/custom.png',
+      profile_image_url: 'data:image/png;base64,iVBORw0KGgo=',
       info: { team: 'blue' },
     });
     expect(res.status).toBe(200);
@@ -264,7 +264,7 @@ describe('admin update of a user', () => {
       name: 'Alice Cooper',
       email: 'alice.cooper@example.com',
       role: 'user',
-      profile_image_url: '/custom.png',
+      profile_image_url: 'data:image/png;base64,iVBORw0KGgo=',
       info: { keep: 1, team: 'blue' },
       created_at: expect.any(Number),
     });

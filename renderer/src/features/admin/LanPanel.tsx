@@ -120,6 +120,20 @@ export function LanPanel() {
               <div className="grow">{w}</div>
             </div>
           ))}
+          {s.signup && (
+            <p className="muted small">
+              <strong>{t('lan.signup')}:</strong> {s.signup.summary}
+            </p>
+          )}
+          {s.fingerprint && (
+            <div className="col" style={{ gap: 4 }}>
+              <h3 className="lan-sub">{t('lan.fingerprint')}</h3>
+              <code className="small" data-testid="lan-fingerprint" style={{ wordBreak: 'break-all' }}>
+                {s.fingerprint}
+              </code>
+              <p className="muted small">{t('lan.fingerprintDesc')}</p>
+            </div>
+          )}
           <Addresses status={s} />
           {version && <p className="muted small">{t('lan.desktopVersion', { version })}</p>}
         </div>

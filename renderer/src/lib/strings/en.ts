@@ -255,6 +255,9 @@ export const en = {
   'lan.qrAlt': 'QR code for {url}',
   'lan.qrFailed': 'No QR code',
   'lan.desktopVersion': 'Parley desktop {version}',
+  'lan.fingerprint': 'Certificate fingerprint (SHA-256)',
+  'lan.fingerprintDesc': 'Browsers warn about this self-signed certificate once. Before accepting it, check that the fingerprint they show matches this one.',
+  'lan.signup': 'Who can sign up',
 
   'workspace.title': 'Workspace',
   'workspace.models': 'Models',

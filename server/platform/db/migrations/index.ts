@@ -12,6 +12,7 @@ import * as createTools from './202611220501-create-tools';
 import * as createKnowledge from './202611220401-create-knowledge';
 import * as createKnowledgeGraph from './202611220601-create-knowledge-graph';
 import * as graphStateSizes from './202611220602-graph-state-sizes';
+import * as createIssuedTokens from './202611231500-create-issued-tokens';
 import * as createBuiltinModels from './202611232100-create-builtin-models';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
@@ -38,6 +39,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220401-create-knowledge', createKnowledge],
   ['202611220601-create-knowledge-graph', createKnowledgeGraph],
   ['202611220602-graph-state-sizes', graphStateSizes],
+  ['202611231500-create-issued-tokens', createIssuedTokens],
   ['202611232100-create-builtin-models', createBuiltinModels],
 ];
 
