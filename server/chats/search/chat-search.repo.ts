@@ -5,8 +5,8 @@ import { LIST_COLUMNS, type ChatRow } from '../chats.repo';
 /** What to look for; words already turned into an FTS query (or null) and LIKE patterns. */
 export interface ChatSearchCriteria {
   userId: string;
-  /** FTS5 query over titles and message text; null when the words have no letters or digits. */
-  fts: string | null;
+  /** FTS5 queries over titles and message text (whole words, and with the last word as a prefix); null when the words have no letters or digits. */
+  fts: { exact: string; prefix: string } | null;
   /** The raw words, for the LIKE path (used when FTS cannot express them). */
   words: string[];
   tags: string[];
@@ -16,13 +16,13 @@ export interface ChatSearchCriteria {
   limit: number;
 }
 
-/** A chat that matched, with its best passage marked \u0001…\u0002 (FTS) or raw (LIKE). */
+/** A chat that matched, with the message that matched (its newest matching one). */
 export interface ChatSearchHit {
   row: ChatRow;
   /** The best matching message passage; null when only the title or the filters matched. */
   passage: string | null;
-  /** Whether `passage` carries FTS marks. */
-  marked: boolean;
+  /** How it was found: FTS terms (word starts, accents ignored) or LIKE substrings. */
+  via: 'fts' | 'like';
 }
 
 const COLS = LIST_COLUMNS.map((c) => `c.${c}`).join(', ');
@@ -43,36 +43,72 @@ export function createChatSearchRepo(db: Db) {
       .then((rows: unknown) => Array.isArray(rows) && rows.length > 0)
       .catch(() => false));
 
-  function filters(q: Knex.QueryBuilder, c: ChatSearchCriteria): Knex.QueryBuilder {
+  function chatFilters(q: Knex.QueryBuilder, c: ChatSearchCriteria): Knex.QueryBuilder {
     q.where('c.user_id', c.userId);
     for (const tag of c.tags) q.whereRaw('EXISTS (SELECT 1 FROM json_each(c.tags) WHERE lower(json_each.value) = ?)', [tag]);
     if (c.after !== null) q.where('c.updated_at', '>=', c.after);
     if (c.before !== null) q.where('c.updated_at', '<', c.before);
-    return q.orderBy([{ column: 'c.activity_ms', order: 'desc' }, { column: 'c.rowid', order: 'desc' }]).offset(c.offset).limit(c.limit);
+    return q;
   }
 
-  async function byFts(c: ChatSearchCriteria & { fts: string }): Promise<ChatSearchHit[]> {
-    const q = db({ c: 'chats' }).select(db.raw(COLS));
-    q.whereRaw(
-      `c.id IN (SELECT m.chat_id FROM chat_messages_fts f JOIN chat_messages m ON m.rowid = f.rowid WHERE chat_messages_fts MATCH ?
-        UNION SELECT t.id FROM chats_fts ft JOIN chats t ON t.rowid = ft.rowid WHERE chats_fts MATCH ?)`,
-      [c.fts, c.fts],
-    );
-    const rows = (await filters(q, c)) as ChatRow[];
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const passages = (await db.raw(
-      `SELECT m.chat_id AS chat_id, snippet(chat_messages_fts, 0, char(1), char(2), '…', 16) AS passage, f.rank AS rank
-         FROM chat_messages_fts f JOIN chat_messages m ON m.rowid = f.rowid
-        WHERE chat_messages_fts MATCH ? AND f.rowid IN (SELECT rowid FROM chat_messages WHERE chat_id IN (${ids.map(() => '?').join(',')}))`,
-      [c.fts, ...ids],
-    )) as Array<{ chat_id: string; passage: string; rank: number }>;
-    const best = new Map<string, { passage: string; rank: number }>();
-    for (const p of passages) {
-      const seen = best.get(p.chat_id);
-      if (!seen || p.rank < seen.rank) best.set(p.chat_id, p);
+  function filters(q: Knex.QueryBuilder, c: ChatSearchCriteria): Knex.QueryBuilder {
+    return chatFilters(q, c).orderBy([{ column: 'c.activity_ms', order: 'desc' }, { column: 'c.rowid', order: 'desc' }]).offset(c.offset).limit(c.limit);
+  }
+
+  /** Chat id → rowid of its newest matching message, for the newest `want` chats (or all). */
+  async function rankByMessages(c: ChatSearchCriteria, match: string, want: number): Promise<Map<string, number>> {
+    const ranked = new Map<string, number>();
+    for (let scan = Math.max(500, want * 20); ; ) {
+      const q = db({ f: 'chat_messages_fts' })
+        .join({ m: 'chat_messages' }, 'm.rowid', 'f.rowid')
+        .join({ c: 'chats' }, 'c.id', 'm.chat_id')
+        .whereRaw('chat_messages_fts MATCH ?', [match])
+        .select<{ chat_id: string; r: number }[]>('m.chat_id as chat_id', 'f.rowid as r');
+      chatFilters(q, c).orderBy('f.rowid', 'desc').limit(scan);
+      const rows = await q;
+      ranked.clear();
+      for (const row of rows) if (!ranked.has(row.chat_id)) ranked.set(row.chat_id, row.r);
+      if (ranked.size >= want || rows.length < scan) return ranked;
+      // Scan far enough, judging by how many messages each chat has had so far.
+      scan = Math.ceil((rows.length / Math.max(1, ranked.size)) * want * 1.5) + scan;
     }
-    return rows.map((row) => ({ row, passage: best.get(row.id)?.passage ?? null, marked: true }));
+  }
+
+  /**
+   * FTS path. Chats rank by their newest matching message (or, for a title match, their newest
+   * message). Matches stream newest first (FTS5 reads a term's doclist by rowid descending) and the
+   * scan stops once enough chats are found, so a word in half the messages costs about what a rare
+   * one does. Whole words are tried first; the last word counts as a prefix only when whole words
+   * fill less than the page (a prefix query must merge every matching term before it can stream).
+   */
+  async function byFts(c: ChatSearchCriteria & { fts: { exact: string; prefix: string } }): Promise<ChatSearchHit[]> {
+    const want = c.offset + c.limit;
+    let match = c.fts.exact;
+    let ranked = await rankByMessages(c, match, want);
+    if (ranked.size < want && c.fts.prefix !== c.fts.exact) {
+      match = c.fts.prefix;
+      ranked = await rankByMessages(c, match, want);
+    }
+    const titles = chatFilters(db({ ft: 'chats_fts' }).join({ c: 'chats' }, 'c.rowid', 'ft.rowid').whereRaw('chats_fts MATCH ?', [match]), c).select<{ id: string }[]>('c.id as id', db.raw('(SELECT MAX(rowid) FROM chat_messages WHERE chat_id = c.id) AS r'));
+    for (const t of (await titles) as unknown as Array<{ id: string; r: number | null }>) {
+      if (!ranked.has(t.id)) ranked.set(t.id, -1 - (t.r ?? 0) / 1e12); // after message hits of the same recency
+    }
+    const keyOf = (id: string) => { const r = ranked.get(id)!; return r >= 0 ? r : (-1 - r) * 1e12 - 0.5; };
+    const page = [...ranked.keys()].sort((a, b) => keyOf(b) - keyOf(a)).slice(c.offset, c.offset + c.limit);
+    if (page.length === 0) return [];
+    const rows = (await db({ c: 'chats' }).select(db.raw(COLS)).whereIn('c.id', page)) as ChatRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const rowids = page.map((id) => ranked.get(id)!).filter((r) => r >= 0);
+    const contents = new Map<number, string>();
+    if (rowids.length > 0) {
+      const found = (await db('chat_messages').whereIn('rowid', rowids).select('rowid as r', 'content')) as Array<{ r: number; content: string }>;
+      for (const f of found) contents.set(f.r, f.content);
+    }
+    return page.flatMap((id) => {
+      const row = byId.get(id);
+      const r = ranked.get(id)!;
+      return row ? [{ row, passage: r >= 0 ? (contents.get(r) ?? null) : null, via: 'fts' as const }] : [];
+    });
   }
 
   async function byLike(c: ChatSearchCriteria): Promise<ChatSearchHit[]> {
@@ -84,7 +120,7 @@ export function createChatSearchRepo(db: Db) {
       });
     }
     const rows = (await filters(q, c)) as ChatRow[];
-    if (rows.length === 0 || c.words.length === 0) return rows.map((row) => ({ row, passage: null, marked: false }));
+    if (rows.length === 0 || c.words.length === 0) return rows.map((row) => ({ row, passage: null, via: 'like' as const }));
     const first = likePattern(c.words[0]!);
     const hits = await db('chat_messages')
       .whereIn('chat_id', rows.map((r) => r.id))
@@ -93,7 +129,7 @@ export function createChatSearchRepo(db: Db) {
       .select<{ chat_id: string; content: string }[]>('chat_id', 'content');
     const best = new Map<string, string>();
     for (const h of hits) if (!best.has(h.chat_id)) best.set(h.chat_id, h.content);
-    return rows.map((row) => ({ row, passage: best.get(row.id) ?? null, marked: false }));
+    return rows.map((row) => ({ row, passage: best.get(row.id) ?? null, via: 'like' as const }));
   }
 
   return {

@@ -2,7 +2,7 @@ import { CHAT_PAGE_SIZE } from '../../contracts/chats';
 import type { ChatSearchEntry, ChatSearchQuery } from '../../contracts/chat-library';
 import { presentChatEntry } from '../chats.present';
 import type { ChatSearchHit, ChatSearchRepo } from './chat-search.repo';
-import { ftsQuery, highlightWords, parseSearchText, readMarkedSnippet } from './search-text';
+import { ftsQuery, ftsTerms, highlightWords, matchedPassage, parseSearchText } from './search-text';
 
 const WINDOW = 90;
 
@@ -19,7 +19,7 @@ function plainSnippet(content: string, words: readonly string[]): { text: string
 function present(hit: ChatSearchHit, words: readonly string[]): ChatSearchEntry {
   const entry = presentChatEntry(hit.row);
   if (hit.passage === null) return { ...entry, snippet: null, highlights: [] };
-  const { text, highlights } = hit.marked ? readMarkedSnippet(hit.passage) : plainSnippet(hit.passage, words);
+  const { text, highlights } = hit.via === 'fts' ? matchedPassage(hit.passage, ftsTerms(words)) : plainSnippet(hit.passage, words);
   return { ...entry, snippet: text, highlights };
 }
 

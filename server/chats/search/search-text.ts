@@ -51,28 +51,15 @@ export function parseSearchText(text: string): ParsedSearch {
 }
 
 /**
- * The words as an FTS5 query: each word's letters and digits as a quoted phrase, all required;
- * the last word also matches as a prefix (search as you type). Null when no word has a letter or digit.
+ * The words as FTS5 queries: each word's letters and digits as a quoted phrase, all required.
+ * `exact` needs whole words; `prefix` also lets the last word match as a prefix (search as you type).
+ * Null when no word has a letter or digit.
  */
-export function ftsQuery(words: readonly string[]): string | null {
+export function ftsQuery(words: readonly string[]): { exact: string; prefix: string } | null {
   const terms = words.map((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ')).filter((t) => t.length > 0);
   if (terms.length === 0) return null;
-  return terms.map((t, i) => (i === terms.length - 1 ? `"${t}"*` : `"${t}"`)).join(' AND ');
-}
-
-/** Splits a snippet marked with \u0001…\u0002 into plain text and highlight ranges. */
-export function readMarkedSnippet(marked: string): { text: string; highlights: Array<[number, number]> } {
-  let text = '';
-  const highlights: Array<[number, number]> = [];
-  let start = -1;
-  for (const ch of marked) {
-    if (ch === '\u0001') start = text.length;
-    else if (ch === '\u0002') {
-      if (start >= 0 && text.length > start) highlights.push([start, text.length]);
-      start = -1;
-    } else text += ch;
-  }
-  return { text, highlights };
+  const quoted = terms.map((t) => `"${t}"`);
+  return { exact: quoted.join(' AND '), prefix: [...quoted.slice(0, -1), `${quoted.at(-1)!}*`].join(' AND ') };
 }
 
 /** Highlights every case-insensitive occurrence of the words in a text (for title or fallback matches). */
@@ -91,4 +78,60 @@ export function highlightWords(text: string, words: readonly string[]): Array<[n
     else merged.push([r[0], r[1]]);
   }
   return merged;
+}
+
+/** Lower-case, accent-free form of a text, with the index in the original of each of its characters. */
+function fold(text: string): { folded: string; at: number[] } {
+  let folded = '';
+  const at: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    for (const f of ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()) {
+      folded += f;
+      at.push(i);
+    }
+    i += ch.length;
+  }
+  at.push(text.length);
+  return { folded, at };
+}
+
+/**
+ * A passage of `content` around the first place where a term starts a word (accents and case
+ * ignored, as FTS matched it), with every such match highlighted up to the end of its word.
+ */
+export function matchedPassage(content: string, terms: readonly string[], radius = 90): { text: string; highlights: Array<[number, number]> } {
+  const { folded, at } = fold(content);
+  const ranges: Array<[number, number]> = [];
+  for (const term of terms.map((t) => fold(t).folded).filter(Boolean)) {
+    for (let i = folded.indexOf(term); i >= 0; i = folded.indexOf(term, i + 1)) {
+      if (i > 0 && /[\p{L}\p{N}]/u.test(folded[i - 1]!)) continue;
+      let end = i + term.length;
+      while (end < folded.length && /[\p{L}\p{N}]/u.test(folded[end]!)) end += 1;
+      ranges.push([at[i]!, at[end]!]);
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  const first = ranges[0]?.[0] ?? 0;
+  const start = first > radius ? content.lastIndexOf(' ', first - radius) + 1 || first - radius : 0;
+  const endCut = Math.min(content.length, Math.max(first, start) + radius * 2);
+  const prefix = start > 0 ? '…' : '';
+  const raw = content.slice(start, endCut);
+  const text = `${prefix}${raw}${endCut < content.length ? '…' : ''}`;
+  const highlights: Array<[number, number]> = [];
+  for (const [a, b] of ranges) {
+    if (a < start || a >= endCut) continue;
+    const s = a - start + prefix.length;
+    const e = Math.min(b, endCut) - start + prefix.length;
+    const last = highlights[highlights.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else highlights.push([s, e]);
+  }
+  return { text, highlights };
+}
+
+/** The terms of words as FTS reads them (letters and digits only). */
+export function ftsTerms(words: readonly string[]): string[] {
+  return words.flatMap((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
 }
