@@ -3,6 +3,9 @@ import { createAuthRepo, createAuthService, createSigninLimiter, createTokenServ
 import { createSignupLimiter } from './auth/signup-limiter';
 import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
+import { createChatLibrary } from './chats/chat-library';
+import { createFoldersRepo, createFoldersService } from './folders';
+import { createPromptsRepo, createPromptsService } from './prompts';
 import { createCompletionsService } from './completions';
 import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
@@ -102,7 +105,11 @@ export async function buildServices(platform: Platform) {
     const ids = await files.idsOfUser(userId);
     return () => files.removeBytes(ids);
   });
-  const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock });
+  const folders = createFoldersService({ repo: createFoldersRepo(db), clock });
+  const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock, requireFolder: folders.requireOwnForFiling });
+  const chatLibrary = createChatLibrary({ db, chats, folders, permissions, clock });
+  users.setSharedChatOwnerResolver((chatId) => chatLibrary.shares.ownerOfShared(chatId));
+  const prompts = createPromptsService({ repo: createPromptsRepo(db), permissions, clock });
 
   /** Work to finish before the database closes, run last-registered first. */
   const closers: Array<() => Promise<void>> = [];
@@ -140,7 +147,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, hostAllowlist, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, hostAllowlist, users, groups, files, chats, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

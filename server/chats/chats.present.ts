@@ -13,6 +13,8 @@ export function presentChatEntry(row: ChatRow): ChatListEntry {
     pinned: Boolean(row.pinned),
     archived: Boolean(row.archived),
     folder_id: row.folder_id,
+    tags: readJson<string[]>(row.tags, []),
+    share_id: row.share_id ?? null,
   };
 }
 
@@ -57,7 +59,6 @@ export function presentChat(row: ChatRow, messages: readonly MessageRow[]): Chat
 
   return {
     ...presentChatEntry(row),
-    tags: readJson<string[]>(row.tags, []),
     current_message_id: row.current_message_id,
     messages: branch,
     history: { current_id: row.current_message_id, messages: byId },

@@ -11,6 +11,8 @@ export interface ChatRow {
   folder_id: string | null;
   current_message_id: string | null;
   tags: string;
+  /** The live share's id (`chat_shares.id`); null when not shared. */
+  share_id: string | null;
   created_at: number;
   updated_at: number;
   activity_ms: number;
@@ -48,7 +50,8 @@ export interface ChatListFilter {
   limit: number;
 }
 
-const LIST_COLUMNS = ['id', 'user_id', 'title', 'pinned', 'archived', 'folder_id', 'current_message_id', 'tags', 'created_at', 'updated_at', 'activity_ms'];
+/** Columns of a chat list entry. */
+export const LIST_COLUMNS = ['id', 'user_id', 'title', 'pinned', 'archived', 'folder_id', 'current_message_id', 'tags', 'share_id', 'created_at', 'updated_at', 'activity_ms'];
 
 /** knex access to `chats` and `chat_messages`. */
 export function createChatsRepo(db: Db) {
@@ -100,6 +103,45 @@ export function createChatsRepo(db: Db) {
     },
     async updateMessage(id: string, patch: Partial<MessageRow>): Promise<void> {
       await db('chat_messages').where({ id }).update(patch);
+    },
+    /** Archives every chat of a user that is not archived yet; returns how many. */
+    async archiveAll(userId: string): Promise<number> {
+      return db('chats').where({ user_id: userId, archived: false }).update({ archived: true });
+    },
+    /** Inserts a chat with its messages (already in tree order) in one transaction. */
+    async insertWithMessages(row: ChatRow, messages: readonly NewMessageRow[]): Promise<void> {
+      await db.transaction(async (trx) => {
+        await trx('chats').insert(row);
+        const rows = messages.map((m, i) => ({ ...m, seq: i + 1 }));
+        if (rows.length > 0) await trx.batchInsert('chat_messages', rows, 200);
+      });
+    },
+    /** Every chat of a user (any state), oldest first. */
+    async allOf(userId: string): Promise<ChatRow[]> {
+      return db<ChatRow>('chats').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'rowid', order: 'asc' }]);
+    },
+    /** Messages of several chats, grouped by chat id, each in insertion order. */
+    async messagesOf(chatIds: readonly string[]): Promise<Map<string, MessageRow[]>> {
+      const out = new Map<string, MessageRow[]>();
+      for (let i = 0; i < chatIds.length; i += 500) {
+        const rows = await db<MessageRow>('chat_messages').whereIn('chat_id', chatIds.slice(i, i + 500)).orderBy([{ column: 'chat_id' }, { column: 'seq', order: 'asc' }]);
+        for (const r of rows) {
+          const list = out.get(r.chat_id);
+          if (list) list.push(r);
+          else out.set(r.chat_id, [r]);
+        }
+      }
+      return out;
+    },
+    /** Takes every chat of a user out of these folders. */
+    async unfile(userId: string, folderIds: readonly string[]): Promise<void> {
+      if (folderIds.length === 0) return;
+      await db('chats').where({ user_id: userId }).whereIn('folder_id', [...folderIds]).update({ folder_id: null });
+    },
+    /** The `tags` column of every chat of a user. */
+    async tagColumns(userId: string): Promise<string[]> {
+      const rows = await db('chats').where({ user_id: userId }).whereNot({ tags: '[]' }).select<{ tags: string }[]>('tags');
+      return rows.map((r) => r.tags);
     },
     /** How many assistant messages a chat holds. */
     async countAssistantMessages(chatId: string): Promise<number> {

@@ -49,7 +49,15 @@ export interface TurnMessage {
 export const DEFAULT_CHAT_TITLE = 'New Chat';
 
 /** Chats and their message trees. Only the owner sees or changes a chat. */
-export function createChatsService(deps: { repo: ChatsRepo; attachments: AttachmentsRepo; files: FilesService; permissions: PermissionsService; clock: Clock }) {
+export function createChatsService(deps: {
+  repo: ChatsRepo;
+  attachments: AttachmentsRepo;
+  files: FilesService;
+  permissions: PermissionsService;
+  clock: Clock;
+  /** Throws 400 unless the folder is the user's (set by the folders domain). */
+  requireFolder?: (userId: string, folderId: string) => Promise<void>;
+}) {
   const { repo, attachments, files, clock } = deps;
 
   async function own(caller: ChatCaller, id: string): Promise<ChatRow> {
@@ -104,6 +112,7 @@ export function createChatsService(deps: { repo: ChatsRepo; attachments: Attachm
       const nowMs = clock.nowMs();
       const now = Math.floor(nowMs / 1000);
       const title = body.title || body.chat?.title || DEFAULT_CHAT_TITLE;
+      if (body.folder_id && deps.requireFolder) await deps.requireFolder(caller.id, body.folder_id);
       const row: ChatRow = {
         id: newId(),
         user_id: caller.id,
@@ -113,6 +122,7 @@ export function createChatsService(deps: { repo: ChatsRepo; attachments: Attachm
         folder_id: body.folder_id ?? null,
         current_message_id: null,
         tags: '[]',
+        share_id: null,
         created_at: now,
         updated_at: now,
         activity_ms: nowMs,
@@ -131,6 +141,7 @@ export function createChatsService(deps: { repo: ChatsRepo; attachments: Attachm
       const nowMs = clock.nowMs();
       const patch: Partial<ChatRow> = { updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs };
       if (body.title !== undefined) patch.title = body.title || DEFAULT_CHAT_TITLE;
+      if (body.folder_id && deps.requireFolder) await deps.requireFolder(caller.id, body.folder_id);
       if (body.folder_id !== undefined) patch.folder_id = body.folder_id;
       await repo.update(id, patch);
       return full({ ...row, ...patch });

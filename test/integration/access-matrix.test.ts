@@ -82,6 +82,10 @@ class Resources {
     );
   group = () => this.once('group', () => this.made(server.as(admin.token).post('/api/v1/groups/create', { name: `g-${Math.random()}` }), (b) => b.id));
   victim = () => this.once('victim', async () => (await buildUser(server, admin)).id);
+  folder = () => this.once('folder', () => this.made(server.as(this.owner().token).post('/api/v1/folders/', { name: `f-${Math.random()}` }), (b) => b.id));
+  share = () => this.once('share', async () => this.made(server.as(this.owner().token).post(`/api/v1/chats/${await this.chat()}/share`), (b) => b.share_id));
+  prompt = () =>
+    this.once('prompt', () => this.made(server.as(this.owner().token).post('/api/v1/prompts/create', { command: `p${Math.random().toString(36).slice(2, 10)}`, title: 'P', content: 'c' }), (b) => b.command.slice(1)));
   backup = () => this.once('backup', () => this.made(server.as(admin.token).post('/api/v1/backups'), (b) => b.name));
 }
 
@@ -153,6 +157,29 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/chats/:id/messages/:message_id': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/messages/m-1`), over: { other: 403, admin: 403 } },
   'POST /api/v1/chats/:id/pin': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/pin`), over: { other: 403, admin: 403 } },
   'POST /api/v1/chats/attachment/upload': { access: 'user' },
+  'GET /api/v1/chats/search': { access: 'user' },
+  'GET /api/v1/chats/all/tags': { access: 'user' },
+  'GET /api/v1/chats/all': { access: 'user' },
+  'POST /api/v1/chats/import': { access: 'user' },
+  'POST /api/v1/chats/archive/all': { access: 'user' },
+  'GET /api/v1/chats/share/:share_id': { access: 'user', path: P(async (r) => `/api/v1/chats/share/${await r.share()}`) },
+  'POST /api/v1/chats/:id/share': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/share`), over: { other: 403, admin: 403 } },
+  'DELETE /api/v1/chats/:id/share': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/chats/${await r.chat()}/share`), over: { other: 403, admin: 403 } },
+  'GET /api/v1/chats/:id/export': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/export`), over: { other: 403, admin: 403 } },
+  'POST /api/v1/chats/:id/folder': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/folder`), over: { other: 403, admin: 403 } },
+  'POST /api/v1/chats/:id/tags': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/tags`), over: { other: 403, admin: 403 } },
+  'DELETE /api/v1/chats/:id/tags': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/tags`), over: { other: 403, admin: 403 } },
+  'GET /api/v1/folders': { access: 'user' },
+  'POST /api/v1/folders': { access: 'user' },
+  'GET /api/v1/folders/:id': { access: 'owned', path: P(async (r) => `/api/v1/folders/${await r.folder()}`), over: { other: 403, admin: 403 } },
+  'POST /api/v1/folders/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/folders/${await r.folder()}/update`), over: { other: 403, admin: 403 } },
+  'DELETE /api/v1/folders/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/folders/${await r.folder()}`), over: { other: 403, admin: 403 } },
+  // A private prompt answers someone else like a missing one (404), which the guard counts as let through.
+  'GET /api/v1/prompts': { access: 'user' },
+  'POST /api/v1/prompts/create': { access: 'user' },
+  'GET /api/v1/prompts/command/:command': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}`) },
+  'POST /api/v1/prompts/command/:command/update': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}/update`) },
+  'DELETE /api/v1/prompts/command/:command/delete': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}/delete`) },
   'DELETE /api/v1/chats/attachment/:file_id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/chats/attachment/${await r.attachment()}`), over: { other: 403, admin: 403 } },
   'GET /api/v1/files/:id': { access: 'owned', path: P(async (r) => `/api/v1/files/${await r.attachment()}`), over: { other: 403 } },
   'GET /api/v1/files/:id/content': { access: 'owned', path: P(async (r) => `/api/v1/files/${await r.attachment()}/content`), over: { other: 403 } },

@@ -27,6 +27,8 @@ describe('chats', () => {
     const list = await as(alice).get('/api/v1/chats?page=1');
     expect(list.status).toBe(200);
     expect(list.body[0]).toEqual({
+      tags: [],
+      share_id: null,
       id: created.body.id,
       user_id: alice.id,
       title: 'Trip plans',
@@ -62,7 +64,8 @@ describe('chats', () => {
     const user = await buildUser(server, admin);
     const plain = (await as(user).post('/api/v1/chats/new', { title: 'plain' })).body.id;
     const pinned = (await as(user).post('/api/v1/chats/new', { title: 'pinned' })).body.id;
-    const filed = (await as(user).post('/api/v1/chats/new', { title: 'filed', folder_id: 'folder-1' })).body.id;
+    const folder = (await as(user).post('/api/v1/folders/', { name: 'Folder 1' })).body.id;
+    const filed = (await as(user).post('/api/v1/chats/new', { title: 'filed', folder_id: folder })).body.id;
     const archived = (await as(user).post('/api/v1/chats/new', { title: 'archived' })).body.id;
     expect((await as(user).post(`/api/v1/chats/${pinned}/pin`, { pinned: true })).body.pinned).toBe(true);
     expect((await as(user).post(`/api/v1/chats/${archived}/archive`, {})).body.archived).toBe(true);

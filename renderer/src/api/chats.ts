@@ -11,7 +11,7 @@ const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 /** Section 4.5: chats, their message tree, and attachments. */
 export const chatsApi = {
-  list: (page?: number) => http.get<ChatListEntry[]>(base, { page, include_pinned: true }),
+  list: (page?: number) => http.get<ChatListEntry[]>(base, { page, include_pinned: true, include_folders: true }),
   archived: () => http.get<ChatListEntry[]>(`${base}/archived`),
   create: (title: string) => http.post<NewChatResponse>(`${base}/new`, { title }),
   get: (id: string) => http.get<Chat>(one(id)),

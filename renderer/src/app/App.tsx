@@ -14,6 +14,7 @@ const ChatPage = lazy(() => import('../features/chat/ChatPage'));
 const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
+const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 
 function Splash() {
   return (
@@ -72,6 +73,7 @@ export function App() {
         <Route element={<AppShell />}>
           <Route index element={<Page><ChatPage /></Page>} />
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />
+          <Route path="s/:shareId" element={<Page><SharedChatPage /></Page>} />
           <Route path="account" element={<Page><AccountPage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />
           <Route path="admin/*" element={admin ? <Page><AdminPage /></Page> : <Navigate to="/" replace />} />

@@ -10,6 +10,11 @@ import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { bucketLabel, dateBucket, type DateBucket } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
+import type { Folder } from '../../api/library';
+import { ChatRowExtras, ChatRowMenuItems } from '../library/ChatRowExtras';
+import { DRAG_CHAT, isSidebarDrag, readDrop } from '../library/drag';
+import { FolderRow } from '../library/FolderRow';
+import { useFolders } from '../library/useFolders';
 
 const ORDER: DateBucket[] = ['today', 'yesterday', 'week', 'month', 'older'];
 
@@ -17,7 +22,10 @@ const ORDER: DateBucket[] = ['today', 'yesterday', 'week', 'month', 'older'];
 export const CHATS_KEY = ['chats'] as const;
 
 type ChatPages = InfiniteData<ChatListEntry[], number>;
-type Row = { kind: 'label'; key: string; label: string } | { kind: 'chat'; key: string; chat: ChatListEntry };
+type Row =
+  | { kind: 'label'; key: string; label: string; dropRoot?: boolean }
+  | { kind: 'chat'; key: string; chat: ChatListEntry; depth: number }
+  | { kind: 'folder'; key: string; folder: Folder; depth: number };
 
 /** Applies `edit` to every loaded page of the sidebar list. */
 function editPages(qc: ReturnType<typeof useQueryClient>, edit: (list: ChatListEntry[]) => ChatListEntry[]): void {
@@ -39,26 +47,43 @@ export function ChatList({ search }: { search: string }) {
   });
   const archived = useQuery({ queryKey: [...CHATS_KEY, 'archived'], queryFn: chatsApi.archived, enabled: showArchived });
   const box = useRef<HTMLDivElement>(null);
+  const { folders, moveChat, update: updateFolder } = useFolders();
 
   const rows = useMemo(() => {
     const q = search.trim().toLowerCase();
     const seen = new Set<string>();
     const loaded = (chats.data?.pages ?? []).flat().filter((c) => !seen.has(c.id) && !!seen.add(c.id));
     const source = showArchived ? (archived.data ?? []) : loaded;
-    const visible = source.filter((c) => (q ? c.title.toLowerCase().includes(q) : true) && !!c.archived === showArchived);
+    const folderIds = new Set(folders.map((f) => f.id));
+    const inFolder = (c: ChatListEntry) => !showArchived && c.folder_id !== null && folderIds.has(c.folder_id);
+    const all = source.filter((c) => (q ? c.title.toLowerCase().includes(q) : true) && !!c.archived === showArchived);
+    const visible = all.filter((c) => !inFolder(c));
     const pinned = showArchived ? [] : visible.filter((c) => c.pinned);
     const rest = visible.filter((c) => showArchived || !c.pinned).sort((a, b) => b.updated_at - a.updated_at);
     const out: Row[] = [];
     const group = (key: string, label: string, items: ChatListEntry[]) => {
       if (!items.length) return;
-      out.push({ kind: 'label', key: `label-${key}`, label });
-      for (const chat of items) out.push({ kind: 'chat', key: chat.id, chat });
+      out.push({ kind: 'label', key: `label-${key}`, label, dropRoot: true });
+      for (const chat of items) out.push({ kind: 'chat', key: chat.id, chat, depth: 0 });
     };
+    if (!showArchived && folders.length > 0) {
+      out.push({ kind: 'label', key: 'label-folders', label: t('library.folders'), dropRoot: true });
+      const walk = (parent: string | null, depth: number, seen: Set<string>) => {
+        for (const folder of folders.filter((f) => f.parent_id === parent && !seen.has(f.id))) {
+          seen.add(folder.id);
+          out.push({ kind: 'folder', key: `folder-${folder.id}`, folder, depth });
+          if (!folder.is_expanded) continue;
+          walk(folder.id, depth + 1, seen);
+          for (const chat of all.filter((c) => c.folder_id === folder.id).sort((a, b) => b.updated_at - a.updated_at)) out.push({ kind: 'chat', key: chat.id, chat, depth: depth + 1 });
+        }
+      };
+      walk(null, 0, new Set());
+    }
     group('pinned', t('sidebar.pinned'), pinned);
     if (showArchived) group('archived', t('sidebar.archived'), rest);
     else for (const b of ORDER) group(b, bucketLabel(b), rest.filter((c) => dateBucket(c.updated_at) === b));
     return out;
-  }, [chats.data, archived.data, search, showArchived, t]);
+  }, [chats.data, archived.data, search, showArchived, t, folders]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -88,7 +113,24 @@ export function ChatList({ search }: { search: string }) {
             const row = rows[item.index]!;
             return (
               <li key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="chat-vrow" style={{ transform: `translateY(${item.start}px)` }}>
-                {row.kind === 'label' ? <div className="sidebar-group-label">{row.label}</div> : <ChatRow chat={row.chat} />}
+                {row.kind === 'label' ? (
+                  <div
+                    className="sidebar-group-label"
+                    onDragOver={(e) => row.dropRoot && isSidebarDrag(e) && e.preventDefault()}
+                    onDrop={(e) => {
+                      e.preventDefault();
+                      const drop = readDrop(e);
+                      if (drop.chat) moveChat.mutate({ chat: drop.chat, folder: null });
+                      else if (drop.folder) updateFolder.mutate({ id: drop.folder, changes: { parent_id: null } });
+                    }}
+                  >
+                    {row.label}
+                  </div>
+                ) : row.kind === 'folder' ? (
+                  <FolderRow folder={row.folder} depth={row.depth} />
+                ) : (
+                  <ChatRow chat={row.chat} depth={row.depth} />
+                )}
               </li>
             );
           })}
@@ -103,7 +145,7 @@ export function ChatList({ search }: { search: string }) {
   );
 }
 
-function ChatRow({ chat }: { chat: ChatListEntry }) {
+function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
   const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
@@ -152,7 +194,17 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
   };
 
   return (
-    <div className={`chat-item${active ? ' active' : ''}`} ref={ref}>
+    <div
+      className={`chat-item${active ? ' active' : ''}`}
+      ref={ref}
+      style={depth > 0 ? { paddingLeft: depth * 14 } : undefined}
+      draggable={!renaming}
+      data-testid="chat-row"
+      onDragStart={(e) => {
+        e.dataTransfer.setData(DRAG_CHAT, chat.id);
+        e.dataTransfer.effectAllowed = 'move';
+      }}
+    >
       {renaming ? (
         <input
           className="input rename"
@@ -175,6 +227,7 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
           {chat.title || t('chat.untitled')}
         </NavLink>
       )}
+      <ChatRowExtras chat={chat} />
       {!renaming && (
         <button type="button" className="icon-btn small" aria-haspopup="menu" aria-expanded={menu} aria-label={t('sidebar.chatActions', { title: chat.title })} onClick={() => setMenu((m) => !m)}>
           <Icon name="more" size={16} />
@@ -190,6 +243,7 @@ function ChatRow({ chat }: { chat: ChatListEntry }) {
             <Icon name="pencil" size={15} />
             {t('sidebar.rename')}
           </button>
+          <ChatRowMenuItems chat={chat} close={() => setMenu(false)} />
           <button type="button" role="menuitem" className="menu-item" onClick={() => (setMenu(false), archive.mutate())}>
             <Icon name="archive" size={15} />
             {chat.archived ? t('sidebar.unarchive') : t('sidebar.archive')}

@@ -1,9 +1,12 @@
-import { useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useUser } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
+import { ChatDialogs } from '../library/ChatDialogs';
+import { LibraryActions } from '../library/LibraryActions';
+import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
+import { SearchResults } from '../library/SearchResults';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
 
@@ -12,7 +15,8 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
   const t = useT();
   const user = useUser();
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
+  const { search } = useLibraryUi();
+  const setSearch = setSidebarSearch;
   return (
     <nav className="sidebar" aria-label={t('nav.mainMenu')}>
       <div className="sidebar-head">
@@ -42,11 +46,13 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
         </button>
         <div className="sidebar-search">
           <Icon name="search" size={15} />
-          <input className="input" type="search" placeholder={t('sidebar.search')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input className="input" type="search" placeholder={t('sidebar.search')} title={t('library.searchHint')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
       </div>
       <div className="sidebar-list">
-        <ChatList search={search} />
+        {search.trim() ? <SearchResults text={search} onTag={(tag) => setSearch(`tag:${tag}`)} /> : <ChatList search="" />}
+        <LibraryActions />
+        <ChatDialogs />
       </div>
       <div className="sidebar-foot">
         <NavLink to="/workspace" className="nav-link">

@@ -1,5 +1,8 @@
+import { enLibrary } from './en-library';
+
 /** English strings: the complete dictionary every other language falls back to. */
 export const en = {
+  ...enLibrary,
   'app.name': 'Parley',
   'app.tagline': 'Your private chat workspace',
   'app.loading': 'Loading…',

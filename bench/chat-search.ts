@@ -1,0 +1,110 @@
+/**
+ * Chat search benchmark: one user with BENCH_CHATS chats (default 10,000) × BENCH_MESSAGES messages
+ * (default 50), then `GET /api/v1/chats/search` for rare, common, multi-word, prefix and tag queries,
+ * side by side with `GET /api/v1/chats` (one list page through the same HTTP stack) as the control.
+ * Run with `npm run bench:chat-search`. Target: p50 ≤ 50 ms for every query.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer } from '../server';
+import { openDatabase } from '../server/platform/db/knex';
+import { memorySecretStore } from '../server/secrets';
+import { median, percentile } from './lib/process';
+
+const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 50);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-search-'));
+const secrets = memorySecretStore();
+const options = { host: '127.0.0.1', port: 0, dataDir, secrets, logLevel: 'warn' as const, logToStdout: false, rendererDir: path.join(dataDir, 'none') };
+
+// A deterministic vocabulary: 3,000 made-up words, drawn with a skewed distribution so some are common.
+let seed = 42;
+const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+const syllables = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 'de', 'fa', 'gu', 'ho', 'ji', 'be', 'wa', 'zo'];
+const vocabulary = Array.from({ length: 3000 }, (_, i) => `${syllables[i % 16]}${syllables[Math.floor(i / 16) % 16]}${syllables[Math.floor(i / 256) % 16]}`);
+const word = () => vocabulary[Math.floor(rand() ** 2 * vocabulary.length)]!;
+function sentence(i: number): string {
+  const words = Array.from({ length: 30 }, word);
+  if (i % 100 === 0) words.push('zebra'); // 1% of messages
+  if (i % 2 === 0) words.push('common'); // half of them
+  if (i % 5000 === 0) words.push('needle'); // 0.02%
+  return words.join(' ');
+}
+
+// 1. Create the account through the service, then fill the database directly (the bench measures search, not inserts).
+let server = await startServer(options);
+const signup = await fetch(`${server.url}/api/v1/auths/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', email: 'bench@example.com', password: 'bench-password' }) });
+const { token, id: userId } = (await signup.json()) as { token: string; id: string };
+await server.close();
+
+const db = openDatabase(dataDir);
+const fillStarted = performance.now();
+const now = Math.floor(Date.now() / 1000);
+let n = 0;
+for (let c = 0; c < CHATS; c += 200) {
+  await db.transaction(async (trx) => {
+    const chats = [];
+    const messages = [];
+    for (let k = c; k < Math.min(CHATS, c + 200); k += 1) {
+      const id = `chat-${k}`;
+      chats.push({ id, user_id: userId, title: `${word()} ${word()} ${k % 1000 === 0 ? 'zebra' : ''}`.trim(), pinned: false, archived: false, folder_id: null, current_message_id: `m-${k}-${MESSAGES - 1}`, tags: k % 10 === 0 ? '["work"]' : '[]', share_id: null, created_at: now - k, updated_at: now - k, activity_ms: (now - k) * 1000 });
+      for (let m = 0; m < MESSAGES; m += 1) {
+        messages.push({ id: `m-${k}-${m}`, chat_id: id, parent_id: m === 0 ? null : `m-${k}-${m - 1}`, role: m % 2 === 0 ? 'user' : 'assistant', content: sentence(n++), model: null, status: 'complete', created_at: now - k, updated_at: now - k, seq: m + 1 });
+      }
+    }
+    await trx.batchInsert('chats', chats, 200);
+    await trx.batchInsert('chat_messages', messages, 100);
+  });
+}
+await db.raw('ANALYZE');
+await db.destroy();
+const fillMs = performance.now() - fillStarted;
+
+// 2. Measure through HTTP.
+server = await startServer(options);
+async function time(pathAndQuery: string): Promise<{ p50: number; p95: number; hits: number }> {
+  const times: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < RUNS + 3; i += 1) {
+    const started = performance.now();
+    const res = await fetch(`${server.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await res.json()) as unknown[];
+    if (res.status !== 200) throw new Error(`${pathAndQuery}: ${res.status} ${JSON.stringify(body)}`);
+    if (i >= 3) times.push(performance.now() - started);
+    hits = body.length;
+  }
+  return { p50: median(times), p95: percentile(times, 95), hits };
+}
+
+const control = await time('/api/v1/chats?page=1');
+const queries: Array<[string, string]> = [
+  ['rare word (0.02% of messages)', 'needle'],
+  ['word in 1% of messages', 'zebra'],
+  ['word in 50% of messages', 'common'],
+  ['two words', 'zebra common'],
+  ['prefix while typing', 'zeb'],
+  ['tag filter only', 'tag:work'],
+  ['word + tag + date', `zebra tag:work after:2000-01-01`],
+  ['no match', 'qqqqqq'],
+  ['page 20 of a common word', 'common&page=20'],
+];
+console.log(`\nChat search, ${CHATS.toLocaleString()} chats × ${MESSAGES} messages (${(CHATS * MESSAGES).toLocaleString()} messages, filled in ${(fillMs / 1000).toFixed(1)} s), ${RUNS} runs each, ${os.cpus().length} cores, Node ${process.version}\n`);
+console.log('| query                          |  p50 ms |  p95 ms | ×control | hits | target p50 ≤ 50 ms |');
+console.log('|--------------------------------|---------|---------|----------|------|--------------------|');
+const row = (name: string, r: { p50: number; p95: number; hits: number }, target: string) =>
+  console.log(`| ${name.padEnd(30)} | ${r.p50.toFixed(1).padStart(7)} | ${r.p95.toFixed(1).padStart(7)} | ${(r.p50 / control.p50).toFixed(2).padStart(8)} | ${String(r.hits).padStart(4)} | ${target.padEnd(18)} |`);
+row('list page (control)', control, '—');
+let worst = 0;
+for (const [name, text] of queries) {
+  const [q, extra] = text.split('&');
+  const r = await time(`/api/v1/chats/search?text=${encodeURIComponent(q!)}${extra ? `&${extra}` : ''}`);
+  worst = Math.max(worst, r.p50);
+  row(name, r, r.p50 <= 50 ? 'met' : 'MISSED');
+}
+await server.close();
+if (process.env.BENCH_KEEP) console.log(`data kept in ${dataDir}`);
+else rmSync(dataDir, { recursive: true, force: true });
+console.log(`\nworst p50: ${worst.toFixed(1)} ms`);

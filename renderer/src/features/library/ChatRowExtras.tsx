@@ -1,0 +1,56 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { ChatListEntry } from '../../api/chats';
+import { download, libraryApi } from '../../api/library';
+import { messageOf } from '../../components/Feedback';
+import { Icon } from '../../components/Icon';
+import { useToast } from '../../components/Toasts';
+import { useT } from '../../lib/i18n';
+import { openChatDialog, setSidebarSearch } from './library-ui';
+import { TagChips } from './SearchResults';
+
+/** Safe file name from a chat title. */
+export function fileNameOf(title: string, ext: string): string {
+  return `${title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 80) || 'chat'}.${ext}`;
+}
+
+/** What a sidebar chat row shows beyond its title: its tags (click one to filter by it). */
+export function ChatRowExtras({ chat }: { chat: ChatListEntry }) {
+  return <TagChips tags={chat.tags ?? []} onPick={(tag) => setSidebarSearch(`tag:${tag}`)} />;
+}
+
+/** Share, tags, export and un-filing entries of a chat's menu. */
+export function ChatRowMenuItems({ chat, close }: { chat: ChatListEntry; close: () => void }) {
+  const t = useT();
+  const toast = useToast();
+  const qc = useQueryClient();
+  const run = (fn: () => Promise<unknown>) => () => {
+    close();
+    fn().catch((error: unknown) => toast(messageOf(error), 'error'));
+  };
+  return (
+    <>
+      <button type="button" role="menuitem" className="menu-item" onClick={() => (close(), openChatDialog({ kind: 'share', chat }))}>
+        <Icon name="link" size={15} />
+        {t('library.share')}
+      </button>
+      <button type="button" role="menuitem" className="menu-item" onClick={() => (close(), openChatDialog({ kind: 'tags', chat }))}>
+        <Icon name="pencil" size={15} />
+        {t('library.editTags')}
+      </button>
+      <button type="button" role="menuitem" className="menu-item" onClick={run(async () => download(fileNameOf(chat.title, 'json'), JSON.stringify([await libraryApi.exportOne(chat.id)], null, 2), 'application/json'))}>
+        <Icon name="download" size={15} />
+        {t('library.exportJson')}
+      </button>
+      <button type="button" role="menuitem" className="menu-item" onClick={run(async () => download(fileNameOf(chat.title, 'md'), await libraryApi.markdown(chat.id), 'text/markdown'))}>
+        <Icon name="download" size={15} />
+        {t('library.exportMarkdown')}
+      </button>
+      {chat.folder_id && (
+        <button type="button" role="menuitem" className="menu-item" onClick={run(async () => (await libraryApi.moveChat(chat.id, null), await qc.invalidateQueries({ queryKey: ['chats'] })))}>
+          <Icon name="folder" size={15} />
+          {t('library.noFolder')}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+/** A message read from any export format, before it gets Parley ids. */
+export interface ImportedNode {
+  /** The id in the source file (only used to link parents). */
+  id: string;
+  /** The source id of its parent; null for a root. */
+  parent: string | null;
+  /** Null: the node is kept only as a link (skipped content), its children hang on its parent. */
+  role: 'system' | 'user' | 'assistant' | null;
+  content: string;
+  model: string | null;
+  created_at: number | null;
+  status?: 'complete' | 'interrupted';
+  error?: string | null;
+  usage?: unknown;
+  sources?: unknown[];
+  files?: unknown[];
+  follow_ups?: string[];
+}
+
+/** A chat read from any export format. */
+export interface ImportedChat {
+  title: string;
+  created_at: number | null;
+  updated_at: number | null;
+  pinned: boolean;
+  archived: boolean;
+  tags: string[];
+  folder_name: string | null;
+  /** Source id of the message shown; null = the newest leaf. */
+  current: string | null;
+  nodes: ImportedNode[];
+  /** Messages skipped by the reader itself (with their reasons in `notes`). */
+  skipped: number;
+  notes: string[];
+}
+
+/** Why a whole chat cannot be read. */
+export class ImportSkip extends Error {}
+
+/** A plain object, or undefined. */
+export function obj(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A string, or the fallback. */
+export function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+/** Epoch seconds from seconds, milliseconds or a float; null when not a number. */
+export function seconds(value: unknown): number | null {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return null;
+  return Math.floor(value > 1e12 ? value / 1000 : value);
+}
+
+/** Tags from strings or `{name}` objects, lower-cased and unique. */
+export function tagList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const names = value.map((t) => (typeof t === 'string' ? t : str(obj(t)?.name))).map((t) => t.trim().toLowerCase()).filter(Boolean);
+  return [...new Set(names)].slice(0, 50);
+}

@@ -1,0 +1,101 @@
+import type { ChatImportReport, ChatImportResult, ExportedChat } from '../../contracts/chat-library';
+import type { Clock } from '../../platform/clock';
+import { forbidden } from '../../platform/http/errors';
+import type { PermissionsService } from '../../permissions';
+import type { AttachmentsRepo } from '../attachments.repo';
+import { presentChat } from '../chats.present';
+import type { ChatRow, ChatsRepo } from '../chats.repo';
+import type { ChatCaller, ChatsService } from '../chats.service';
+import { buildRows } from './build-rows';
+import { ImportSkip, obj, str, type ImportedChat } from './imported-chat';
+import { chatToMarkdown } from './markdown';
+import { isChatGpt, readChatGpt } from './read-chatgpt';
+import { isOpenWebUi, readOpenWebUi } from './read-open-webui';
+import { isParleyExport, readParley } from './read-parley';
+
+/** Export (Parley JSON, lossless; Markdown) and import (Parley, Open WebUI, ChatGPT). Both need `chat.export`. */
+export function createTransferService(deps: {
+  repo: ChatsRepo;
+  attachments: AttachmentsRepo;
+  chats: ChatsService;
+  permissions: PermissionsService;
+  folderName: (userId: string, folderId: string | null) => Promise<string | null>;
+  clock: Clock;
+}) {
+  const { repo, attachments, chats, clock } = deps;
+
+  async function allowed(caller: ChatCaller): Promise<void> {
+    if (caller.role !== 'admin' && !(await deps.permissions.effective(caller)).chat.export) {
+      throw forbidden('You are not allowed to export or import chats', 'CHAT_EXPORT_FORBIDDEN');
+    }
+  }
+
+  async function exported(row: ChatRow, messages: Parameters<typeof presentChat>[1]): Promise<ExportedChat> {
+    return {
+      ...presentChat(row, messages),
+      parley_export: 1,
+      attachment_ids: await attachments.fileIdsOf(row.id),
+      folder_name: await deps.folderName(row.user_id, row.folder_id),
+    };
+  }
+
+  return {
+    /** Checks `chat.export` (routes call it before validating the body). */
+    requireAllowed: allowed,
+
+    /** One of the caller's chats, lossless. */
+    async exportOne(caller: ChatCaller, chatId: string): Promise<ExportedChat> {
+      const row = await chats.requireOwn(caller, chatId);
+      await allowed(caller);
+      return exported(row, await repo.messages(row.id));
+    },
+
+    /** Every chat of the caller (archived ones too), oldest first, lossless. */
+    async exportAll(caller: ChatCaller): Promise<ExportedChat[]> {
+      await allowed(caller);
+      const rows = await repo.allOf(caller.id);
+      const messages = await repo.messagesOf(rows.map((r) => r.id));
+      const out: ExportedChat[] = [];
+      for (const row of rows) out.push(await exported(row, messages.get(row.id) ?? []));
+      return out;
+    },
+
+    /** Markdown of exported chats, separated by rules. */
+    markdown(list: readonly ExportedChat[]): string {
+      return list.map(chatToMarkdown).join('\n---\n\n');
+    },
+
+    /** Imports chats in any known format as new chats of the caller; reports each one. */
+    async import(caller: ChatCaller, entries: readonly unknown[]): Promise<ChatImportReport> {
+      await allowed(caller);
+      const results: ChatImportResult[] = [];
+      for (const [index, raw] of entries.entries()) {
+        const entry = obj(raw);
+        const base = { index, title: str(entry?.title) || str(obj(entry?.chat)?.title), id: null, messages: 0, skipped_messages: 0 };
+        let format: ChatImportResult['format'] = 'unknown';
+        let read: ImportedChat;
+        try {
+          if (!entry) throw new ImportSkip('not an object');
+          if (isParleyExport(entry)) [format, read] = ['parley', readParley(entry)];
+          else if (isChatGpt(entry)) [format, read] = ['chatgpt', readChatGpt(entry)];
+          else if (isOpenWebUi(entry)) [format, read] = ['open-webui', readOpenWebUi(entry)];
+          else throw new ImportSkip('not a Parley, Open WebUI or ChatGPT chat');
+        } catch (error) {
+          if (!(error instanceof ImportSkip)) throw error;
+          results.push({ ...base, format, status: 'skipped', notes: [`Skipped: ${error.message}`] });
+          continue;
+        }
+        const built = buildRows(caller.id, read, clock.nowMs());
+        if (built.messages.length === 0) {
+          results.push({ ...base, title: read.title, format, status: 'skipped', skipped_messages: read.skipped, notes: ['Skipped: no message could be read', ...read.notes] });
+          continue;
+        }
+        await repo.insertWithMessages(built.chat, built.messages);
+        results.push({ ...base, title: built.chat.title, format, status: 'imported', id: built.chat.id, messages: built.messages.length, skipped_messages: read.skipped, notes: read.notes });
+      }
+      const imported = results.filter((r) => r.status === 'imported').length;
+      return { imported, skipped: results.length - imported, chats: results };
+    },
+  };
+}
+export type TransferService = ReturnType<typeof createTransferService>;

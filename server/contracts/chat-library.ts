@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { Chat, ChatListEntry } from './chats';
+
+/** Query of GET /api/v1/chats/search. `text` holds words plus `tag:name`, `before:`/`after:`/`on:` `YYYY-MM-DD` filters. */
+export const ChatSearchQuery = z.object({
+  text: z.string().max(500, 'must be at most 500 characters').default(''),
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(100_000).default(1),
+});
+export type ChatSearchQuery = z.infer<typeof ChatSearchQuery>;
+
+/** A search hit: the chat's list entry plus where the words were found. */
+export interface ChatSearchEntry extends ChatListEntry {
+  /** The matching passage (a message, else the title), plain text; null when only filters matched. */
+  snippet: string | null;
+  /** `[start, end)` character ranges of `snippet` that matched the words. */
+  highlights: Array<[number, number]>;
+}
+
+/** Body of POST and DELETE /api/v1/chats/{id}/tags. */
+export const ChatTagRequest = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'),
+});
+export type ChatTagRequest = z.infer<typeof ChatTagRequest>;
+
+/** A tag with how many of the caller's chats carry it. */
+export interface ChatTagCount {
+  name: string;
+  count: number;
+}
+
+/**
+ * GET /api/v1/chats/share/{share_id}: a read-only snapshot. `id` is the share id and `user_id` is
+ * `shared-{chat_id}`, which `GET /api/v1/users/shared-{chat_id}` resolves to the owner.
+ */
+export interface SharedChat extends Omit<Chat, 'user_id'> {
+  user_id: string;
+  share_id: string;
+  chat_id: string;
+  /** When the snapshot was taken (epoch seconds). */
+  shared_at: number;
+}
+
+/** Query of the export endpoints. */
+export const ChatExportQuery = z.object({
+  format: z.enum(['json', 'markdown'], { message: "must be 'json' or 'markdown'" }).default('json'),
+});
+export type ChatExportQuery = z.infer<typeof ChatExportQuery>;
+
+/** A chat as Parley exports it: the whole message tree (every branch, sources, file references) and its organisation. */
+export interface ExportedChat extends Chat {
+  /** Marks Parley's lossless export format. */
+  parley_export: 1;
+  /** Ids of the files attached to the chat. */
+  attachment_ids: string[];
+  /** Name of the folder it was filed in, if any. */
+  folder_name: string | null;
+}
+
+/** Body of POST /api/v1/chats/import: Parley's export, Open WebUI's export or ChatGPT's conversations.json entries. */
+export const ChatImportRequest = z.object({
+  chats: z.array(z.unknown()).min(1, 'must hold at least one chat').max(10_000, 'must hold at most 10,000 chats'),
+});
+export type ChatImportRequest = z.infer<typeof ChatImportRequest>;
+
+/** What happened to one chat of an import. */
+export interface ChatImportResult {
+  /** Position in the request's `chats`. */
+  index: number;
+  title: string;
+  /** The format it was read as, or `unknown`. */
+  format: 'parley' | 'open-webui' | 'chatgpt' | 'unknown';
+  status: 'imported' | 'skipped';
+  /** The new chat's id when imported. */
+  id: string | null;
+  messages: number;
+  /** Messages left out (tool calls, images, empty system nodes, …). */
+  skipped_messages: number;
+  /** Why the chat or some of its messages were skipped, in plain words. */
+  notes: string[];
+}
+
+/** Answer of POST /api/v1/chats/import. */
+export interface ChatImportReport {
+  imported: number;
+  skipped: number;
+  chats: ChatImportResult[];
+}

@@ -1,0 +1,3 @@
+export { createFoldersRepo, type FoldersRepo, type FolderRow } from './folders.repo';
+export { createFoldersService, presentFolder, type FoldersService } from './folders.service';
+export { foldersRoutes } from './folders.routes';
