@@ -8,7 +8,7 @@ import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
-import { editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
+import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import type { MessageActions } from './MessageView';
@@ -69,6 +69,8 @@ export default function ChatPage() {
       onEdit: (id, text) => model && void editMessage(key, id, text, model, ctx),
       onVersion: (id) => showVersion(key, id),
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
+      onContinue: (id) => model && void continueAnswer(key, id, model),
+      onEditAnswer: (id, text) => void editAnswer(key, id, text),
     }),
     [key, model, ctx],
   );
@@ -117,7 +119,10 @@ export default function ChatPage() {
         </div>
       )}
       {!conversation && chatId ? (
-        <Loading />
+        // The loading state fills the thread's place, so the composer stays where it will be.
+        <div className="thread-scroll">
+          <Loading />
+        </div>
       ) : path.length === 0 ? (
         <div className="chat-empty">
           <div className="greeting-mark" aria-hidden="true">

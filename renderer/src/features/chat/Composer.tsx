@@ -46,8 +46,17 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
   useEffect(() => {
     if (!picker) return;
     const onDown = (e: MouseEvent) => !pickerRef.current?.contains(e.target as Node) && setPicker(false);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setPicker(false);
+      area.current?.focus();
+    };
     document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
   }, [picker]);
 
   const uploading = uploads.some((u) => !u.id && !u.error);
@@ -87,6 +96,7 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
     onSend(text.trim(), files);
     setText('');
     setUploads([]);
+    setPicker(false);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -26,10 +26,12 @@ export function MessageList({ conversation, path, modelNames, actions }: { conve
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
-  const onScroll = () => {
+  const nearEnd = () => {
     const el = scroller.current;
-    if (!el) return;
-    const near = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    return !el || el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
+  const onScroll = () => {
+    const near = nearEnd();
     pinned.current = near;
     setAtBottom(near);
   };
@@ -37,10 +39,24 @@ export function MessageList({ conversation, path, modelNames, actions }: { conve
   const last = path[path.length - 1];
   useEffect(() => {
     if (pinned.current) requestAnimationFrame(scrollToEnd);
+    // The arrow shows only while there is more below (a shorter thread or another chat clears it).
+    requestAnimationFrame(() => setAtBottom(nearEnd()));
   }, [path.length, last?.content, last?.error, last?.followUps, scrollToEnd]);
+
+  // Sending (or regenerating) always brings the new message into view, wherever the reader was.
+  useEffect(() => {
+    if (!conversation.streamingId) return;
+    pinned.current = true;
+    setAtBottom(true);
+    requestAnimationFrame(() => {
+      if (path.length) virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
+      requestAnimationFrame(scrollToEnd);
+    });
+  }, [conversation.streamingId]);
 
   useEffect(() => {
     pinned.current = true;
+    setAtBottom(true);
     requestAnimationFrame(() => {
       if (path.length) virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
       scrollToEnd();
