@@ -12,6 +12,7 @@ import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, localRoutes } from './providers';
 import { retrievalRoutes } from './retrieval';
+import { ratingsRoutes } from './ratings';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
 import { groupsRoutes } from './groups';
@@ -39,6 +40,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/models', baseModelsRoutes(services.models));
   app.use('/api/v1/models', modelsRoutes(services.models));
   app.use('/api/v1/chats', attachmentRoutes(services), chatsRoutes(services.chats));
+  app.use('/api/v1/chats', ratingsRoutes({ ratings: services.ratings, chats: services.chats }));
   app.use('/api/v1/files', filesRoutes(services.files));
   app.use('/api/chat', completionsRoutes(services.completions));
   app.use('/api/v1/tasks', tasksRoutes(services.tasks));

@@ -26,6 +26,7 @@ import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
+import { createRatingsRepo, createRatingsService } from './ratings';
 
 /** What every service is built from. */
 export interface Platform {
@@ -89,6 +90,7 @@ export async function buildServices(platform: Platform) {
     return () => files.removeBytes(ids);
   });
   const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock });
+  const ratings = createRatingsService({ repo: createRatingsRepo(db), enabled: async () => (await auth.getConfig()).ENABLE_MESSAGE_RATING, clock });
 
   /** Work to finish before the database closes, run last-registered first. */
   const closers: Array<() => Promise<void>> = [];
@@ -123,7 +125,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, users, groups, files, chats, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, users, groups, files, chats, ratings, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -74,3 +74,28 @@ test('inline citations: a [1] marker in the answer opens the passage it cites', 
   await expect(dialog).toContainText('lentil soup on Fridays');
   await snap(page, 'chat-citation');
 });
+
+test('rating: 👎 with a reason is saved and shown after a reload; with ENABLE_MESSAGE_RATING off there is nothing to rate', async ({ page, server, admin }) => {
+  await ready(page, server, admin);
+  openai.reply((body) => (lastUser(body).includes('### Task') ? { text: '{"title": "Capital"}' } : { text: 'The capital of Australia is Sydney.' }));
+  await send(page, 'What is the capital of Australia?');
+  const answer = page.getByTestId('message-assistant').last();
+  await expect(answer).toContainText('Sydney');
+  await expect(answer.getByRole('button', { name: 'Bad answer' })).toBeVisible();
+  await answer.getByRole('button', { name: 'Bad answer' }).click();
+  const why = page.getByRole('dialog', { name: 'Tell us more (optional)' });
+  await why.getByRole('button', { name: 'Wrong facts' }).click();
+  await expect(why).toHaveCount(0);
+  await expect(answer.getByRole('button', { name: 'Bad answer' })).toHaveAttribute('aria-pressed', 'true');
+  const chatId = new URL(page.url()).pathname.split('/').at(-1)!;
+  const saved = await server.as(admin.token).get(`/api/v1/chats/${chatId}/ratings`);
+  expect(saved.body).toEqual([expect.objectContaining({ rating: -1, reason: 'Wrong facts' })]);
+  await page.reload();
+  await expect(page.getByTestId('message-assistant').last().getByRole('button', { name: 'Bad answer' })).toHaveAttribute('aria-pressed', 'true');
+
+  const config = (await server.as(admin.token).get('/api/v1/auths/admin/config')).body;
+  await server.as(admin.token).post('/api/v1/auths/admin/config', { ...config, ENABLE_MESSAGE_RATING: false });
+  await page.reload();
+  await expect(page.getByTestId('message-assistant').last()).toContainText('Sydney');
+  await expect(page.getByRole('button', { name: 'Bad answer' })).toHaveCount(0);
+});

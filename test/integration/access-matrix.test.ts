@@ -149,6 +149,8 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/chats/:id/current': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/current`), over: { other: 403, admin: 403 } },
   'POST /api/v1/chats/:id/messages': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/messages`), over: { other: 403, admin: 403 } },
   'POST /api/v1/chats/:id/messages/:message_id': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/messages/m-1`), over: { other: 403, admin: 403 } },
+  'GET /api/v1/chats/:id/ratings': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/ratings`), over: { other: 403, admin: 403 } },
+  'POST /api/v1/chats/:id/messages/:message_id/rating': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/messages/m-1/rating`), body: { rating: 1 }, over: { other: 403, admin: 403 } },
   'POST /api/v1/chats/:id/pin': { access: 'owned', path: P(async (r) => `/api/v1/chats/${await r.chat()}/pin`), over: { other: 403, admin: 403 } },
   'POST /api/v1/chats/attachment/upload': { access: 'user' },
   'DELETE /api/v1/chats/attachment/:file_id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/chats/attachment/${await r.attachment()}`), over: { other: 403, admin: 403 } },

@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { chatsApi } from '../../api/chats';
 import { modelsApi } from '../../api/models';
-import { useUser } from '../../app/session';
+import { ratingsApi, type MessageRating } from '../../api/ratings';
+import { useSession, useUser } from '../../app/session';
 import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
@@ -30,6 +31,8 @@ export default function ChatPage() {
   const conversation = useConversation(key);
   const [model, setModel] = useState<string | null>(() => localStorage.getItem(MODEL_KEY));
   const [help, setHelp] = useState(false);
+  const session = useSession();
+  const ratingOn = session.state.status === 'signedIn' && session.state.config?.features.enable_message_rating === true;
 
   const models = useQuery({ queryKey: ['models', 'available'], queryFn: modelsApi.available });
   const saved = useQuery({ queryKey: ['chat', chatId], queryFn: () => chatsApi.get(chatId!), enabled: !!chatId && !getConversation(key), staleTime: Infinity });
@@ -41,6 +44,9 @@ export default function ChatPage() {
     if (chatId && saved.data && !getConversation(key)) setConversation(key, fromChat(key, saved.data));
   }, [chatId, key, saved.data]);
 
+  const ratingsChat = conversation?.chatId ?? null;
+  const ratings = useQuery({ queryKey: ['ratings', ratingsChat], queryFn: () => ratingsApi.ofChat(ratingsChat!), enabled: ratingOn && !!ratingsChat, retry: false });
+  const ratingById = useMemo(() => new Map((ratings.data ?? []).map((r) => [r.message_id, r])), [ratings.data]);
   const path = useMemo(() => (conversation ? pathOf(conversation) : []), [conversation]);
   const modelNames = useMemo(() => new Map((models.data ?? []).map((m) => [m.id, m.name])), [models.data]);
 
@@ -71,8 +77,15 @@ export default function ChatPage() {
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
       onContinue: (id) => model && void continueAnswer(key, id, model),
       onEditAnswer: (id, text) => void editAnswer(key, id, text),
+      onRate:
+        ratingOn && ratingsChat
+          ? (id, rating, reason) =>
+              void ratingsApi.rate(ratingsChat, id, rating, reason).then((saved) => {
+                queryClient.setQueryData<MessageRating[]>(['ratings', ratingsChat], (list = []) => [...list.filter((r) => r.message_id !== id), ...(saved ? [saved] : [])]);
+              })
+          : undefined,
     }),
-    [key, model, ctx],
+    [key, model, ctx, ratingOn, ratingsChat, queryClient],
   );
 
   useEffect(() => {
@@ -132,7 +145,7 @@ export default function ChatPage() {
           <p className="muted">{t('chat.greetingSub')}</p>
         </div>
       ) : (
-        conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} />
+        conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} ratings={ratingById} />
       )}
       <div className="composer-wrap">
         <Composer

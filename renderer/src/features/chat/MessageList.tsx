@@ -6,7 +6,20 @@ import { MessageView, type MessageActions } from './MessageView';
 import { siblingsOf, type Conversation, type MessageNode } from './store';
 
 /** The thread, virtualised so a chat with thousands of messages scrolls smoothly; follows new text while at the bottom. */
-export function MessageList({ conversation, path, modelNames, actions }: { conversation: Conversation; path: MessageNode[]; modelNames: Map<string, string>; actions: MessageActions }) {
+export function MessageList({
+  conversation,
+  path,
+  modelNames,
+  actions,
+  ratings,
+}: {
+  conversation: Conversation;
+  path: MessageNode[];
+  modelNames: Map<string, string>;
+  actions: MessageActions;
+  /** The user's ratings of saved answers, by message id. */
+  ratings?: Map<string, { rating: number; reason?: string | null }>;
+}) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -71,7 +84,7 @@ export function MessageList({ conversation, path, modelNames, actions }: { conve
           const node = path[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-              <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={actions} />
+              <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={node.local ? { ...actions, onRate: undefined } : actions} rating={ratings?.get(node.id)} />
             </div>
           );
         })}

@@ -12,6 +12,7 @@ import * as createTools from './202611220501-create-tools';
 import * as createKnowledge from './202611220401-create-knowledge';
 import * as createKnowledgeGraph from './202611220601-create-knowledge-graph';
 import * as graphStateSizes from './202611220602-graph-state-sizes';
+import * as createMessageRatings from './202611231600-create-message-ratings';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -37,6 +38,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220401-create-knowledge', createKnowledge],
   ['202611220601-create-knowledge-graph', createKnowledgeGraph],
   ['202611220602-graph-state-sizes', graphStateSizes],
+  ['202611231600-create-message-ratings', createMessageRatings],
 ];
 
 /** knex migration source over the static list. */
