@@ -14,6 +14,8 @@ export interface ChatContext {
   navigate(to: string, options?: { replace?: boolean }): void;
   /** Tool ids to offer the model, if any. */
   toolIds?: string[];
+  /** The user's personal system prompt, sent first. */
+  system?: string;
 }
 
 /** How the service should save a turn. */
@@ -98,7 +100,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
       {
         model,
         stream: true,
-        messages: history.map((n) => ({ role: n.role, content: n.content })),
+        messages: [...(ctx.system ? [{ role: 'system', content: ctx.system }] : []), ...history.map((n) => ({ role: n.role, content: n.content }))],
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(ctx.toolIds?.length ? { tool_ids: ctx.toolIds } : {}),
