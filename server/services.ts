@@ -32,6 +32,7 @@ import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
+import { createRatingsRepo, createRatingsService } from './ratings';
 
 /** What every service is built from. */
 export interface Platform {
@@ -110,6 +111,7 @@ export async function buildServices(platform: Platform) {
   const chatLibrary = createChatLibrary({ db, chats, folders, permissions, clock });
   users.setSharedChatOwnerResolver((chatId) => chatLibrary.shares.ownerOfShared(chatId));
   const prompts = createPromptsService({ repo: createPromptsRepo(db), permissions, clock });
+  const ratings = createRatingsService({ repo: createRatingsRepo(db), enabled: async () => (await auth.getConfig()).ENABLE_MESSAGE_RATING, clock });
 
   /** Work to finish before the database closes, run last-registered first. */
   const closers: Array<() => Promise<void>> = [];
@@ -147,7 +149,7 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, hostAllowlist, users, groups, files, chats, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

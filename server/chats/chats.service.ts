@@ -260,6 +260,11 @@ export function createChatsService(deps: {
       return (await repo.countAssistantMessages(chatId)) === 1;
     },
 
+    /** Whether the chat still has the default title (nobody named it, no title was generated yet). */
+    async hasDefaultTitle(chatId: string): Promise<boolean> {
+      return (await repo.findById(chatId))?.title === DEFAULT_CHAT_TITLE;
+    },
+
     /** Sets a generated title, unless the owner already chose one (the title is not the default any more). Returns whether it was set. */
     async setGeneratedTitle(chatId: string, title: string): Promise<boolean> {
       return repo.updateWhereTitle(chatId, DEFAULT_CHAT_TITLE, { title });

@@ -8,7 +8,7 @@ import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
 import type { AnswerOutcome, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
-import { filesStage } from './stages/files';
+import { contextTokensOf, filesStage } from './stages/files';
 import { persistStage, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
@@ -71,7 +71,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
       let retrieval = { sources: [], context: '' } as PreparedCompletion['retrieval'];
       if (refs.length > 0) {
-        retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, signal });
+        retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
         messages = injectContext(messages, retrieval);
       }
 

@@ -28,6 +28,8 @@ export interface RetrievalInput {
   messages: ProviderMessage[];
   /** The model answering (task models may generate search queries for it). */
   modelId: string;
+  /** The answering model's context window in tokens, when its settings say (`num_ctx`): attached files are sent whole within it. */
+  contextTokens?: number;
   signal: AbortSignal;
 }
 

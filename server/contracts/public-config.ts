@@ -11,5 +11,7 @@ export interface PublicConfig {
     enable_signup: boolean;
     /** Whether users may create API keys (ENABLE_API_KEY). */
     enable_api_key: boolean;
+    /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
+    enable_message_rating?: boolean;
   };
 }

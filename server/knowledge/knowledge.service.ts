@@ -190,6 +190,11 @@ export function createKnowledgeService(deps: {
       await ingestion.enqueue({ collectionId, fileId: file.id, knowledgeId: null, notify: [caller.id] });
     },
 
+    /** A loose file's chunks in document order (already access-checked; indexed by `searchable`). */
+    fileChunks(fileId: string): Promise<Array<{ text: string; context: string | null }>> {
+      return collections.chunksOfFile(fileCollection(fileId), fileId);
+    },
+
     /** Searches the given collections (already access-checked). */
     search(collectionIds: readonly string[], query: string, options?: SearchOptions): Promise<SearchHit[]> {
       return retrieval.search(collectionIds, query, options);

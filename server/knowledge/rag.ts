@@ -3,7 +3,8 @@ import { numberedContext } from '../completions';
 import type { CompletionSource } from '../contracts/completions';
 import type { SearchHit } from '../retrieval';
 import type { TasksService } from '../tasks';
-import type { KnowledgeService } from './knowledge.service';
+import { attachedBudget, attachedSource, documentText, planAttached, type AttachedDocument } from './attached-files';
+import { fileCollection, type KnowledgeService } from './knowledge.service';
 
 export type RagInput = RetrievalInput;
 export type RagResult = RetrievalResult;
@@ -27,12 +28,41 @@ const MAX_QUERIES = 3;
  */
 export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): Retriever {
   return async (input) => {
-    const targets = await deps.knowledge.searchable(input.user, input.files);
-    if (targets.length === 0) return { sources: [], context: '' };
-    const generated = await deps.tasks.queries(input.user, input.messages, 'retrieval', { model: input.modelId, signal: input.signal });
+    const all = await deps.knowledge.searchable(input.user, input.files);
+    if (all.length === 0) return { sources: [], context: '' };
+    // Files attached to the message or the chat always reach the model; the threshold is for knowledge search.
+    const attachedIds = new Set(input.files.filter((f) => f.type === 'file' && f.origin !== 'model').map((f) => fileCollection(f.id)));
+    const attached = all.filter((t) => t.type === 'file' && attachedIds.has(t.collectionId));
+    const targets = all.filter((t) => !attached.includes(t));
+    const attachedDocs: AttachedDocument[] = [];
+    for (const t of attached) {
+      const fileId = t.collectionId.slice('file-'.length);
+      const text = documentText(await deps.knowledge.fileChunks(fileId));
+      if (text.trim() !== '') attachedDocs.push({ fileId, name: t.name, text });
+    }
+    const plan = planAttached(attachedDocs, attachedBudget(input.contextTokens));
+    const needsSearch = targets.length > 0 || plan.some((p) => p.mode === 'passages');
+    const generated = needsSearch ? await deps.tasks.queries(input.user, input.messages, 'retrieval', { model: input.modelId, signal: input.signal }) : [];
     // The user's own words are always searched too: a generated query can miss, it cannot hide them.
     const queries = [...new Set([lastUserText(input.messages), ...generated].filter((q) => q.trim() !== ''))].slice(0, MAX_QUERIES + 1);
-    if (queries.length === 0) return { sources: [], context: '' };
+
+    const attachedSources: CompletionSource[] = [];
+    for (const { doc, mode, chars } of plan) {
+      const hits = new Map<number, SearchHit>();
+      if (mode === 'passages') {
+        for (const query of queries) {
+          for (const hit of await deps.knowledge.search([fileCollection(doc.fileId)], query, { signal: input.signal, threshold: 0, k: 50 })) {
+            if ((hits.get(hit.chunkId)?.score ?? -1) < hit.score) hits.set(hit.chunkId, hit);
+          }
+        }
+      }
+      attachedSources.push(attachedSource(doc, mode, chars, [...hits.values()].sort((a, b) => b.score - a.score)));
+    }
+    const withAttached = (found: CompletionSource[]): RetrievalResult => {
+      const list = [...attachedSources, ...found];
+      return { sources: list, context: list.length ? numberedContext({ sources: list }) : '' };
+    };
+    if (targets.length === 0 || queries.length === 0) return withAttached([]);
 
     const best = new Map<number, SearchHit>();
     let k = 0;
@@ -46,7 +76,7 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       for (const hit of hits) if ((best.get(hit.chunkId)?.score ?? -1) < hit.score) best.set(hit.chunkId, hit);
     }
     const hits = [...best.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(k, 1));
-    if (hits.length === 0) return { sources: [], context: '' };
+    if (hits.length === 0) return withAttached([]);
 
     const byCollection = new Map(targets.map((t) => [t.collectionId, t]));
     const sources = new Map<string, CompletionSource>();
@@ -61,7 +91,6 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       source.metadata.push({ ...hit.meta, file_id: hit.fileId, chunk_id: hit.chunkId, relevance: hit.score });
       source.distances!.push(hit.score);
     }
-    const list = [...sources.values()];
-    return { sources: list, context: numberedContext({ sources: list }) };
+    return withAttached([...sources.values()]);
   };
 }

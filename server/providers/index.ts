@@ -16,6 +16,7 @@ export type { ProviderHandle, ProviderRegistry } from './provider-registry';
 export type { CatalogEntry, ModelCatalog } from './model-catalog';
 export type { ProviderSettings } from './providers.service';
 export { compatRoutes, localRoutes, connectionsRoutes } from './providers.routes';
+export { connectionStatusRoutes } from './connection-status.routes';
 export { providerSecretName } from './provider-settings';
 
 export interface ProvidersDeps {

@@ -27,6 +27,16 @@ export interface ModelCatalogDeps {
 
 const handleKey = (h: ProviderHandle) => `${h.kind}:${h.index}`;
 
+/** An enabled provider whose model list could not be read at the last try. */
+export interface UnreachableProvider {
+  kind: ProviderHandle['kind'];
+  index: number;
+  url: string;
+  reason: string;
+  /** When it was last tried (epoch seconds). */
+  at: number;
+}
+
 /**
  * The base models of every enabled provider, merged: each provider's allow-list (`model_ids`)
  * and `prefix_id` applied, the first provider winning when two offer the same id. Providers are
@@ -46,6 +56,8 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
   let lastSeen = new Map<string, CatalogEntry>();
   /** Each provider's entries as last listed successfully. */
   let lastByHandle = new Map<string, CatalogEntry[]>();
+  /** Providers whose last model listing failed, and why. */
+  let unreachable = new Map<string, UnreachableProvider>();
 
   const forget = () => {
     generation += 1;
@@ -53,6 +65,7 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
     refreshing = undefined;
     lastSeen = new Map();
     lastByHandle = new Map();
+    unreachable = new Map();
   };
   settings.onChange(forget);
 
@@ -89,8 +102,10 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
       handles.map(async (handle) => {
         try {
           const models = await withDeadline(listTimeoutMs, (signal) => handle.provider.listModels(signal));
+          if (startedAt === generation) unreachable.delete(handleKey(handle));
           return { handle, entries: toEntries(handle, models) };
         } catch (error) {
+          if (startedAt === generation) unreachable.set(handleKey(handle), { kind: handle.kind, index: handle.index, url: handle.url, reason: (error as Error).message, at: clock.now() });
           log.warn({ provider: handle.kind, index: handle.index, url: handle.url, reason: (error as Error).message }, 'provider skipped: its model list failed');
           return { handle, entries: undefined };
         }
@@ -148,6 +163,10 @@ export function createModelCatalog(deps: ModelCatalogDeps) {
     },
     /** The merged entries with their providers. */
     entries,
+    /** Providers whose last model listing failed (their models are missing from the list). */
+    unreachable(): UnreachableProvider[] {
+      return [...unreachable.values()];
+    },
     /**
      * The provider answering base model `id` (as listed, prefix included), or undefined when no
      * enabled provider offers it. Asks the providers only when the id was not seen before.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFollowUps } from './task-output';
+import { parseFollowUps, parseTitle } from './task-output';
 
 describe('parseFollowUps', () => {
   it('takes the questions of the JSON follow_ups array', () => {
@@ -22,5 +22,12 @@ describe('parseFollowUps', () => {
   it('keeps at most five suggestions', () => {
     const many = JSON.stringify({ follow_ups: ['One a?', 'Two b?', 'Three c?', 'Four d?', 'Five e?', 'Six f?'] });
     expect(parseFollowUps(many)).toHaveLength(5);
+  });
+});
+
+describe('parseTitle', () => {
+  it('takes the JSON title, and a plain first line without Markdown marks when there is no JSON', () => {
+    expect(parseTitle('{"title": "Bread Baking Basics"}')).toBe('Bread Baking Basics');
+    expect(parseTitle('A **short** answer with `code` and a list:\n\n- one')).toBe('A short answer with code and a list');
   });
 });

@@ -27,7 +27,8 @@ export function parseTitle(raw: string): string | undefined {
       .find((l) => l && !l.startsWith('```') && !/^[{}[\]]+$/.test(l));
     title = line?.replace(/^(#+\s*|title\s*:\s*)/i, '');
   }
-  title = title?.replace(/^["'*\s]+|["'*\s.]+$/g, '').replace(/\s+/g, ' ');
+  // Markdown emphasis and code marks are not part of a title shown as plain text.
+  title = title?.replace(/\*\*|__|`/g, '').replace(/^["'*\s]+|["'*\s.:]+$/g, '').replace(/\s+/g, ' ');
   return title ? clip(title, TITLE_MAX) : undefined;
 }
 

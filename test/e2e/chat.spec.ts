@@ -62,8 +62,9 @@ test('a streamed answer can be stopped, regenerated into a second version, and s
   await expect(page.getByTestId('message-assistant').last()).toContainText('A short answer');
   await snap(page, 'chat-answer');
 
-  // The chat is in the sidebar and comes back whole after a reload.
-  await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Tell me a long story/ })).toBeVisible();
+  // The chat is in the sidebar under the title generated after its first complete answer (the fake answers
+  // the title task with its scripted text), and comes back whole after a reload.
+  await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /A short answer with code/ })).toBeVisible();
   await page.reload();
   await expect(page.getByTestId('message-user')).toContainText('Tell me a long story');
   await expect(page.getByTestId('message-assistant').last()).toContainText('A short answer');

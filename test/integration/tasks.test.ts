@@ -193,6 +193,23 @@ describe('task pipeline', () => {
       expect(saved.messages[1]).toMatchObject({ content: 'Still here.', status: 'complete', follow_ups: [] });
     });
 
+    it('titles a chat on a later answer when its first answer got no title, and never over a rename', async () => {
+      openai.reply((body) => (lastUserText(body).includes('### Task') ? { status: 500, error: 'task model down' } : { text: 'Still here.' }));
+      const chat = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
+      await chatWith(alice, { messages: [{ role: 'user', content: 'How do I bake bread?' }], chat_id: chat });
+      expect((await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title).toBe('New Chat');
+      openai.reset();
+      openai.reply(messyModel);
+      const again = [{ role: 'user', content: 'How do I bake bread?' }, { role: 'assistant', content: 'Still here.' }, { role: 'user', content: 'Tell me more' }];
+      await chatWith(alice, { messages: again, chat_id: chat });
+      expect((await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title).toBe('Bread Baking Basics');
+
+      const renamed = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
+      expect((await server.as(alice.token).post(`/api/v1/chats/${renamed}`, { title: 'Sourdough diary' })).status).toBe(200);
+      await chatWith(alice, { messages: [{ role: 'user', content: 'How do I bake bread?' }], chat_id: renamed });
+      expect((await server.as(alice.token).get(`/api/v1/chats/${renamed}`)).body.title).toBe('Sourdough diary');
+    });
+
     it('runs no tasks for a completion without chat_id', async () => {
       await chatWith(alice, { messages: [{ role: 'user', content: 'Hello?' }] });
       expect(taskRequests()).toHaveLength(0);

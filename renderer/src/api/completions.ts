@@ -34,6 +34,10 @@ export interface StreamHandlers {
   onFollowUps?(items: string[]): void;
   /** The saved chat and answer ids, when the turn is saved. */
   onSaved?(chatId: string, messageId: string | undefined): void;
+  /** Token counts, when the provider reports them. */
+  onUsage?(usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }): void;
+  /** Why the answer ended (`stop`, `length` when cut by the token limit, …). */
+  onFinish?(reason: string): void;
 }
 
 /** Splits an SSE byte stream into `data:` payloads (handles events cut across reads). */
@@ -69,7 +73,8 @@ interface Chunk {
   id?: string;
   chat_id?: string;
   message_id?: string;
-  choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string } }>;
+  choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string }; finish_reason?: string | null }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   sources?: Source[];
   status?: StreamStatus;
   follow_ups?: string[];
@@ -99,6 +104,8 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
     const full = (await res.json()) as Chunk;
     const text = full.choices?.[0]?.message?.content ?? '';
     if (text) handlers.onDelta(text);
+    if (full.usage) handlers.onUsage?.(full.usage);
+    if (full.choices?.[0]?.finish_reason) handlers.onFinish?.(full.choices[0].finish_reason);
     return;
   }
   try {
@@ -120,6 +127,9 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
       if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);
       const text = chunk.choices?.[0]?.delta?.content;
       if (text) handlers.onDelta(text);
+      if (chunk.usage) handlers.onUsage?.(chunk.usage);
+      const reason = chunk.choices?.[0]?.finish_reason;
+      if (reason) handlers.onFinish?.(reason);
     }
   } catch (error) {
     if ((error as Error).name === 'AbortError' || signal.aborted) return;

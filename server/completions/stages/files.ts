@@ -35,3 +35,9 @@ export async function filesStage(
   for (const k of meta.knowledge) add({ type: k.type === 'file' ? 'file' : 'collection', id: k.id, origin: 'model', name: k.name });
   return refs;
 }
+
+/** The model's context window in tokens when its settings name one (`num_ctx`, as Ollama-style models do). */
+export function contextTokensOf(resolved: Pick<ResolvedModel, 'params'>): number | undefined {
+  const value = resolved.params.extra.num_ctx;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}

@@ -15,8 +15,8 @@ export interface AfterAnswerDeps {
 }
 
 /**
- * Stage 7, run after the client got its answer: the chat's title (unless the owner named the
- * chat) and tags after its first answer, follow-up suggestions after every answer. Each task is on its own: a failure is
+ * Stage 7, run after the client got its answer: the chat's title while it still has the default
+ * one (the owner's own name always wins), tags after its first answer, follow-up suggestions after every answer. Each task is on its own: a failure is
  * logged and never reaches the chat. Results are saved and pushed to the user's sockets.
  */
 export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: PreparedCompletion, outcome: AnswerOutcome, saved: SavedTurn, signal: AbortSignal): Promise<void> {
@@ -38,8 +38,10 @@ export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: Prepared
   };
 
   const first = await chats.hasSingleAnswer(saved.chatId).catch(() => false);
+  // A chat nobody named gets its title from its first complete answer (even when earlier answers were stopped).
+  const untitled = await chats.hasDefaultTitle(saved.chatId).catch(() => false);
   await Promise.all([
-    first &&
+    untitled &&
       guard('title', async () => {
         const title = await tasks.title(user, conversation, options);
         if (await chats.setGeneratedTitle(saved.chatId, title)) realtime.emitToUser(user.id, 'chat:title', { ...base, title });

@@ -14,6 +14,7 @@ import { ThemeSwitch } from '../../components/ThemeSwitch';
 import { useToast } from '../../components/Toasts';
 import { copyText } from '../../lib/clipboard';
 import { LANGUAGES, useT } from '../../lib/i18n';
+import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
 
 /** Profile, password, API key and interface settings of the signed-in user. */
 export default function AccountPage() {
@@ -25,6 +26,7 @@ export default function AccountPage() {
       </div>
       <Profile />
       <Interface />
+      <ChatDefaultsSettings />
       <ApiKey />
       <Password />
     </div>

@@ -1,15 +1,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { chatsApi } from '../../api/chats';
 import { modelsApi } from '../../api/models';
-import { useUser } from '../../app/session';
+import { ratingsApi, type MessageRating } from '../../api/ratings';
+import { useSession, useUser } from '../../app/session';
+import { useSettings } from '../../app/settings';
 import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
-import { editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
-import { Composer } from './Composer';
+import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
+import { Composer, type SendOptions } from './Composer';
+import { ConnectionBanner } from './ConnectionBanner';
+import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
 import type { MessageActions } from './MessageView';
 import { ModelPicker } from './ModelPicker';
@@ -28,8 +32,14 @@ export default function ChatPage() {
   const queryClient = useQueryClient();
   const key = chatId ?? `new:${location.key}`;
   const conversation = useConversation(key);
-  const [model, setModel] = useState<string | null>(() => localStorage.getItem(MODEL_KEY));
+  const { settings } = useSettings();
+  const personal = settings as { models?: unknown; system?: unknown };
+  const defaultModel = Array.isArray(personal.models) && typeof personal.models[0] === 'string' && personal.models[0] ? personal.models[0] : null;
+  const systemPrompt = typeof personal.system === 'string' && personal.system.trim() ? personal.system.trim() : undefined;
+  const [model, setModel] = useState<string | null>(() => defaultModel ?? localStorage.getItem(MODEL_KEY));
   const [help, setHelp] = useState(false);
+  const session = useSession();
+  const ratingOn = session.state.status === 'signedIn' && session.state.config?.features.enable_message_rating === true;
 
   const models = useQuery({ queryKey: ['models', 'available'], queryFn: modelsApi.available });
   const saved = useQuery({ queryKey: ['chat', chatId], queryFn: () => chatsApi.get(chatId!), enabled: !!chatId && !getConversation(key), staleTime: Infinity });
@@ -41,24 +51,38 @@ export default function ChatPage() {
     if (chatId && saved.data && !getConversation(key)) setConversation(key, fromChat(key, saved.data));
   }, [chatId, key, saved.data]);
 
+  const ratingsChat = conversation?.chatId ?? null;
+  const ratings = useQuery({ queryKey: ['ratings', ratingsChat], queryFn: () => ratingsApi.ofChat(ratingsChat!), enabled: ratingOn && !!ratingsChat, retry: false });
+  const ratingById = useMemo(() => new Map((ratings.data ?? []).map((r) => [r.message_id, r])), [ratings.data]);
   const path = useMemo(() => (conversation ? pathOf(conversation) : []), [conversation]);
   const modelNames = useMemo(() => new Map((models.data ?? []).map((m) => [m.id, m.name])), [models.data]);
 
-  // Pick a model: the one this chat last used, the last chosen one, or the first available.
+  // Pick a model: the one this chat last used; for a new chat the personal default, else the last
+  // chosen one; the first available only when none was chosen. A chosen model whose connection is
+  // down stays chosen (the banner says why it is missing) instead of silently switching.
+  const decided = useRef<string | null>(null);
   useEffect(() => {
     const list = models.data;
-    if (!list?.length) return;
+    if (!list) return;
+    const decision = `${key}|${defaultModel ?? ''}`;
+    if (decided.current === decision) return;
+    if (chatId && path.length === 0) return; // the saved chat is still loading
+    // A new chat that just got its id keeps the model it was started with.
+    const wasNew = decided.current?.startsWith('new:') ?? false;
+    decided.current = decision;
+    if (wasNew && chatId && model) return;
     const lastUsed = [...path].reverse().find((n) => n.role === 'assistant' && n.model)?.model;
-    const wanted = lastUsed && list.some((m) => m.id === lastUsed) ? lastUsed : model && list.some((m) => m.id === model) ? model : list[0]!.id;
+    const wanted = lastUsed ?? defaultModel ?? localStorage.getItem(MODEL_KEY) ?? list[0]?.id ?? null;
     if (wanted !== model) setModel(wanted);
-  }, [models.data, key]);
+  }, [models.data, key, defaultModel, path.length]);
+  const modelMissing = !!model && !!models.data && !models.data.some((m) => m.id === model);
 
   const chooseModel = (id: string) => {
     setModel(id);
     localStorage.setItem(MODEL_KEY, id);
   };
 
-  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o) }), [queryClient, navigate]);
+  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt }), [queryClient, navigate, systemPrompt]);
   const streaming = !!conversation?.streamingId;
 
   const actions: MessageActions = useMemo(
@@ -69,8 +93,17 @@ export default function ChatPage() {
       onEdit: (id, text) => model && void editMessage(key, id, text, model, ctx),
       onVersion: (id) => showVersion(key, id),
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
+      onContinue: (id) => model && void continueAnswer(key, id, model),
+      onEditAnswer: (id, text) => void editAnswer(key, id, text),
+      onRate:
+        ratingOn && ratingsChat
+          ? (id, rating, reason) =>
+              void ratingsApi.rate(ratingsChat, id, rating, reason).then((saved) => {
+                queryClient.setQueryData<MessageRating[]>(['ratings', ratingsChat], (list = []) => [...list.filter((r) => r.message_id !== id), ...(saved ? [saved] : [])]);
+              })
+          : undefined,
     }),
-    [key, model, ctx],
+    [key, model, ctx, ratingOn, ratingsChat, queryClient],
   );
 
   useEffect(() => {
@@ -86,6 +119,19 @@ export default function ChatPage() {
   }, [key, streaming]);
 
 
+  const composer = (
+    <Composer
+      streaming={streaming}
+      disabled={!model}
+      models={models.data ?? []}
+      onStop={() => stop(key)}
+      onSend={(text, files, options?: SendOptions) => {
+        const answerWith = options?.model ?? model;
+        if (answerWith) void sendMessage(key, text, answerWith, files, { ...ctx, toolIds: options?.toolIds });
+      }}
+    />
+  );
+
   if (chatId && saved.isError && !conversation) {
     return (
       <div className="page">
@@ -97,7 +143,7 @@ export default function ChatPage() {
   return (
     <div className="chat-page">
       <div className="chat-head">
-        <ModelPicker models={models.data ?? []} value={model} onChange={chooseModel} loading={models.isPending} />
+        <ModelPicker models={models.data ?? []} value={model} onChange={chooseModel} loading={models.isPending} unreachable={modelMissing} />
         <div className="grow" />
         <button type="button" className="icon-btn" onClick={() => setHelp(true)} aria-label={t('chat.shortcuts')} title={`${t('chat.shortcuts')} (Ctrl+/)`}>
           <Icon name="keyboard" />
@@ -108,6 +154,7 @@ export default function ChatPage() {
           <ErrorNotice error={models.error} onRetry={() => void models.refetch()} />
         </div>
       )}
+      <ConnectionBanner isAdmin={user.role === 'admin'} modelMissing={modelMissing ? model : null} />
       {models.data?.length === 0 && (
         <div className="chat-notice">
           <div className="notice info">
@@ -117,28 +164,16 @@ export default function ChatPage() {
         </div>
       )}
       {!conversation && chatId ? (
-        <Loading />
-      ) : path.length === 0 ? (
-        <div className="chat-empty">
-          <div className="greeting-mark" aria-hidden="true">
-            <Icon name="sparkle" size={26} />
-          </div>
-          <h1>{t('chat.greeting', { name: user.name.split(' ')[0] ?? user.name })}</h1>
-          <p className="muted">{t('chat.greetingSub')}</p>
+        // The loading state fills the thread's place, so the composer stays where it will be.
+        <div className="thread-scroll">
+          <Loading />
         </div>
+      ) : path.length === 0 ? (
+        <EmptyChat name={user.name.split(' ')[0] ?? user.name} composer={composer} isAdmin={user.role === 'admin'} onPick={(text) => model && void sendMessage(key, text, model, [], ctx)} />
       ) : (
-        conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} />
+        conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} ratings={ratingById} />
       )}
-      <div className="composer-wrap">
-        <Composer
-          streaming={streaming}
-          disabled={!model}
-          onStop={() => stop(key)}
-          onSend={(text, files) => {
-            if (model) void sendMessage(key, text, model, files, ctx);
-          }}
-        />
-      </div>
+      {path.length > 0 || (!conversation && chatId) ? <div className="composer-wrap">{composer}</div> : null}
       {help && (
         <Modal title={t('chat.shortcuts')} onClose={() => setHelp(false)}>
           <table className="table">

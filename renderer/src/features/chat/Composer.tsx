@@ -2,12 +2,27 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { chatsApi } from '../../api/chats';
 import { knowledgeApi } from '../../api/knowledge';
+import type { PickableModel } from '../../api/models';
+import { toolsApi } from '../../api/tools';
 import { isMissing, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { formatBytes } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
+import { ChatIcon } from './ChatIcon';
 import type { FileRef } from './store';
+
+/** What else a message is sent with: a model mentioned with `@` (this message only) and the tools turned on. */
+export interface SendOptions {
+  model?: string;
+  toolIds?: string[];
+}
+
+/** The `@word` being typed right before the caret, if any. */
+function mentionAt(text: string, caret: number): { start: number; query: string } | null {
+  const m = /(^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
+  return m ? { start: caret - m[2]!.length - 1, query: m[2]!.toLowerCase() } : null;
+}
 
 interface Upload {
   key: string;
@@ -20,13 +35,35 @@ interface Upload {
 }
 
 /** The message box: text (Enter sends, Shift+Enter adds a line), attachments with progress, knowledge, send/stop. */
-export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onSend: (text: string, files: FileRef[]) => void; onStop: () => void; streaming: boolean; disabled?: boolean; prefill?: string }) {
+export function Composer({
+  onSend,
+  onStop,
+  streaming,
+  disabled,
+  prefill,
+  models = [],
+}: {
+  onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
+  onStop: () => void;
+  streaming: boolean;
+  disabled?: boolean;
+  prefill?: string;
+  /** Models that can be mentioned with `@`. */
+  models?: PickableModel[];
+}) {
   const t = useT();
   const toast = useToast();
   const [text, setText] = useState('');
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [knowledge, setKnowledge] = useState<FileRef[]>([]);
   const [picker, setPicker] = useState(false);
+  const [toolsOpen, setToolsOpen] = useState(false);
+  const [tools, setTools] = useState<string[]>([]);
+  const [mention, setMention] = useState<PickableModel | null>(null);
+  const [typing, setTyping] = useState<{ start: number; query: string } | null>(null);
+  const [cursor, setCursor] = useState(0);
+  const toolsRef = useRef<HTMLDivElement>(null);
+  const mentionable = typing ? models.filter((m) => m.name.toLowerCase().includes(typing.query) || m.id.toLowerCase().includes(typing.query)).slice(0, 8) : [];
   const [dragging, setDragging] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -46,9 +83,44 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
   useEffect(() => {
     if (!picker) return;
     const onDown = (e: MouseEvent) => !pickerRef.current?.contains(e.target as Node) && setPicker(false);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setPicker(false);
+      area.current?.focus();
+    };
     document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
   }, [picker]);
+
+  useEffect(() => {
+    if (!toolsOpen) return;
+    const onDown = (e: MouseEvent) => !toolsRef.current?.contains(e.target as Node) && setToolsOpen(false);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setToolsOpen(false);
+      area.current?.focus();
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [toolsOpen]);
+
+  const chooseMention = (m: PickableModel) => {
+    if (!typing) return;
+    const el = area.current;
+    const caret = el?.selectionStart ?? text.length;
+    setText((t0) => (t0.slice(0, typing.start) + t0.slice(caret)).replace(/^\s+/, ''));
+    setMention(m);
+    setTyping(null);
+    requestAnimationFrame(() => el?.focus());
+  };
 
   const uploading = uploads.some((u) => !u.id && !u.error);
   const canSend = !disabled && !streaming && !uploading && text.trim().length > 0;
@@ -84,12 +156,34 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
   const send = () => {
     if (!canSend) return;
     const files: FileRef[] = [...uploads.filter((u) => u.id).map((u) => ({ type: 'file' as const, id: u.id!, name: u.name })), ...knowledge];
-    onSend(text.trim(), files);
+    onSend(text.trim(), files, { ...(mention ? { model: mention.id } : {}), ...(tools.length ? { toolIds: tools } : {}) });
     setText('');
     setUploads([]);
+    setPicker(false);
+    setToolsOpen(false);
+    setMention(null);
+    setTyping(null);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentionable.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setCursor((c) => (c + (e.key === 'ArrowDown' ? 1 : mentionable.length - 1)) % mentionable.length);
+        return;
+      }
+      if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey) {
+        e.preventDefault();
+        chooseMention(mentionable[Math.min(cursor, mentionable.length - 1)]!);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setTyping(null);
+        return;
+      }
+    }
+    if (e.key === 'Backspace' && mention && (e.currentTarget.selectionStart ?? 0) === 0 && (e.currentTarget.selectionEnd ?? 0) === 0) setMention(null);
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       send();
@@ -150,6 +244,35 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
           ))}
         </div>
       )}
+      {mention && (
+        <div className="mention-chip" data-testid="mention">
+          <ChatIcon name="at" size={13} />
+          <span className="truncate">{t('chat.mentioned', { model: mention.name })}</span>
+          <button type="button" className="chip-x" onClick={() => setMention(null)} aria-label={t('chat.removeMention')}>
+            <Icon name="x" size={12} />
+          </button>
+        </div>
+      )}
+      {mentionable.length > 0 && (
+        <ul className="menu mention-menu" role="listbox" aria-label={t('chat.mentionModels')}>
+          {mentionable.map((m, i) => (
+            <li
+              key={m.id}
+              role="option"
+              aria-selected={i === cursor}
+              className={`model-option${i === cursor ? ' cursor' : ''}`}
+              title={m.id}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                chooseMention(m);
+              }}
+            >
+              <ChatIcon name="at" size={14} />
+              <span className="truncate">{m.name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <textarea
         id="chat-input"
         ref={area}
@@ -158,7 +281,12 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
         placeholder={t('chat.placeholder')}
         aria-label={t('chat.placeholder')}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          const found = models.length ? mentionAt(e.target.value, e.target.selectionStart ?? e.target.value.length) : null;
+          setTyping(found);
+          if (found?.query !== typing?.query) setCursor(0);
+        }}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
         disabled={disabled}
@@ -173,6 +301,13 @@ export function Composer({ onSend, onStop, streaming, disabled, prefill }: { onS
             <Icon name="book" />
           </button>
           {picker && <KnowledgePicker selected={knowledge} onChange={setKnowledge} />}
+        </div>
+        <div ref={toolsRef} style={{ position: 'relative' }}>
+          <button type="button" className={`icon-btn${tools.length ? ' active' : ''}`} onClick={() => setToolsOpen((o) => !o)} aria-label={t('chat.tools')} title={t('chat.tools')} aria-expanded={toolsOpen} disabled={disabled}>
+            <ChatIcon name="tool" />
+            {tools.length > 0 && <span className="tool-count">{tools.length}</span>}
+          </button>
+          {toolsOpen && <ToolsPicker selected={tools} onChange={setTools} />}
         </div>
         <div className="grow" />
         {streaming ? (
@@ -207,6 +342,30 @@ function KnowledgePicker({ selected, onChange }: { selected: FileRef[]; onChange
             <input type="checkbox" checked={on} onChange={() => onChange(on ? selected.filter((s) => s.id !== kb.id) : [...selected, { type: 'collection', id: kb.id, name: kb.name }])} />
             <span className="grow truncate">{kb.name}</span>
             <span className="tiny muted">{kb.file_count ?? 0}</span>
+          </label>
+        );
+      })}
+    </div>
+  );
+}
+
+function ToolsPicker({ selected, onChange }: { selected: string[]; onChange: (next: string[]) => void }) {
+  const t = useT();
+  const list = useQuery({ queryKey: ['tools'], queryFn: toolsApi.list });
+  return (
+    <div className="menu knowledge-menu" role="group" aria-label={t('chat.toolsTitle')}>
+      <div className="tiny muted" style={{ padding: '6px 10px' }}>
+        {t('chat.toolsTitle')}
+      </div>
+      {list.isPending && <div className="small muted" style={{ padding: 10 }}>{t('common.loading')}</div>}
+      {list.isError && <div className="small muted" style={{ padding: 10 }}>{isMissing(list.error) ? t('common.notAvailable') : messageOf(list.error)}</div>}
+      {list.data?.length === 0 && <div className="small muted" style={{ padding: 10 }}>{t('chat.toolsNone')}</div>}
+      {list.data?.map((tool) => {
+        const on = selected.includes(tool.id);
+        return (
+          <label key={tool.id} className="menu-item checkbox" title={tool.id}>
+            <input type="checkbox" checked={on} onChange={() => onChange(on ? selected.filter((s) => s !== tool.id) : [...selected, tool.id])} />
+            <span className="grow truncate">{tool.name}</span>
           </label>
         );
       })}

@@ -1,4 +1,4 @@
-import { memo, useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
@@ -6,6 +6,8 @@ import { Icon } from '../../components/Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import './markdown.css';
+import { linkCitations } from './citation-links';
+import { normalizeMath } from './math-delimiters';
 import { rehypeCode } from './rehype-code';
 
 type Plugins = NonNullable<Options['remarkPlugins']>;
@@ -106,11 +108,16 @@ function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
 
 const components: Components = {
   pre: CodeBlock,
-  a: ({ href, children, ...rest }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
-      {children}
-    </a>
-  ),
+  a: ({ href, children, ...rest }) =>
+    href?.startsWith('#cite-') ? (
+      <button type="button" className="cite" data-cite={href.slice('#cite-'.length)} aria-label={`Source ${href.slice('#cite-'.length)}`}>
+        {href.slice('#cite-'.length)}
+      </button>
+    ) : (
+      <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
+        {children}
+      </a>
+    ),
   table: ({ children, ...rest }) => (
     <div className="md-table">
       <table {...rest}>{children}</table>
@@ -119,7 +126,8 @@ const components: Components = {
 };
 
 /** Renders an answer: GitHub-flavoured markdown, code highlighting, KaTeX math, sanitised HTML. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text: raw, citations }: { text: string; citations?: number }) {
+  const text = useMemo(() => linkCitations(normalizeMath(raw), citations ?? 0), [raw, citations]);
   const m = useMath(text);
   const r = useRaw(text);
   return (

@@ -6,7 +6,20 @@ import { MessageView, type MessageActions } from './MessageView';
 import { siblingsOf, type Conversation, type MessageNode } from './store';
 
 /** The thread, virtualised so a chat with thousands of messages scrolls smoothly; follows new text while at the bottom. */
-export function MessageList({ conversation, path, modelNames, actions }: { conversation: Conversation; path: MessageNode[]; modelNames: Map<string, string>; actions: MessageActions }) {
+export function MessageList({
+  conversation,
+  path,
+  modelNames,
+  actions,
+  ratings,
+}: {
+  conversation: Conversation;
+  path: MessageNode[];
+  modelNames: Map<string, string>;
+  actions: MessageActions;
+  /** The user's ratings of saved answers, by message id. */
+  ratings?: Map<string, { rating: number; reason?: string | null }>;
+}) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -26,10 +39,12 @@ export function MessageList({ conversation, path, modelNames, actions }: { conve
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
-  const onScroll = () => {
+  const nearEnd = () => {
     const el = scroller.current;
-    if (!el) return;
-    const near = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    return !el || el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
+  const onScroll = () => {
+    const near = nearEnd();
     pinned.current = near;
     setAtBottom(near);
   };
@@ -37,10 +52,24 @@ export function MessageList({ conversation, path, modelNames, actions }: { conve
   const last = path[path.length - 1];
   useEffect(() => {
     if (pinned.current) requestAnimationFrame(scrollToEnd);
+    // The arrow shows only while there is more below (a shorter thread or another chat clears it).
+    requestAnimationFrame(() => setAtBottom(nearEnd()));
   }, [path.length, last?.content, last?.error, last?.followUps, scrollToEnd]);
+
+  // Sending (or regenerating) always brings the new message into view, wherever the reader was.
+  useEffect(() => {
+    if (!conversation.streamingId) return;
+    pinned.current = true;
+    setAtBottom(true);
+    requestAnimationFrame(() => {
+      if (path.length) virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
+      requestAnimationFrame(scrollToEnd);
+    });
+  }, [conversation.streamingId]);
 
   useEffect(() => {
     pinned.current = true;
+    setAtBottom(true);
     requestAnimationFrame(() => {
       if (path.length) virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
       scrollToEnd();
@@ -55,7 +84,7 @@ export function MessageList({ conversation, path, modelNames, actions }: { conve
           const node = path[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-              <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={actions} />
+              <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={node.local ? { ...actions, onRate: undefined } : actions} rating={ratings?.get(node.id)} />
             </div>
           );
         })}

@@ -1,10 +1,14 @@
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useRef, useState, type MouseEvent } from 'react';
 import { Icon } from '../../components/Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { FileChip } from './FileChip';
-import { Sources } from './Sources';
+import { ChatIcon } from './ChatIcon';
+import { RateAnswer } from './RateAnswer';
+import { ReadAloud } from './ReadAloud';
+import { passageCount, PassageDialog, Sources } from './Sources';
 import type { MessageNode } from './store';
+import { UsageInfo } from './UsageInfo';
 
 const Markdown = lazy(() => import('./Markdown'));
 
@@ -15,6 +19,12 @@ export interface MessageActions {
   onEdit(id: string, text: string): void;
   onVersion(id: string): void;
   onFollowUp(text: string): void;
+  /** Continues a stopped or cut answer. */
+  onContinue(id: string): void;
+  /** Saves a changed answer as a new version. */
+  onEditAnswer(id: string, text: string): void;
+  /** Rates an answer (1, -1, or 0 to take the rating back); undefined when rating is off. */
+  onRate?: (id: string, rating: number, reason?: string) => void;
 }
 
 interface Props {
@@ -24,14 +34,18 @@ interface Props {
   streaming: boolean;
   modelName?: string;
   actions: MessageActions;
+  /** The user's rating of this answer, when rating is on. */
+  rating?: { rating: number; reason?: string | null };
 }
 
 /** One message: a user bubble or an answer with its sources, status, actions and versions. */
-export const MessageView = memo(function MessageView({ node, siblings, isLast, streaming, modelName, actions }: Props) {
+export const MessageView = memo(function MessageView({ node, siblings, isLast, streaming, modelName, actions, rating }: Props) {
   const t = useT();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(node.content);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'text' | 'markdown' | null>(null);
+  const [cite, setCite] = useState<number | null>(null);
+  const body = useRef<HTMLDivElement>(null);
   const index = siblings.indexOf(node.id);
 
   const versions = siblings.length > 1 && (
@@ -48,12 +62,18 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
     </span>
   );
 
-  const copy = async () => {
-    if (await copyText(node.content)) {
-      setCopied(true);
-      actions.onCopy(node.content);
-      setTimeout(() => setCopied(false), 1500);
+  const copy = async (as: 'text' | 'markdown') => {
+    // Copy gives the text as it reads (for mail, documents); Copy as Markdown the source.
+    const text = as === 'markdown' || node.role === 'user' ? node.content : (body.current?.innerText.trim() ?? node.content);
+    if (await copyText(text)) {
+      setCopied(as);
+      actions.onCopy(text);
+      setTimeout(() => setCopied(null), 1500);
     }
+  };
+  const onCite = (e: MouseEvent) => {
+    const target = (e.target as HTMLElement).closest<HTMLElement>('[data-cite]');
+    if (target) setCite(Number(target.dataset.cite));
   };
 
   if (node.role === 'user') {
@@ -93,7 +113,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
               <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editMessage')} title={t('chat.editMessage')}>
                 <Icon name="pencil" size={15} />
               </button>
-              <button type="button" className="icon-btn small" onClick={copy} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
+              <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
                 <Icon name={copied ? 'check' : 'copy'} size={15} />
               </button>
             </div>
@@ -105,6 +125,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
 
   const live = !node.done;
   const status = node.statuses?.filter((s) => s.description).at(-1);
+  const canContinue = node.done && node.stopped && !node.error && !streaming;
   return (
     <div className="msg assistant" data-testid="message-assistant" aria-busy={live}>
       <div className="msg-model tiny muted">
@@ -117,10 +138,31 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           {status.description}
         </div>
       )}
-      {node.content ? (
-        <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
-          <Markdown text={node.content} />
-        </Suspense>
+      {editing ? (
+        <form
+          className="edit-box"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setEditing(false);
+            if (draft.trim() && draft !== node.content) actions.onEditAnswer(node.id, draft);
+          }}
+        >
+          <textarea className="textarea" value={draft} autoFocus aria-label={t('chat.editAnswer')} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+          <div className="row end">
+            <button type="button" className="btn small" onClick={() => setEditing(false)}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="btn small primary">
+              {t('common.save')}
+            </button>
+          </div>
+        </form>
+      ) : node.content ? (
+        <div ref={body} onClick={onCite}>
+          <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
+            <Markdown text={node.content} citations={passageCount(node.sources)} />
+          </Suspense>
+        </div>
       ) : live ? (
         <div className="typing" aria-label={t('chat.thinking')}>
           <span />
@@ -139,14 +181,34 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           </button>
         </div>
       )}
-      {node.stopped && <div className="tiny muted mt">{t('chat.stopped')}</div>}
+      {node.done && node.stopped && !node.error && (
+        <div className="stopped-mark tiny muted" data-testid="stopped-mark">
+          <span>{t('chat.stopped')}</span>
+          {canContinue && (
+            <button type="button" className="btn small ghost" onClick={() => actions.onContinue(node.id)}>
+              <ChatIcon name="play" size={12} />
+              {t('chat.continue')}
+            </button>
+          )}
+        </div>
+      )}
       {node.sources && node.sources.length > 0 && <Sources sources={node.sources} />}
-      {node.done && (
+      {cite !== null && node.sources && <PassageDialog sources={node.sources} n={cite} onClose={() => setCite(null)} />}
+      {node.done && !editing && (
         <div className="msg-actions">
           {versions}
-          <button type="button" className="icon-btn small" onClick={copy} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
-            <Icon name={copied ? 'check' : 'copy'} size={15} />
+          <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editAnswer')} title={t('chat.editAnswer')}>
+            <Icon name="pencil" size={15} />
           </button>
+          <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
+            <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
+          </button>
+          <button type="button" className="icon-btn small" onClick={() => void copy('markdown')} aria-label={t('chat.copyMarkdown')} title={t('chat.copyMarkdown')}>
+            {copied === 'markdown' ? <Icon name="check" size={15} /> : <ChatIcon name="markdown" size={15} />}
+          </button>
+          <ReadAloud text={() => body.current?.innerText ?? node.content} />
+          {actions.onRate && <RateAnswer value={rating} onRate={(value, reason) => actions.onRate?.(node.id, value, reason)} />}
+          <UsageInfo usage={node.usage} />
           <button type="button" className="icon-btn small" onClick={() => actions.onRegenerate(node.id)} disabled={streaming} aria-label={t('chat.regenerate')} title={t('chat.regenerate')}>
             <Icon name="refresh" size={15} />
           </button>

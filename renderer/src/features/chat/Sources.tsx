@@ -13,6 +13,27 @@ interface Citation {
   name: string;
   excerpts: Array<{ text: string; page?: number; score?: number }>;
   url?: string;
+  /** For a file attached to the message: sent whole, or as passages (its beginning and the best parts). */
+  attached?: 'full' | 'passages';
+}
+
+/** The n-th passage given to the model (the answer cites it as [n]), with where it comes from. */
+export function passageOf(sources: Source[], n: number): { name: string; fileId?: string; text: string } | undefined {
+  let i = 0;
+  for (const s of sources) {
+    for (const [j, text] of (s.document ?? []).entries()) {
+      i += 1;
+      if (i !== n) continue;
+      const meta = s.metadata?.[j] ?? {};
+      return { name: str(meta.name) ?? s.source?.name ?? 'Source', fileId: str(meta.file_id), text };
+    }
+  }
+  return undefined;
+}
+
+/** How many passages were given to the model. */
+export function passageCount(sources: Source[] | undefined): number {
+  return (sources ?? []).reduce((n, s) => n + (s.document?.length ?? 0), 0);
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -28,7 +49,8 @@ function citationsOf(sources: Source[]): Citation[] {
       const key = fileId ?? name;
       let c = out.find((x) => x.key === key);
       if (!c) {
-        c = { key, fileId, name, excerpts: [], url: str(meta.url) };
+        const attached = meta.attached === 'full' || meta.attached === 'passages' ? meta.attached : undefined;
+        c = { key, fileId, name, excerpts: [], url: str(meta.url), attached };
         out.push(c);
       }
       const score = typeof meta.relevance === 'number' ? meta.relevance : s.distances?.[i];
@@ -46,11 +68,15 @@ function useCitationName(c: Citation): string {
 }
 
 function CitationChip({ citation, n, onOpen }: { citation: Citation; n: number; onOpen: () => void }) {
+  const t = useT();
   const name = useCitationName(citation);
   return (
     <button type="button" className="source-chip" onClick={onOpen} title={name}>
       <span className="source-num">{n}</span>
       <span className="truncate">{name}</span>
+      {citation.attached && (
+        <span className="tiny muted sent-as">{citation.attached === 'full' ? t('chat.sentFull') : t('chat.sentPassages', { n: citation.excerpts.length })}</span>
+      )}
     </button>
   );
 }
@@ -87,6 +113,24 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
           </blockquote>
         ))}
       </div>
+    </Modal>
+  );
+}
+
+/** One cited passage, opened from an inline `[n]` marker of the answer. */
+export function PassageDialog({ sources, n, onClose }: { sources: Source[]; n: number; onClose: () => void }) {
+  const passage = passageOf(sources, n);
+  if (!passage) return null;
+  return (
+    <Modal title={`[${n}] ${passage.name}`} onClose={onClose} wide>
+      {passage.fileId && (
+        <p>
+          <a href={filesApi.contentUrl(passage.fileId)} target="_blank" rel="noopener noreferrer">
+            <Icon name="file" size={14} /> {passage.name}
+          </a>
+        </p>
+      )}
+      <blockquote className="excerpt">{passage.text}</blockquote>
     </Modal>
   );
 }

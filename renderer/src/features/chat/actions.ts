@@ -4,7 +4,7 @@ import { streamCompletion } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { settingsApi } from '../../api/settings';
 import { messageOf } from '../../components/Feedback';
-import { fileNames, fromChat, getConversation, isSuggestion, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
+import { fileNames, fromChat, measured, getConversation, isSuggestion, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
 
 const controllers = new Map<string, AbortController>();
 
@@ -14,6 +14,8 @@ export interface ChatContext {
   navigate(to: string, options?: { replace?: boolean }): void;
   /** Tool ids to offer the model, if any. */
   toolIds?: string[];
+  /** The user's personal system prompt, sent first. */
+  system?: string;
 }
 
 /** How the service should save a turn. */
@@ -36,12 +38,12 @@ function addNode(key: string, node: MessageNode): void {
 }
 
 /** Makes sure a new conversation has a saved chat; returns the (possibly new) key. Works without the chats API. */
-async function ensureChat(key: string, firstText: string, ctx: ChatContext): Promise<string> {
+async function ensureChat(key: string, ctx: ChatContext): Promise<string> {
   const c = getConversation(key);
   if (!c || c.chatId) return key;
   try {
-    const title = firstText.trim().split('\n')[0]!.slice(0, 60) || 'New chat';
-    const created = await chatsApi.create(title);
+    // No title: the service generates one after the first answer (and never overwrites a rename).
+    const created = await chatsApi.create();
     renameConversation(key, created.id, created.id);
     ctx.navigate(`/c/${created.id}`, { replace: true });
     void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] });
@@ -90,30 +92,37 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
     patchNode(key, assistantId, (n) => ({ content: n.content + add }));
   };
   let failed = false;
+  const sentAt = performance.now();
+  let firstAt = 0;
+  let cut = false;
   try {
     await streamCompletion(
       {
         model,
         stream: true,
-        messages: history.map((n) => ({ role: n.role, content: n.content })),
+        messages: [...(ctx.system ? [{ role: 'system', content: ctx.system }] : []), ...history.map((n) => ({ role: n.role, content: n.content }))],
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(ctx.toolIds?.length ? { tool_ids: ctx.toolIds } : {}),
       },
       {
         onDelta: (text) => {
+          if (!firstAt) firstAt = performance.now();
           buffer += text;
           if (!frame) frame = requestAnimationFrame(flush);
         },
         onSources: (sources) => patchNode(key, assistantId, (n) => ({ sources: [...(n.sources ?? []), ...sources] })),
         onStatus: (status) => patchNode(key, assistantId, (n) => ({ statuses: [...(n.statuses ?? []), status] })),
         onFollowUps: (items) => patchNode(key, assistantId, { followUps: items.filter(isSuggestion) }),
+        onUsage: (usage) => patchNode(key, assistantId, (n) => ({ usage: { ...n.usage, ...usage } })),
+        onFinish: (reason) => (cut = reason === 'length'),
       },
       controller.signal,
     );
     if (frame) cancelAnimationFrame(frame);
     flush();
-    patchNode(key, assistantId, { done: true, stopped: controller.signal.aborted, error: null });
+    const timings = firstAt ? { ttftMs: Math.round(firstAt - sentAt), streamMs: Math.round(performance.now() - firstAt) } : {};
+    patchNode(key, assistantId, (n) => ({ done: true, stopped: controller.signal.aborted || cut, error: null, usage: { ...n.usage, ...timings } }));
   } catch (error) {
     failed = true;
     if (frame) cancelAnimationFrame(frame);
@@ -128,8 +137,15 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
     await keepFailure(key, assistantId);
     return;
   }
-  // A saved turn is re-read for the service's ids.
+  // A saved turn is re-read for the service's ids; what this page measured stays with the saved answer.
+  const streamed = getConversation(key)?.nodes[assistantId];
   if (await reload(key)) {
+    const after = getConversation(key);
+    const leaf = after?.currentId ? after.nodes[after.currentId] : undefined;
+    if (leaf?.role === 'assistant' && streamed) {
+      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped });
+      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped }));
+    }
     // The service names the chat and may suggest follow-ups in the background: look again shortly.
     setTimeout(() => {
       void reload(key);
@@ -173,7 +189,7 @@ async function followUps(key: string, assistantId: string): Promise<void> {
 
 /** Sends a user message (with attachments and knowledge) and streams the answer. */
 export async function sendMessage(key: string, text: string, model: string, files: FileRef[], ctx: ChatContext): Promise<void> {
-  const chatKey = await ensureChat(key, text, ctx);
+  const chatKey = await ensureChat(key, ctx);
   const c = getConversation(chatKey);
   if (!c) return;
   const parentId = c.currentId;
@@ -212,4 +228,63 @@ export function stop(key: string): void {
 export function showVersion(key: string, siblingId: string): void {
   const c = setConversation(key, (conv) => ({ ...conv, currentId: leafOf(conv, siblingId) }));
   if (c.chatId && c.currentId) void chatsApi.setCurrent(c.chatId, c.currentId).catch(() => undefined);
+}
+
+/** Continues a stopped or cut answer: the model gets the answer so far and its text is added to it; a saved answer is saved again as a new version. */
+export async function continueAnswer(key: string, assistantId: string, model: string): Promise<void> {
+  const c = getConversation(key);
+  const node = c?.nodes[assistantId];
+  if (!c || !node || node.role !== 'assistant' || c.streamingId) return;
+  setConversation(key, (conv) => ({ ...conv, currentId: leafOf(conv, assistantId) === assistantId ? assistantId : conv.currentId, streamingId: assistantId }));
+  patchNode(key, assistantId, { done: false, stopped: false, error: null });
+  const history = pathOf(getConversation(key)!);
+  const upTo = history.slice(0, history.findIndex((n) => n.id === assistantId) + 1);
+  const controller = new AbortController();
+  controllers.get(key)?.abort();
+  controllers.set(key, controller);
+  let cut = false;
+  let error: string | null = null;
+  try {
+    await streamCompletion(
+      { model: node.model ?? model, stream: true, messages: upTo.map((n) => ({ role: n.role, content: n.content })) },
+      { onDelta: (text) => patchNode(key, assistantId, (n) => ({ content: n.content + text })), onFinish: (reason) => (cut = reason === 'length') },
+      controller.signal,
+    );
+  } catch (e) {
+    error = messageOf(e);
+  } finally {
+    if (controllers.get(key) === controller) controllers.delete(key);
+  }
+  patchNode(key, assistantId, { done: true, stopped: controller.signal.aborted || cut, error });
+  setConversation(key, (conv) => (conv.streamingId === assistantId ? { ...conv, streamingId: null } : conv));
+  const now = getConversation(key);
+  const text = now?.nodes[assistantId]?.content ?? '';
+  if (now?.chatId && !node.local && text !== node.content) {
+    await saveEdit(key, assistantId, text, { stopped: controller.signal.aborted || cut });
+  }
+}
+
+/** Saves a changed answer as a new version (the old one stays, browsable with the version arrows). */
+export async function editAnswer(key: string, assistantId: string, text: string): Promise<void> {
+  const c = getConversation(key);
+  const node = c?.nodes[assistantId];
+  if (!c || !node || text === node.content) return;
+  if (!c.chatId || node.local) {
+    patchNode(key, assistantId, { content: text });
+    return;
+  }
+  await saveEdit(key, assistantId, text, {});
+}
+
+async function saveEdit(key: string, messageId: string, text: string, keep: Pick<MessageNode, 'stopped'>): Promise<void> {
+  const c = getConversation(key);
+  if (!c?.chatId) return;
+  try {
+    const saved = await chatsApi.editMessage(c.chatId, messageId, text);
+    measured.set(saved.id, { usage: c.nodes[messageId]?.usage, stopped: keep.stopped });
+    await chatsApi.setCurrent(c.chatId, saved.id).catch(() => undefined);
+    await reload(key);
+  } catch (error) {
+    patchNode(key, messageId, { error: messageOf(error) });
+  }
 }

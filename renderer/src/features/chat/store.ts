@@ -24,11 +24,28 @@ export interface MessageNode {
   error?: string | null;
   /** False while the answer streams. */
   done: boolean;
+  /** Stopped by the user, or cut by the token limit: shown quietly, and it can be continued. */
   stopped?: boolean;
+  /** Tokens and timings of the answer (timings only for answers streamed in this page). */
+  usage?: MessageUsageInfo;
   /** Made here and not (yet) saved by the service: its id means nothing to the service. */
   local?: boolean;
   createdAt: number;
 }
+
+/** Token counts from the provider and what the UI measured while the answer streamed. */
+export interface MessageUsageInfo {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  /** Milliseconds from sending to the first text. */
+  ttftMs?: number;
+  /** Milliseconds from the first text to the end. */
+  streamMs?: number;
+}
+
+/** The service's mark on an answer the user stopped (it is not a failure). */
+const STOPPED_BY_USER = /^Stopped\b/;
 
 /** A conversation as the UI holds it: the tree, the visible leaf, and what is streaming. */
 export interface Conversation {
@@ -148,6 +165,9 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** What this page measured about saved answers (timings, cut by the token limit), by message id: reloads keep it. */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped'>>();
+
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
 
@@ -164,8 +184,10 @@ function nodeOf(m: ChatMessage): MessageNode | null {
     sources: m.sources,
     // Older saved answers may hold a bare citation number as a "suggestion": only real questions are shown.
     followUps: m.follow_ups?.filter(isSuggestion),
-    error: m.error,
-    stopped: m.status === 'interrupted' && !m.error,
+    // Stopping is neutral: the service's "Stopped before…" note is shown as a quiet mark, not as a failure.
+    error: m.error && STOPPED_BY_USER.test(m.error) ? null : m.error,
+    stopped: m.status === 'interrupted' && (!m.error || STOPPED_BY_USER.test(m.error)),
+    usage: m.usage ?? undefined,
     done: true,
     createdAt: m.created_at,
   };
@@ -177,6 +199,11 @@ export function fromChat(key: string, chat: Chat): Conversation {
   const all = chat.history?.messages ? Object.values(chat.history.messages) : (chat.messages ?? []);
   for (const m of all) {
     const node = nodeOf(m);
+    const seen = measured.get(m.id);
+    if (node && seen) {
+      node.usage = { ...seen.usage, ...node.usage };
+      node.stopped = node.stopped || seen.stopped;
+    }
     if (node) c.nodes[node.id] = node;
   }
   // System messages are not shown: lift their children to the root.

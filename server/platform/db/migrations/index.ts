@@ -13,6 +13,7 @@ import * as createKnowledge from './202611220401-create-knowledge';
 import * as createKnowledgeGraph from './202611220601-create-knowledge-graph';
 import * as graphStateSizes from './202611220602-graph-state-sizes';
 import * as createIssuedTokens from './202611231500-create-issued-tokens';
+import * as createMessageRatings from './202611231600-create-message-ratings';
 import * as chatOrganizing from './202611231700-chat-organizing';
 import * as createBuiltinModels from './202611232100-create-builtin-models';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611220601-create-knowledge-graph', createKnowledgeGraph],
   ['202611220602-graph-state-sizes', graphStateSizes],
   ['202611231500-create-issued-tokens', createIssuedTokens],
+  ['202611231600-create-message-ratings', createMessageRatings],
   ['202611231700-chat-organizing', chatOrganizing],
   ['202611232100-create-builtin-models', createBuiltinModels],
 ];
