@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -259,7 +260,18 @@ describe('desktop shell with the real service', () => {
     await server.services.lan.update({ port });
 
     const host = lanAddresses()[0] ?? '127.0.0.1';
-    const reach = () => fetch(`http://${host}:${port}/health`).then((r) => r.status, (e: { cause?: { code?: string } }) => e.cause?.code);
+    // LAN sharing needs an admin account, and serves HTTPS with its own certificate.
+    const signup = await fetch(`${server.url}/api/v1/auths/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Owner', email: 'owner@example.com', password: 'correct horse battery' }) });
+    expect(signup.status).toBe(200);
+    const reach = () =>
+      new Promise<number | string | undefined>((resolve) => {
+        const req = request(`https://${host}:${port}/health`, { rejectUnauthorized: false, agent: false, timeout: 3000 }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code));
+        req.end();
+      });
     expect(await reach()).toBe('ECONNREFUSED');
 
     h.tray.click('Share on local network');
@@ -272,7 +284,7 @@ describe('desktop shell with the real service', () => {
     if (lanIp) {
       h.tray.click('Copy LAN address');
       await until(() => h.clipboard.text !== '');
-      expect(h.clipboard.text).toBe(`http://${lanIp}:${port}`);
+      expect(h.clipboard.text).toBe(`https://${lanIp}:${port}`);
     }
 
     h.tray.click('Share on local network');

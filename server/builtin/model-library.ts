@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { ensurePrivateDir } from '../platform/private-files';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -242,7 +243,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
   return {
     /** Creates the folder and marks downloads cut off by a restart as paused. */
     async init(): Promise<void> {
-      await mkdir(dir, { recursive: true });
+      ensurePrivateDir(dir);
       for (const row of await repo.list()) {
         if (row.status === 'downloading') await repo.update(row.id, { status: 'paused', error: 'Interrupted by a restart', updated_at: clock.now() });
       }
