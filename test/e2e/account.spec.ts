@@ -35,8 +35,9 @@ test('a user creates an API key, copies it, uses it, and revokes it', async ({ p
 test('a user changes their name and password from the account page', async ({ page, server, admin }) => {
   await signIn(page, admin.email, admin.password);
   await page.goto('/account');
-  await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const profile = page.getByRole('region', { name: 'Profile' });
+  await profile.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+  await profile.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('button', { name: /Ada Lovelace/ })).toBeVisible();
 
   await page.getByLabel('Current password').fill('not-my-password');
