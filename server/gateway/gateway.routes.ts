@@ -1,17 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import { authOf, requireUser } from '../auth';
-import { V1ChatCompletionRequest, type V1ModelList } from '../contracts/openai';
+import { V1ChatCompletionRequest, V1EmbeddingsRequest, type V1ModelList } from '../contracts/openai';
 import type { Models } from '../models';
 import type { Logger } from '../platform/log';
 import { notFound } from '../platform/http/errors';
 import { validateBody } from '../platform/http/validate';
 import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
+import { embeddings, type EmbeddingsDeps } from './embeddings';
 import { presentV1Model } from './models-list';
 import { openAiErrorHandler, openAiNotFound } from './openai-errors';
 import { v1RateLimit } from './rate-limit';
 
 /** What the /v1 routes need. */
-export interface GatewayRoutesDeps extends ChatCompletionsDeps {
+export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   models: Pick<Models, 'available'>;
   /** Requests per minute per key; 0 = unlimited. */
   rateLimit: number;
@@ -40,6 +41,8 @@ export function gatewayRoutes(deps: GatewayRoutesDeps): Router {
   });
 
   router.post('/chat/completions', ...guard, validateBody(V1ChatCompletionRequest, { status: 400 }), (req, res) => chatCompletions(deps, req, res));
+
+  router.post('/embeddings', ...guard, validateBody(V1EmbeddingsRequest, { status: 400 }), (req, res) => embeddings(deps, req, res));
 
   router.use(openAiNotFound);
   router.use(openAiErrorHandler(deps.log));

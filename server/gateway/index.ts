@@ -6,6 +6,7 @@ import { createUsageService } from './usage';
 
 export { gatewayRoutes, type GatewayRoutesDeps } from './gateway.routes';
 export { openAiErrorHandler } from './openai-errors';
+export { usageRoutes } from './usage.routes';
 export type { UsageService } from './usage';
 
 /** The OpenAI-compatible gateway's state: usage per user, model and day. */

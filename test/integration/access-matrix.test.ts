@@ -284,6 +284,8 @@ const ROWS: Record<string, Row> = {
   'GET /v1/models': { access: 'user' },
   'GET /v1/models/*id': { access: 'user', path: P(() => '/v1/models/no/such-model') },
   'POST /v1/chat/completions': { access: 'user' },
+  'POST /v1/embeddings': { access: 'user' },
+  'GET /api/v1/usage': { access: 'admin' },
 };
 
 interface Callers {
