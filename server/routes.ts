@@ -22,6 +22,7 @@ import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
 import { groupsRoutes } from './groups';
 import { gatewayRoutes, usageRoutes } from './gateway';
+import { openApiRoutes } from './openapi';
 import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
 
@@ -75,5 +76,6 @@ export function mountRoutes(app: Express, services: Services): void {
     }),
   );
   app.use('/api/v1/usage', usageRoutes(services.gateway.usage));
+  app.use('/api', openApiRoutes());
   app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) }));
 }

@@ -286,6 +286,7 @@ const ROWS: Record<string, Row> = {
   'POST /v1/chat/completions': { access: 'user' },
   'POST /v1/embeddings': { access: 'user' },
   'GET /api/v1/usage': { access: 'admin' },
+  'GET /api/openapi.json': { access: 'public' },
 };
 
 interface Callers {
