@@ -10,11 +10,12 @@ import { errorHandler, notFoundHandler } from './platform/http/error-handler';
 import { requireKnownHost } from './platform/http/host-allowlist';
 import { requireSameOriginForCookies } from './platform/http/same-origin';
 import { addressSet } from './platform/http/trusted-proxies';
+import { openAiErrorHandler } from './gateway';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
 
 /** Paths that belong to the API and never fall back to the UI. */
-const API_PREFIXES = ['/api', '/auths', '/compat', '/local', '/health', '/socket.io', '/oauth'];
+const API_PREFIXES = ['/api', '/v1', '/auths', '/compat', '/local', '/health', '/socket.io', '/oauth'];
 
 /** Parses JSON bodies, keeping a parse failure for the route to raise after its guards ran. */
 function jsonBody(limitBytes: number): RequestHandler {
@@ -82,6 +83,8 @@ export function createApp(services: Services): Express {
   mountRoutes(app, services);
   app.use(serveRenderer(services.boot.rendererDir));
   app.use(notFoundHandler);
+  // Failures before the /v1 router ran (a body over the size limit) still answer in OpenAI's shape there.
+  app.use('/v1', openAiErrorHandler(services.log));
   app.use(errorHandler(services.log));
   return app;
 }

@@ -21,6 +21,8 @@ import { suggestionsRoutes } from './config/suggestions';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
 import { groupsRoutes } from './groups';
+import { gatewayRoutes, usageRoutes } from './gateway';
+import { openApiRoutes } from './openapi';
 import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
 
@@ -62,5 +64,18 @@ export function mountRoutes(app: Express, services: Services): void {
   const graph = graphRoutes({ graph: services.graph.service, auth: services.auth });
   app.use('/api/knowledge', graph);
   app.use('/api/v1/knowledge', graph);
+  app.use(
+    '/v1',
+    gatewayRoutes({
+      completions: services.completions,
+      models: services.models,
+      embedder: () => services.retrieval.embeddings.current(),
+      usage: services.gateway.usage,
+      rateLimit: services.boot.v1RateLimit,
+      log: services.log,
+    }),
+  );
+  app.use('/api/v1/usage', usageRoutes(services.gateway.usage));
+  app.use('/api', openApiRoutes());
   app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) }));
 }

@@ -7,6 +7,7 @@ import { createChatLibrary } from './chats/chat-library';
 import { createFoldersRepo, createFoldersService } from './folders';
 import { createPromptsRepo, createPromptsService } from './prompts';
 import { createCompletionsService } from './completions';
+import { createGateway } from './gateway';
 import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
@@ -147,9 +148,10 @@ export async function buildServices(platform: Platform) {
   // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
   onShutdown(async () => void (await Promise.allSettled([swept, resumedIngestion, resumedGraph])));
 
+  const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  return { ...platform, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -12,7 +12,8 @@ export interface PublicConfigDeps {
 }
 
 let cachedVersion: string | undefined;
-function appVersion(): string {
+/** The version in package.json, read once. */
+export function appVersion(): string {
   if (cachedVersion === undefined) {
     try {
       cachedVersion = String((JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0.0.0');

@@ -7,7 +7,7 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerOutcome, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
 import { contextTokensOf, filesStage } from './stages/files';
 import { persistStage, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
@@ -63,7 +63,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
     },
 
     /** Stages 1–4: everything before the provider is called. Throws HttpErrors (404 model, 403/404 chat or file). */
-    async prepare(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal, credential?: string): Promise<PreparedCompletion> {
+    async prepare(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal, credential?: string, clientTools?: ClientTools): Promise<PreparedCompletion> {
       const [modelStage, chat] = await Promise.all([resolveModelStage(models, user, request), chatStage(user, request)]);
       const { resolved, params } = modelStage;
       let messages = modelStage.messages;
@@ -89,6 +89,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
         files: refs,
         retrieval,
         tools,
+        ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
       };
     },

@@ -2,6 +2,7 @@ export { createCompletionsService, type CompletionsService, type CompletionsDeps
 export { completionsRoutes } from './completions.routes';
 export type {
   AnswerOutcome,
+  ClientTools,
   CompletionCaller,
   FileRef,
   PipelineEvent,

@@ -1,4 +1,4 @@
-import type { ChatMessage as ProviderMessage, ToolCall, ToolSpec, Usage } from '../providers';
+import type { ChatMessage as ProviderMessage, ToolCall, ToolChoice, ToolSpec, Usage } from '../providers';
 import type { ResolvedModel } from '../models';
 import type { CompletionRequest, CompletionSource, CompletionStatus } from '../contracts/completions';
 import type { Role } from '../contracts/auth';
@@ -67,6 +67,15 @@ export interface ToolsInput {
 /** Collects tool specs and an executor; the tools domain registers the real one. */
 export type ToolResolver = (input: ToolsInput) => Promise<ToolSet>;
 
+/**
+ * Functions the caller runs itself (OpenAI `tools` on /v1): offered to the model beside the
+ * model's own tools; when the model calls one, the answer ends with those calls for the caller.
+ */
+export interface ClientTools {
+  specs: ToolSpec[];
+  choice?: ToolChoice;
+}
+
 /** Generation settings sent to the provider. */
 export interface GenerationParams {
   temperature?: number;
@@ -89,6 +98,8 @@ export interface PreparedCompletion {
   files: FileRef[];
   retrieval: RetrievalResult;
   tools: ToolSet;
+  /** The caller's own functions (/v1), passed through to the provider. */
+  clientTools?: ClientTools;
   /** Where the turn is saved, when the request named a chat. */
   chat?: { id: string; parentId: string | null };
 }
@@ -99,6 +110,7 @@ export type PipelineEvent =
   | { type: 'status'; status: CompletionStatus }
   | { type: 'content'; text: string }
   | { type: 'usage'; usage: Usage }
+  | { type: 'tool_calls'; calls: ToolCall[] }
   | { type: 'finish'; reason: string };
 
 /** How an answer ended. */
@@ -106,6 +118,8 @@ export interface AnswerOutcome {
   content: string;
   finishReason: string | null;
   usage?: Usage;
+  /** Calls of the caller's own functions the model made; the answer ends with them (`finish_reason: tool_calls`). */
+  toolCalls?: ToolCall[];
   /** Set when the answer stopped early: the client left, or the provider failed. */
   interrupted?: { reason: 'client' | 'provider'; message: string };
 }

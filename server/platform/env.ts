@@ -42,6 +42,8 @@ const BootSchema = z.object({
   maxJsonBytes: NonNegativeInt.min(1024),
   /** Sign-ups allowed per IP per hour; 0 turns limiting off. */
   signupRateLimit: NonNegativeInt,
+  /** Requests per minute allowed to each API key (or session) on the OpenAI-compatible /v1 API; 0 turns limiting off. */
+  v1RateLimit: NonNegativeInt,
   /** Origins allowed to call the API from a browser (CORS); empty = same origin only. */
   corsOrigins: z.array(z.url()).default([]),
   /** Addresses (CIDR list) of reverse proxies whose forwarded headers and SSO header are believed. */
@@ -82,6 +84,7 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   maxJsonBytes: 'PARLEY_MAX_JSON_BYTES',
   secretKey: 'PARLEY_SECRET_KEY',
   signupRateLimit: 'PARLEY_SIGNUP_RATE_LIMIT',
+  v1RateLimit: 'PARLEY_V1_RATE_LIMIT',
   corsOrigins: 'PARLEY_CORS_ORIGINS',
   trustedProxies: 'PARLEY_TRUSTED_PROXIES',
   publicUrls: 'PARLEY_PUBLIC_URL',
@@ -123,6 +126,7 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     maxJsonBytes: pick(undefined, 'maxJsonBytes', 10 * 1024 * 1024),
     secretKey: pick(undefined, 'secretKey'),
     signupRateLimit: pick(undefined, 'signupRateLimit', 20),
+    v1RateLimit: pick(undefined, 'v1RateLimit', 120),
     corsOrigins: String(pick(undefined, 'corsOrigins', '') ?? '')
       .split(',')
       .map((o) => o.trim())

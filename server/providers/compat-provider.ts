@@ -20,6 +20,7 @@ function requestBody(request: ChatRequest) {
     model: request.model,
     messages: request.messages as unknown as OpenAIMessages,
     ...(request.tools && request.tools.length > 0 ? { tools: request.tools as unknown as OpenAITools } : {}),
+    ...(request.tools && request.tools.length > 0 && request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
     ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),

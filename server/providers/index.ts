@@ -7,7 +7,7 @@ import { createProviderRegistry } from './provider-registry';
 import { createProviderSettings } from './providers.service';
 import type { ProviderHandle } from './provider-registry';
 
-export type { ChatChunk, ChatMessage, ChatRequest, ChatResult, ContentPart, Provider, ProviderModel, ToolCall, ToolSpec, Usage } from './provider';
+export type { ChatChunk, ChatMessage, ChatRequest, ChatResult, ContentPart, Provider, ProviderModel, ToolCall, ToolChoice, ToolSpec, Usage } from './provider';
 export { ProviderError, abortError, isAbortError } from './provider';
 export { createCompatProvider } from './compat-provider';
 export { createLocalProvider } from './local-provider';

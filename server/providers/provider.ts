@@ -39,11 +39,16 @@ export interface ToolSpec {
   function: { name: string; description?: string; parameters?: Record<string, unknown> };
 }
 
+/** Which tool the model must call: OpenAI's `tool_choice`. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
 /** One chat request, provider-neutral. `model` is the provider's own id (prefix removed). */
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   tools?: ToolSpec[];
+  /** OpenAI `tool_choice` (`auto`, `none`, `required` or a named function); sent only with `tools`. Ollama has no equivalent and ignores it. */
+  tool_choice?: ToolChoice;
   temperature?: number;
   max_tokens?: number;
   top_p?: number;

@@ -279,6 +279,14 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/users/user/profile/image': { access: 'user' },
   'GET /api/v1/users/user/settings': { access: 'user' },
   'POST /api/v1/users/user/settings/update': { access: 'user' },
+
+  // The OpenAI-compatible API: API keys and sessions of verified accounts.
+  'GET /v1/models': { access: 'user' },
+  'GET /v1/models/*id': { access: 'user', path: P(() => '/v1/models/no/such-model') },
+  'POST /v1/chat/completions': { access: 'user' },
+  'POST /v1/embeddings': { access: 'user' },
+  'GET /api/v1/usage': { access: 'admin' },
+  'GET /api/openapi.json': { access: 'public' },
 };
 
 interface Callers {
@@ -375,7 +383,9 @@ describe('access matrix', () => {
         const got = await statusOf(route.method, path, callers.tokens[caller], body);
         const ok = want === 'ok' ? got.status !== 401 && got.status !== 403 && got.status < 500 : got.status === want;
         if (!ok) failures.push(`${key} as ${caller}: want ${want}, got ${got.status} ${got.text.slice(0, 120)}`);
-        if (got.status >= 400 && got.text && !/^\{"detail":/.test(got.text) && !got.text.startsWith('<')) failures.push(`${key} as ${caller}: error body is not {detail}: ${got.text.slice(0, 120)}`);
+        // The OpenAI-compatible /v1 API answers errors in OpenAI's shape, everything else as {detail}.
+        const errorShape = route.path.startsWith('/v1/') ? /^\{"error":\{"message":/ : /^\{"detail":/;
+        if (got.status >= 400 && got.text && !errorShape.test(got.text) && !got.text.startsWith('<')) failures.push(`${key} as ${caller}: error body is not ${errorShape.source}: ${got.text.slice(0, 120)}`);
       }
       if (row.spends) await refresh();
     }

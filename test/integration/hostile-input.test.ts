@@ -57,15 +57,18 @@ function rawGet(path: string, token?: string): Promise<Sent> {
 function checkAnswer(label: string, got: Sent): void {
   if (got.status >= 500) throw new Error(`${label}: ${got.status} ${got.text.slice(0, 200)}`);
   if (got.status >= 400 && got.type.includes('json')) {
-    const parsed = JSON.parse(got.text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { detail?: unknown }).detail !== 'string') throw new Error(`${label}: error body is not {detail}: ${got.text.slice(0, 200)}`);
+    const parsed = JSON.parse(got.text) as { detail?: unknown; error?: { message?: unknown } } | null;
+    // The OpenAI-compatible /v1 API answers OpenAI's error shape; everything else {detail}.
+    const openAi = / \/v1\//.test(` ${label}`);
+    const ok = typeof parsed === 'object' && parsed !== null && (openAi ? typeof parsed.error?.message === 'string' : typeof parsed.detail === 'string');
+    if (!ok) throw new Error(`${label}: error body is not ${openAi ? '{error}' : '{detail}'}: ${got.text.slice(0, 200)}`);
   }
 }
 
 /** A path with every `:param` filled by `value` (URL-encoded). */
 function fill(route: RouteEntry, value: string): string {
   // Dots are escaped too, so `..` reaches the server as a parameter instead of being resolved by the client.
-  return route.path.replace(/:[a-z_]+/gi, () => encodeURIComponent(value).replace(/\./g, '%2E'));
+  return route.path.replace(/[:*][a-z_]+/gi, () => encodeURIComponent(value).replace(/\./g, '%2E'));
 }
 
 const jsonish = fc.oneof(

@@ -15,6 +15,7 @@ const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
+const ApiReferencePage = lazy(() => import('../features/reference/ApiReferencePage'));
 
 function Splash() {
   return (
@@ -75,6 +76,7 @@ export function App() {
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />
           <Route path="s/:shareId" element={<Page><SharedChatPage /></Page>} />
           <Route path="account" element={<Page><AccountPage /></Page>} />
+          <Route path="api-reference" element={<Page><ApiReferencePage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />
           <Route path="admin/*" element={admin ? <Page><AdminPage /></Page> : <Navigate to="/" replace />} />
           <Route path="signin" element={<Navigate to="/" replace />} />

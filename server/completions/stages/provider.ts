@@ -81,6 +81,8 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
   let finishReason: string | null = null;
   const stopped = (): AnswerOutcome => ({ content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
   let nativeTools = tools.specs.length > 0;
+  const client = prepared.clientTools;
+  const clientNames = new Set(client?.specs.map((spec) => spec.function.name) ?? []);
   if (nativeTools && tools.promptCalls && wantsPromptCalling(prepared)) {
     nativeTools = false;
     const withResults = await promptToolRounds(prepared, messages, signal, emit);
@@ -92,10 +94,9 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     const toolCalls: ToolCall[] = [];
     let roundContent = '';
     try {
-      const stream = resolved.provider.chatStream(
-        { model: resolved.providerModelId, messages, ...params, ...(nativeTools ? { tools: tools.specs } : {}) },
-        signal,
-      );
+      const specs = [...(nativeTools ? tools.specs : []), ...(client?.specs ?? [])];
+      const offered = specs.length > 0 ? { tools: specs, ...(client?.choice !== undefined ? { tool_choice: client.choice } : {}) } : {};
+      const stream = resolved.provider.chatStream({ model: resolved.providerModelId, messages, ...params, ...offered }, signal);
       for await (const chunk of stream) {
         if (chunk.content) {
           content += chunk.content;
@@ -121,6 +122,12 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     }
     // An aborted openai stream ends quietly instead of throwing.
     if (signal.aborted) return { content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
+    // Calls of the caller's own functions end the answer: the caller runs them and asks again.
+    const forCaller = toolCalls.filter((call) => clientNames.has(call.function.name));
+    if (forCaller.length > 0) {
+      await emit({ type: 'tool_calls', calls: forCaller });
+      return { content, finishReason: 'tool_calls', usage, toolCalls: forCaller };
+    }
     if (toolCalls.length === 0 || !nativeTools) break;
     if (round + 1 >= MAX_TOOL_ROUNDS) {
       finishReason = 'length';

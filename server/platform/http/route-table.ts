@@ -4,11 +4,13 @@ import type { Express } from 'express';
 export interface RouteEntry {
   method: string;
   path: string;
+  /** The route's own middleware and handlers, in order (guards, validators, the handler). */
+  handlers: unknown[];
 }
 
 interface LayerLike {
   rawPath?: string | string[];
-  route?: { path: string | string[]; methods: Record<string, boolean> };
+  route?: { path: string | string[]; methods: Record<string, boolean>; stack?: Array<{ method?: string; handle: unknown }> };
   handle?: { stack?: LayerLike[] };
 }
 
@@ -23,7 +25,9 @@ function walk(stack: LayerLike[], prefix: string, out: RouteEntry[]): void {
       const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
       for (const p of paths) {
         for (const [method, on] of Object.entries(layer.route.methods)) {
-          if (on && method !== '_all') out.push({ method: method.toUpperCase(), path: join(prefix, p) });
+          if (!on || method === '_all') continue;
+          const handlers = (layer.route.stack ?? []).filter((l) => !l.method || l.method === method).map((l) => l.handle);
+          out.push({ method: method.toUpperCase(), path: join(prefix, p), handlers });
         }
       }
     } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {

@@ -11,6 +11,7 @@ import { PermissionsPanel } from './PermissionsPanel';
 import { RetrievalPanel } from './RetrievalPanel';
 import { TasksPanel } from './TasksPanel';
 import { ToolServersPanel } from './ToolServersPanel';
+import { UsagePanel } from './UsagePanel';
 import { UsersPanel } from './UsersPanel';
 
 const TABS: Array<{ path: string; label: StringKey }> = [
@@ -24,6 +25,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'tasks', label: 'admin.tasks' },
   { path: 'lan', label: 'admin.lan' },
+  { path: 'api-usage', label: 'admin.apiUsage' },
 ];
 
 /** Admin settings: one tab per area, each its own address. */
@@ -59,6 +61,7 @@ export default function AdminPage() {
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
         <Route path="lan" element={<LanPanel />} />
+        <Route path="api-usage" element={<UsagePanel />} />
       </Routes>
     </div>
   );

@@ -44,6 +44,10 @@ export function UserMenu() {
             <Icon name="user" size={16} />
             {t('nav.account')}
           </Link>
+          <Link to="/api-reference" className="menu-item" role="menuitem" onClick={() => setOpen(false)}>
+            <Icon name="book" size={16} />
+            {t('nav.apiReference')}
+          </Link>
           <div style={{ padding: '6px 8px' }}>
             <div className="tiny muted" style={{ marginBottom: 4 }}>
               {t('nav.theme')}
