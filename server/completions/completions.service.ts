@@ -7,9 +7,9 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerOutcome, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { AnswerDraft, AnswerOutcome, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
 import { contextTokensOf, filesStage } from './stages/files';
-import { persistStage, type SavedTurn } from './stages/persist';
+import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
 import { injectContext, noRetrieval } from './stages/retrieval';
@@ -93,18 +93,18 @@ export function createCompletionsService(deps: CompletionsDeps) {
       };
     },
 
-    /** Stages 5–6: streams the answer through `emit` (sources first), then saves the turn. Never throws for provider trouble. */
+    /**
+     * Stages 5–6: streams the answer through `emit` (sources first) while the turn is recorded
+     * into its chat (question first, the growing answer every second, the end). Never throws for
+     * provider trouble.
+     */
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
-      const startedAt = clock.now();
+      const draft: AnswerDraft = { content: '' };
+      const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
-      const outcome = await answerStage(prepared, signal, emit);
+      const outcome = await answerStage(prepared, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
-      let saved: SavedTurn | undefined;
-      try {
-        saved = await persistStage(chats, prepared, outcome, startedAt);
-      } catch (error) {
-        log.error({ err: error, chatId: prepared.chat?.id }, 'saving the chat turn failed');
-      }
+      const saved = await recorder.finish(outcome);
       return { outcome, saved };
     },
 
