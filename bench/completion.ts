@@ -97,7 +97,8 @@ function streamHttp(url: string, headers: Record<string, string>, body: unknown,
             continue;
           }
           if (frame.includes('"error"')) error = frame.slice(0, 200);
-          else if (frame.includes('"content":"')) {
+          // A frame with text (not the role-only opening frame, whose content is empty).
+          else if (/"content":"[^"]/.test(frame)) {
             pieces += 1;
             if (Number.isNaN(ttftMs)) ttftMs = performance.now() - started;
           }
