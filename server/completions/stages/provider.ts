@@ -101,7 +101,9 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
           content += chunk.content;
           draft.content = content;
           roundContent += chunk.content;
-          await emit({ type: 'content', text: chunk.content });
+          // Awaited only under backpressure: no microtask hop per token otherwise.
+          const written = emit({ type: 'content', text: chunk.content });
+          if (written) await written;
         }
         if (chunk.tool_calls) toolCalls.push(...chunk.tool_calls);
         if (chunk.usage) usage = addUsage(usage, chunk.usage);
