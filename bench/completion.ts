@@ -3,22 +3,28 @@
  * fake provider directly, measured side by side in one run. Three processes: the fake provider,
  * the Parley service (started from source) and this client. Run with `npm run bench:completion`.
  *
- * Prints: added time-to-first-token (short chat, and a 500-message chat saved with chat_id),
- * streaming throughput of a 4,000-token answer, bytes on the wire, server CPU per 1k tokens,
- * and 50 concurrent streams.
+ * Prints the targets of the streaming issue in one table: added time-to-first-token (short chat,
+ * and a 500-message chat saved with chat_id), streaming throughput of a ≈40,000-token answer,
+ * bytes on the wire, server CPU per 1k tokens against the floor (parsing the provider's stream
+ * alone), and 50 concurrent streams on new connections, on reused ones, and saved into chats.
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
+import { createStreamAgents, postJson } from '../server/providers/http-stream';
+import { sseChunks } from '../server/providers/sse-chunks';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
 const SHORT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
 const LONG_RUNS = Number(process.env.BENCH_LONG_RUNS ?? 100);
-const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 7);
+const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 3);
+/** Tokens of the throughput answer: long enough (≈ 0.3–2 s) not to be noise. */
+const BIG = Number(process.env.BENCH_THROUGHPUT_TOKENS ?? 40_000);
 const CONCURRENT = 50;
 
 /** One streamed answer as the client saw it. */
@@ -63,6 +69,47 @@ async function stream(url: string, headers: Record<string, string>, body: unknow
     }
   }
   return { ttftMs, totalMs: performance.now() - started, bytes, pieces, ...(done ? {} : { error: 'no [DONE]' }) };
+}
+
+/** Like `stream`, over node:http with the given agent (`false`: a new connection per request). */
+function streamHttp(url: string, headers: Record<string, string>, body: unknown, agent: http.Agent | false): Promise<StreamRun> {
+  const started = performance.now();
+  const payload = JSON.stringify(body);
+  return new Promise((resolve) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)), ...headers } }, (res) => {
+      res.setEncoding('utf8');
+      let buffer = '';
+      let ttftMs = NaN;
+      let bytes = 0;
+      let pieces = 0;
+      let done = false;
+      let error: string | undefined = res.statusCode === 200 ? undefined : `HTTP ${res.statusCode}`;
+      res.on('data', (text: string) => {
+        bytes += Buffer.byteLength(text);
+        buffer += text;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!frame.startsWith('data: ')) continue;
+          if (frame === 'data: [DONE]') {
+            done = true;
+            continue;
+          }
+          if (frame.includes('"error"')) error = frame.slice(0, 200);
+          // A frame with text (not the role-only opening frame, whose content is empty).
+          else if (/"content":"[^"]/.test(frame)) {
+            pieces += 1;
+            if (Number.isNaN(ttftMs)) ttftMs = performance.now() - started;
+          }
+        }
+      });
+      res.on('end', () => resolve({ ttftMs, totalMs: performance.now() - started, bytes, pieces, ...(error ? { error } : done ? {} : { error: 'no [DONE]' }) }));
+      res.on('error', (e) => resolve({ ttftMs, totalMs: NaN, bytes, pieces, error: e.message }));
+    });
+    req.on('error', (e) => resolve({ ttftMs: NaN, totalMs: NaN, bytes: 0, pieces: 0, error: e.message }));
+    req.end(payload);
+  });
 }
 
 /** CPU time (user + system) of a process in ms, from /proc (Linux). */
@@ -156,17 +203,29 @@ try {
     longParley.push((await stream(parley.url, parley.headers, { ...ask('bench tokens=3', history), chat_id: chat.id })).ttftMs);
   }
 
-  // 3. Throughput, bytes and server CPU for a 4,000-token answer.
+  // 3. Throughput, bytes and server CPU for a ≈40,000-token answer.
   const bigDirect: StreamRun[] = [];
   const bigParley: StreamRun[] = [];
   let parleyCpu = 0;
   for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
-    bigDirect.push(await stream(direct.url, direct.headers, ask('bench tokens=4000')));
+    bigDirect.push(await stream(direct.url, direct.headers, ask(`bench tokens=${BIG}`)));
     const before = cpuMs(serverPid);
-    bigParley.push(await stream(parley.url, parley.headers, ask('bench tokens=4000')));
+    bigParley.push(await stream(parley.url, parley.headers, ask(`bench tokens=${BIG}`)));
     parleyCpu += cpuMs(serverPid) - before;
   }
   const smallParley = await stream(parley.url, parley.headers, ask('bench tokens=1000'));
+
+  // The floor under the server's CPU: only parsing the provider's stream (node:http, lines, JSON), in this process.
+  const floorAgents = createStreamAgents();
+  const parseOnly = async () => {
+    const res = await postJson(new URL(direct.url), direct.headers, ask(`bench tokens=${BIG}`), floorAgents);
+    for await (const chunk of sseChunks(res.body)) void chunk;
+  };
+  await parseOnly();
+  const floorBefore = process.cpuUsage();
+  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) await parseOnly();
+  const floorCpu = process.cpuUsage(floorBefore);
+  const floorCpuPer1k = (floorCpu.user + floorCpu.system) / 1000 / ((THROUGHPUT_RUNS * BIG) / 1000);
 
   // Diagnostics: the provider client Parley uses (openai SDK) alone, in this process, and a bare
   // round trip to the service: the floors under Parley's added time.
@@ -192,19 +251,34 @@ try {
   }
   const clientRuns: Array<{ ttftMs: number; totalMs: number; pieces: number }> = [];
   const cpuBefore = process.cpuUsage();
-  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) clientRuns.push(await viaClient('bench tokens=4000'));
+  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) clientRuns.push(await viaClient(`bench tokens=${BIG}`));
   const cpuAfter = process.cpuUsage(cpuBefore);
-  const clientCpuPer1k = (cpuAfter.user + cpuAfter.system) / 1000 / ((THROUGHPUT_RUNS * 4000) / 1000);
+  const clientCpuPer1k = (cpuAfter.user + cpuAfter.system) / 1000 / ((THROUGHPUT_RUNS * BIG) / 1000);
   const rate = (runs: StreamRun[]) => median(runs.map((r) => r.pieces / ((r.totalMs - r.ttftMs) / 1000)));
 
-  // 4. 50 concurrent streams, 300 tokens each at one every 2 ms.
-  const concurrent = async (target: { url: string; headers: Record<string, string> }) => {
+  // 4. 50 concurrent streams, 300 tokens each at one every 2 ms: on new connections, on reused
+  // (kept-alive, warmed) ones, and with each answer saved into its own chat.
+  const concurrent = async (target: { url: string; headers: Record<string, string> }, agent: http.Agent | false, chats?: string[]) => {
     const started = performance.now();
-    const runs = await Promise.all(Array.from({ length: CONCURRENT }, () => stream(target.url, target.headers, ask('bench tokens=300 delay=2'))));
+    const runs = await Promise.all(
+      Array.from({ length: CONCURRENT }, (_, i) => streamHttp(target.url, target.headers, { ...ask('bench tokens=300 delay=2'), ...(chats ? { chat_id: chats[i] } : {}) }, agent)),
+    );
     return { runs, wallMs: performance.now() - started };
   };
-  const concDirect = await concurrent(direct);
-  const concParley = await concurrent(parley);
+  const concDirect = await concurrent(direct, false);
+  const concParley = await concurrent(parley, false);
+  const reusedDirectAgent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT });
+  const reusedParleyAgent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT });
+  await concurrent(direct, reusedDirectAgent);
+  await concurrent(parley, reusedParleyAgent);
+  const reusedDirect = await concurrent(direct, reusedDirectAgent);
+  const reusedParley = await concurrent(parley, reusedParleyAgent);
+  const chatIds: string[] = [];
+  for (let i = 0; i < CONCURRENT; i += 1) chatIds.push((await json(`${server.url}/api/v1/chats/new`, 'POST', { title: `stream ${i}` }, token)).id as string);
+  await concurrent(parley, reusedParleyAgent, chatIds);
+  const savedParley = await concurrent(parley, reusedParleyAgent, chatIds);
+  reusedDirectAgent.destroy();
+  reusedParleyAgent.destroy();
   const errors = (runs: StreamRun[]) => runs.filter((r) => r.error || r.pieces !== 300).length;
 
   // ---- report ----
@@ -217,31 +291,40 @@ try {
   const addedLongP99 = percentile(longParley, 99) - percentile(longDirect, 99);
   rows.push(['TTFT short chat p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(shortParley, 50))} ms`, `${signed(addedP50)} ms`, '≤ +3 ms']);
   rows.push(['TTFT short chat p99', `${f(percentile(shortDirect, 99))} ms`, `${f(percentile(shortParley, 99))} ms`, `${signed(addedP99)} ms`, '≤ +15 ms']);
-  rows.push(['TTFT 500-msg chat p50', `${f(percentile(longDirect, 50))} ms`, `${f(percentile(longParley, 50))} ms`, `${signed(addedLongP50)} ms (${f(addedLongP50 / Math.max(addedP50, 0.01))}× short)`, '≤ 2× short']);
+  const shortP50 = percentile(shortParley, 50);
+  const longP50 = percentile(longParley, 50);
+  rows.push(['TTFT 500-msg chat p50 (saved in chat)', `${f(percentile(longDirect, 50))} ms`, `${f(longP50)} ms`, `${signed(addedLongP50)} ms; ${f(longP50 / shortP50)}× short`, '≤ 1.5× short']);
   rows.push(['TTFT 500-msg chat p99', `${f(percentile(longDirect, 99))} ms`, `${f(percentile(longParley, 99))} ms`, `${signed(addedLongP99)} ms`, '—']);
-  rows.push(['throughput 4,000 tokens', `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(bigParley), 0)} tok/s`, `${f(rate(bigParley) / rate(bigDirect))}×`, '≥ 0.9×']);
+  const big = BIG.toLocaleString('en');
+  rows.push([`throughput ${big} tokens`, `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(bigParley), 0)} tok/s`, `${f(rate(bigParley) / rate(bigDirect))}×`, '≥ 0.9×']);
   const bytesDirect = median(bigDirect.map((r) => r.bytes));
   const bytesParley = median(bigParley.map((r) => r.bytes));
-  rows.push(['bytes, 4,000 tokens', `${f(bytesDirect / 1024, 0)} KiB`, `${f(bytesParley / 1024, 0)} KiB`, `${f(bytesParley / bytesDirect)}×`, 'linear']);
-  rows.push(['bytes/token 1k vs 4k (Parley)', '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / 4000, 1)} B`, `${f(bytesParley / 4000 / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
-  rows.push(['server CPU per 1k tokens', '—', `${f(parleyCpu / ((THROUGHPUT_RUNS * 4000) / 1000), 1)} ms`, '—', 'printed']);
-  rows.push(['· openai client alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `${signed(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
+  rows.push([`bytes, ${big} tokens`, `${f(bytesDirect / 1024, 0)} KiB`, `${f(bytesParley / 1024, 0)} KiB`, `${f(bytesParley / bytesDirect)}×`, 'linear']);
+  rows.push([`bytes/token 1k vs ${big} (Parley)`, '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / BIG, 1)} B`, `${f(bytesParley / BIG / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
+  const serverCpuPer1k = parleyCpu / ((THROUGHPUT_RUNS * BIG) / 1000);
+  rows.push(['server CPU per 1k tokens', `${f(floorCpuPer1k, 1)} ms (floor)`, `${f(serverCpuPer1k, 1)} ms`, `${f(serverCpuPer1k / floorCpuPer1k)}× floor`, '≤ 1.5× floor']);
+  rows.push(['· floor: parse the provider stream alone', '—', `${f(floorCpuPer1k, 1)} ms / 1k`, '—', 'floor (node:http, lines, JSON)']);
+  rows.push(['· compat provider alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `${signed(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
   rows.push(['· bare GET /health round trip p50', '—', `${f(percentile(healthMs, 50))} ms`, '—', 'floor (HTTP hop)']);
-  rows.push(['· openai client alone: 4,000 tokens', `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]) / rate(bigDirect))}×`, 'ceiling (providers)']);
-  rows.push(['· openai client alone: CPU per 1k tokens', '—', `${f(clientCpuPer1k, 1)} ms`, '—', 'of the server CPU above']);
+  rows.push([`· compat provider alone: ${big} tokens`, `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]) / rate(bigDirect))}×`, 'ceiling (providers)']);
+  rows.push(['· compat provider alone: CPU per 1k', '—', `${f(clientCpuPer1k, 1)} ms`, '—', 'of the server CPU above']);
   const concTtft = (c: typeof concDirect, p: number) => percentile(c.runs.map((r) => r.ttftMs).filter(Number.isFinite), p);
-  rows.push(['50 streams: TTFT p50 / p99', `${f(concTtft(concDirect, 50), 1)} / ${f(concTtft(concDirect, 99), 1)} ms`, `${f(concTtft(concParley, 50), 1)} / ${f(concTtft(concParley, 99), 1)} ms`, `${signed(concTtft(concParley, 99) - concTtft(concDirect, 99), 1)} ms p99`, 'no head-of-line']);
-  rows.push(['50 streams: wall time', `${f(concDirect.wallMs, 0)} ms`, `${f(concParley.wallMs, 0)} ms`, `${f(concParley.wallMs / concDirect.wallMs)}×`, '—']);
-  rows.push(['50 streams: errors', String(errors(concDirect.runs)), String(errors(concParley.runs)), '—', '0']);
+  const concRow = (name: string, d: typeof concDirect, v: typeof concDirect) =>
+    rows.push([`${name}: TTFT p50 / p99`, `${f(concTtft(d, 50), 1)} / ${f(concTtft(d, 99), 1)} ms`, `${f(concTtft(v, 50), 1)} / ${f(concTtft(v, 99), 1)} ms`, `${signed(concTtft(v, 99) - concTtft(d, 99), 1)} ms p99`, '≤ +100 ms p99']);
+  concRow('50 streams, new connections', concDirect, concParley);
+  concRow('50 streams, reused connections', reusedDirect, reusedParley);
+  concRow('50 streams, reused, saved in chats', reusedDirect, savedParley);
+  rows.push(['50 streams: wall time (new conn.)', `${f(concDirect.wallMs, 0)} ms`, `${f(concParley.wallMs, 0)} ms`, `${f(concParley.wallMs / concDirect.wallMs)}×`, '—']);
+  rows.push(['50 streams: errors (new / reused / saved)', `${errors(concDirect.runs)} / ${errors(reusedDirect.runs)}`, `${errors(concParley.runs)} / ${errors(reusedParley.runs)} / ${errors(savedParley.runs)}`, '—', '0']);
 
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['measure', 'direct', 'via Parley', 'added / ratio', 'target'][i]!.length));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(`\nChat completions, Parley vs the same fake provider called directly (${os.cpus().length} cores, Node ${process.version})`);
-  console.log(`runs: TTFT ${SHORT_RUNS} short + ${LONG_RUNS} long, throughput ${THROUGHPUT_RUNS}×4,000 tokens, ${CONCURRENT} concurrent streams\n`);
+  console.log(`runs: TTFT ${SHORT_RUNS} short + ${LONG_RUNS} long, throughput ${THROUGHPUT_RUNS}×${BIG.toLocaleString('en')} tokens, ${CONCURRENT} concurrent streams; load average ${os.loadavg()[0]!.toFixed(1)}\n`);
   console.log(line(['measure', 'direct', 'via Parley', 'added / ratio', 'target']));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(r));
-  const bad = [...bigParley, ...concParley.runs].filter((r) => r.error);
+  const bad = [...bigParley, ...concParley.runs, ...reusedParley.runs, ...savedParley.runs].filter((r) => r.error);
   if (bad.length > 0) console.log(`\nerrors: ${bad.slice(0, 3).map((r) => r.error).join('; ')}`);
 } finally {
   await server.stop();

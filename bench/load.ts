@@ -3,17 +3,27 @@
  * saved into their chat from a loopback fake provider, upload small files) for 20 seconds.
  * A bare Express handler is measured first in the same process with the same concurrency, and
  * the figures are printed as ratios against it. Run with `npm run bench:load`
- * (BENCH_LOAD_USERS / BENCH_LOAD_SECONDS change the size). Exits non-zero on any error.
+ * (BENCH_LOAD_USERS / BENCH_LOAD_SECONDS change the size; BENCH_LOAD_SECONDS=0 skips this
+ * phase). Then chat time to first token is measured idle and while every user signs in at once,
+ * over and over (BENCH_SIGNIN_SECONDS each, 0 skips): the target is p99 within 2x of idle.
+ * Exits non-zero on any error.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createAccounts, percentileOf, runLoad } from './lib/load-users';
+import { createAccounts, percentileOf, runLoad, type LoadAccount } from './lib/load-users';
+import { addPhase, describeTtft, emptyPhase, ttftPhase } from './lib/signin-burst';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai';
 import { startTestServer } from '../test/helpers/server';
 
 const USERS = Number(process.env.BENCH_LOAD_USERS ?? 50);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
+/** Length of each sign-in phase (idle, then under sign-in bursts); 0 skips them. */
+const SIGNIN_SECONDS = Number(process.env.BENCH_SIGNIN_SECONDS ?? 5);
+/** Idle and loaded phases alternate this many times. */
+const SIGNIN_ROUNDS = 5;
+/** Users chatting during the sign-in phases. */
+const CHATTERS = 5;
 const mb = (bytes: number) => bytes / 1048576;
 
 /** p50/p99 of a bare Express JSON handler under `USERS` concurrent loops for a few seconds. */
@@ -42,6 +52,37 @@ async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number 
   return { p50: percentileOf(latencies, 50), p99: percentileOf(latencies, 99), rssMb };
 }
 
+/** Prints chat TTFT idle and under bursts of simultaneous sign-ins; returns the number of errors. */
+async function signinRows(url: string, accounts: LoadAccount[]): Promise<number> {
+  const chatters = await Promise.all(
+    accounts.slice(0, CHATTERS).map(async (account, i) => {
+      const signin = await fetch(`${url}/api/v1/auths/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+      const token = ((await signin.json()) as { token: string }).token;
+      const chat = await fetch(`${url}/api/v1/chats/new`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ title: `ttft ${i}` }) });
+      return { token, chatId: ((await chat.json()) as { id: string }).id };
+    }),
+  );
+  // Warm-up (first token checks, first queries), then idle and loaded phases interleaved so drift
+  // in what else the machine runs hits both alike.
+  await ttftPhase(url, chatters, { seconds: 1, model: 'gpt-fake' });
+  const idle = emptyPhase();
+  const loaded = emptyPhase();
+  for (let i = 0; i < SIGNIN_ROUNDS; i += 1) {
+    addPhase(idle, await ttftPhase(url, chatters, { seconds: SIGNIN_SECONDS / SIGNIN_ROUNDS, model: 'gpt-fake' }));
+    addPhase(loaded, await ttftPhase(url, chatters, { seconds: SIGNIN_SECONDS / SIGNIN_ROUNDS, model: 'gpt-fake', burst: accounts }));
+  }
+  const a = describeTtft(idle);
+  const b = describeTtft(loaded);
+  const ratio = b.p99 / a.p99;
+  console.log(`chat TTFT (${CHATTERS} users streaming into their chats, ${SIGNIN_SECONDS} s each)`);
+  console.log(`  idle                          n=${String(idle.samples.length).padStart(5)}  p50 ${a.p50.toFixed(1).padStart(6)} ms  p99 ${a.p99.toFixed(1).padStart(6)} ms`);
+  console.log(`  while ${String(accounts.length).padStart(3)} users sign in at once n=${String(loaded.samples.length).padStart(5)}  p50 ${b.p50.toFixed(1).padStart(6)} ms  p99 ${b.p99.toFixed(1).padStart(6)} ms  (${loaded.signins} sign-ins, ${(loaded.signins / SIGNIN_SECONDS).toFixed(0)}/s)`);
+  console.log(`  p99 with sign-ins / idle      ${ratio.toFixed(2)}x  (target <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}; phases interleaved ${SIGNIN_ROUNDS}x)`);
+  const errors = [...idle.errors, ...loaded.errors];
+  for (const e of errors.slice(0, 10)) console.log(`error: ${e}`);
+  return errors.length;
+}
+
 async function main(): Promise<void> {
   const bare = await bareExpress();
   const openai = await startFakeOpenAI({ models: ['gpt-fake'] });
@@ -55,7 +96,7 @@ async function main(): Promise<void> {
     const rssBefore = mb(process.memoryUsage().rss);
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, mb(process.memoryUsage().rss))), 100);
-    const result = await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' });
+    const result = SECONDS > 0 ? await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' }) : { requests: 0, errors: [], latencies: { signin: [], list: [], stream: [], upload: [] } };
     clearInterval(sampler);
     const rssAfter = mb(process.memoryUsage().rss);
 
@@ -70,7 +111,8 @@ async function main(): Promise<void> {
     console.log(`requests  ${result.requests} (${(result.requests / SECONDS).toFixed(0)}/s)  errors ${result.errors.length}`);
     console.log(`rss       before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (${(rssPeak / bare.rssMb).toFixed(2)}x bare)`);
     for (const e of result.errors.slice(0, 10)) console.log(`error: ${e}`);
-    process.exitCode = result.errors.length === 0 ? 0 : 1;
+    const signinErrors = SIGNIN_SECONDS > 0 ? await signinRows(server.url, accounts) : 0;
+    process.exitCode = result.errors.length + signinErrors === 0 ? 0 : 1;
   } finally {
     await server.close();
     await openai.close();

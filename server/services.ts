@@ -109,6 +109,8 @@ export async function buildServices(platform: Platform) {
   });
   const folders = createFoldersService({ repo: createFoldersRepo(db), clock });
   const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock, requireFolder: folders.requireOwnForFiling });
+  // Answers a stopped service left half-written are shown as interrupted from the first request on.
+  await chats.markCutAnswers();
   const chatLibrary = createChatLibrary({ db, chats, folders, permissions, clock });
   users.setSharedChatOwnerResolver((chatId) => chatLibrary.shares.ownerOfShared(chatId));
   const prompts = createPromptsService({ repo: createPromptsRepo(db), permissions, clock });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/bcrypt';
 
 const COST = 10;
@@ -5,9 +6,10 @@ const COST = 10;
 /**
  * bcrypt runs in native code on libuv's thread pool (never on the event loop), at most this many
  * at a time: the pool (4 threads by default) is shared with SQLite and file I/O, so a burst of
- * sign-ins must leave threads free for everyone else's requests.
+ * sign-ins must leave threads free for everyone else's requests, and one core free for the event
+ * loop (on 2 cores, one hash at a time: two kept both cores busy and chats' first tokens waited).
  */
-const MAX_PARALLEL = 2;
+const MAX_PARALLEL = Math.max(1, Math.min(2, availableParallelism() - 1));
 let running = 0;
 const waiting: Array<() => void> = [];
 

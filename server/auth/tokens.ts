@@ -31,8 +31,21 @@ export interface TokenClaims {
 /** Why a token was refused. */
 export type TokenFailure = 'expired' | 'invalid';
 
-/** Signs and verifies session JWTs. */
+/** How many verified tokens are remembered (a few per active user). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
+/**
+ * Signs and verifies session JWTs. A token whose signature was checked once is remembered (by
+ * its exact text, with its claims), so later requests skip the HMAC check, which runs through
+ * WebCrypto on the thread pool and queues there behind password hashing and SQLite under load.
+ * Expiry is still checked on every call; revocation and the user are checked by the caller.
+ */
 export function createTokenService(key: Uint8Array) {
+  const verified = new Map<string, TokenClaims>();
+  const remember = (token: string, claims: TokenClaims) => {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    verified.set(token, claims);
+  };
   return {
     /** A token for `userId` living `lifetimeSeconds` (null = never expires). */
     async issue(userId: string, nowSeconds: number, lifetimeSeconds: number | null): Promise<{ token: string; expiresAt: number | null; tokenId: string }> {
@@ -46,11 +59,19 @@ export function createTokenService(key: Uint8Array) {
 
     /** Verifies a token; returns its claims or why it failed. */
     async verify(token: string, nowSeconds: number): Promise<TokenClaims | TokenFailure> {
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAt === null || known.expiresAt > nowSeconds) return known;
+        verified.delete(token);
+        return 'expired';
+      }
       const { errors, jwtVerify } = await jose();
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: [ALG], currentDate: new Date(nowSeconds * 1000) });
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return 'invalid';
-        return { userId: payload.sub, tokenId: payload.jti, expiresAt: typeof payload.exp === 'number' ? payload.exp : null };
+        const claims = { userId: payload.sub, tokenId: payload.jti, expiresAt: typeof payload.exp === 'number' ? payload.exp : null };
+        remember(token, claims);
+        return claims;
       } catch (error) {
         return error instanceof errors.JWTExpired ? 'expired' : 'invalid';
       }

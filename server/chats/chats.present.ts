@@ -27,7 +27,7 @@ export function presentMessage(row: MessageRow, childrenIds: string[] = []): Cha
     role: row.role as MessageRole,
     content: row.content,
     model: row.model,
-    status: row.status === 'interrupted' ? 'interrupted' : 'complete',
+    status: row.status === 'interrupted' || row.status === 'streaming' ? row.status : 'complete',
     error: row.error,
     usage: readJson<MessageUsage | null>(row.usage, null),
     sources: readJson<MessageSource[]>(row.sources, []),

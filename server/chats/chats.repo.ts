@@ -104,6 +104,17 @@ export function createChatsRepo(db: Db) {
     async updateMessage(id: string, patch: Partial<MessageRow>): Promise<void> {
       await db('chat_messages').where({ id }).update(patch);
     },
+    /** Updates a message and marks its chat active, in one transaction. */
+    async finishMessage(chatId: string, id: string, patch: Partial<MessageRow>, nowMs: number): Promise<void> {
+      await db.transaction(async (trx) => {
+        await trx('chat_messages').where({ id }).update(patch);
+        await trx('chats').where({ id: chatId }).update({ updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs });
+      });
+    },
+    /** Sets every message in `from` status to `patch` (answers cut by a stop of the service); returns how many. */
+    async updateMessagesInStatus(from: string, patch: Partial<MessageRow>): Promise<number> {
+      return db('chat_messages').where({ status: from }).update(patch);
+    },
     /** Archives every chat of a user that is not archived yet; returns how many. */
     async archiveAll(userId: string): Promise<number> {
       return db('chats').where({ user_id: userId, archived: false }).update({ archived: true });

@@ -37,13 +37,16 @@ export interface TurnMessage {
   role: 'user' | 'assistant' | 'system';
   content: string;
   model?: string | null;
-  status?: 'complete' | 'interrupted';
+  status?: 'complete' | 'interrupted' | 'streaming';
   error?: string | null;
   usage?: unknown;
   sources?: unknown[];
   files?: unknown[];
   createdAt?: number;
 }
+
+/** Why an answer saved while streaming ends at what was saved (starts with "Stopped": Continue is offered). */
+export const CUT_BY_RESTART = 'Stopped before the answer was complete: the service stopped';
 
 /** Default title of a new chat. */
 export const DEFAULT_CHAT_TITLE = 'New Chat';
@@ -253,6 +256,26 @@ export function createChatsService(deps: {
       }
       if (rows.length > 0) await repo.appendMessages(chatId, rows, rows[rows.length - 1]!.id, clock.nowMs());
       return rows.map((r) => r.id);
+    },
+
+    /** Saves the part of an answer that arrived so far (the answer is still `streaming`). */
+    async saveAnswerProgress(messageId: string, content: string): Promise<void> {
+      await repo.updateMessage(messageId, { content, updated_at: clock.now() });
+    },
+
+    /** Saves a streamed answer as it ended (complete or interrupted) and marks the chat active. */
+    async finishAnswer(chatId: string, messageId: string, answer: Pick<TurnMessage, 'content' | 'status' | 'error' | 'usage' | 'sources'>): Promise<void> {
+      const patch = messageRow(chatId, null, { role: 'assistant', ...answer }, clock.now());
+      const { content, status, error, usage, sources, updated_at } = patch;
+      await repo.finishMessage(chatId, messageId, { content, status, error, usage, sources, updated_at }, clock.nowMs());
+    },
+
+    /**
+     * Marks answers left `streaming` by a service that stopped mid-answer (a crash, a kill) as
+     * interrupted, keeping what was saved; run once at start, before requests are served.
+     */
+    async markCutAnswers(): Promise<number> {
+      return repo.updateMessagesInStatus('streaming', { status: 'interrupted', error: CUT_BY_RESTART });
     },
 
     /** True when the chat has exactly one answer (the moment to generate its title). */

@@ -18,9 +18,12 @@ function savedFields(result: CompletionResult): Record<string, string | undefine
   return { chat_id: chatId, message_id: assistantMessageId, ...(userMessageId ? { user_message_id: userMessageId } : {}) };
 }
 
-async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal): Promise<CompletionResult> {
+async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, firstToken: () => void): Promise<CompletionResult> {
   const sse = new SseWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model });
-  const result = await service.run(prepared, signal, (event) => sse.event(event));
+  const result = await service.run(prepared, signal, (event) => {
+    if (event.type === 'content') firstToken();
+    return sse.event(event);
+  });
   if (sse.isClosed) return result;
   const { outcome } = result;
   if (outcome.interrupted?.reason === 'provider') {
@@ -65,9 +68,15 @@ export function completionsRoutes(service: CompletionsService): Router {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
-    const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal) : await jsonAnswer(service, prepared, res, controller.signal);
-    service.afterAnswer(prepared, result);
+    const firstToken = service.awaitingFirstToken();
+    try {
+      const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
+      const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal, firstToken) : await jsonAnswer(service, prepared, res, controller.signal);
+      firstToken();
+      service.afterAnswer(prepared, result);
+    } finally {
+      firstToken();
+    }
   });
 
   return router;

@@ -7,9 +7,10 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { AnswerDraft, AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
-import { persistStage, type SavedTurn } from './stages/persist';
+import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
 import { injectContext, noRetrieval } from './stages/retrieval';
@@ -43,6 +44,8 @@ export function createCompletionsService(deps: CompletionsDeps) {
   let toolResolver: ToolResolver = noTools;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
+  // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
+  const gate = createFirstTokenGate({ concurrency: 2, maxWaitMs: 2000 });
 
   async function chatStage(user: CompletionCaller, request: CompletionRequest) {
     if (!request.chat_id) return undefined;
@@ -52,6 +55,9 @@ export function createCompletionsService(deps: CompletionsDeps) {
   }
 
   return {
+    /** Marks a request waiting for its first token (background tasks hold off); call the result once it came or the request ended. */
+    awaitingFirstToken: () => gate.awaitingFirstToken(),
+
     /** Registers the retrieval engine (the knowledge domain). */
     useRetriever(next: Retriever): void {
       retriever = next;
@@ -94,25 +100,29 @@ export function createCompletionsService(deps: CompletionsDeps) {
       };
     },
 
-    /** Stages 5–6: streams the answer through `emit` (sources first), then saves the turn. Never throws for provider trouble. */
+    /**
+     * Stages 5–6: streams the answer through `emit` (sources first) while the turn is recorded
+     * into its chat (question first, the growing answer every second, the end). Never throws for
+     * provider trouble.
+     */
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
-      const startedAt = clock.now();
+      const draft: AnswerDraft = { content: '' };
+      const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
-      const outcome = await answerStage(prepared, signal, emit);
+      const outcome = await answerStage(prepared, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
-      let saved: SavedTurn | undefined;
-      try {
-        saved = await persistStage(chats, prepared, outcome, startedAt);
-      } catch (error) {
-        log.error({ err: error, chatId: prepared.chat?.id }, 'saving the chat turn failed');
-      }
+      const saved = await recorder.finish(outcome);
       return { outcome, saved };
     },
 
-    /** Stage 7: title, tags and follow-ups in the background; failures are logged, never raised. */
+    /**
+     * Stage 7: title, tags and follow-ups in the background, started only when no request waits
+     * for its first token; failures are logged, never raised.
+     */
     afterAnswer(prepared: PreparedCompletion, result: CompletionResult): void {
-      if (!result.saved || result.outcome.interrupted) return;
-      const job = afterAnswerStage(deps, prepared, result.outcome, result.saved, stopBackground.signal).catch((error: unknown) =>
+      const saved = result.saved;
+      if (!saved || result.outcome.interrupted) return;
+      const job = gate.background(() => (stopBackground.signal.aborted ? Promise.resolve() : afterAnswerStage(deps, prepared, result.outcome, saved, stopBackground.signal))).catch((error: unknown) =>
         log.warn({ err: error }, 'background tasks failed'),
       );
       background.add(job);

@@ -113,6 +113,11 @@ export type PipelineEvent =
   | { type: 'tool_calls'; calls: ToolCall[] }
   | { type: 'finish'; reason: string };
 
+/** The answer as it grows: the provider stage appends to `content`; periodic saves read it. */
+export interface AnswerDraft {
+  content: string;
+}
+
 /** How an answer ended. */
 export interface AnswerOutcome {
   content: string;

@@ -119,8 +119,12 @@ export interface ChatMessage {
   role: MessageRole;
   content: string;
   model: string | null;
-  /** `complete`, or `interrupted` when the answer stopped early (the client left or the provider failed). */
-  status: 'complete' | 'interrupted';
+  /**
+   * `complete`; `interrupted` when the answer stopped early (the client left, the provider failed,
+   * or the service stopped mid-answer); `streaming` while the answer is still being written (its
+   * content is what arrived so far, saved every second).
+   */
+  status: 'complete' | 'interrupted' | 'streaming';
   error: string | null;
   usage: MessageUsage | null;
   sources: MessageSource[];

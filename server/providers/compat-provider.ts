@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
 import type * as OpenAIModule from 'openai';
-import { abortError, ProviderError, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
-import { parseSseChunks } from './sse-chunks';
+import { abortError, isAbortError, ProviderError, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
+import { createStreamAgents, postJson, readText, type StreamResponse } from './http-stream';
+import { DONE, sseChunks, upstreamErrorMessage } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
 
 /** Where and how to reach one OpenAI-compatible provider. */
@@ -68,6 +69,10 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
       }),
     })));
 
+  const chatUrl = new URL(`${options.url.replace(/\/+$/, '')}/chat/completions`);
+  const authHeader: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const agents = createStreamAgents();
+
   return {
     kind: 'compat',
     url: options.url,
@@ -101,47 +106,53 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
     },
 
     async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
-      // The client sends the request (auth, errors, status translation); the SSE body is parsed
-      // here with a lean parser, since the client's own stream parsing caps throughput.
-      const { sdk, client } = await connect();
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (signal?.aborted) controller.abort();
+      // The hot path goes over node:http with the SSE body parsed here: the client's fetch and
+      // stream machinery cost more per token than the provider's framing (see http-stream.ts).
+      let response: StreamResponse;
       try {
-        let response: Response;
-        try {
-          response = await client.chat.completions
-            .create({ ...requestBody(request), stream: true, stream_options: { include_usage: true } }, { signal: controller.signal })
-            .asResponse();
-        } catch (error) {
-          throw translate(sdk, error, signal);
-        }
-        const toolCalls = createToolCallAccumulator();
-        try {
-          for await (const chunk of parseSseChunks(response, (error) => new sdk.APIError(undefined, error, undefined, response.headers))) {
-            if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
-            const choice = chunk.choices?.[0];
-            if (!choice) continue;
-            if (choice.delta?.content) yield { content: choice.delta.content };
-            if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
-            if (choice.finish_reason) {
-              const calls = toolCalls.take();
-              if (calls.length > 0) yield { tool_calls: calls };
-              yield { finish_reason: choice.finish_reason };
-            }
+        response = await postJson(chatUrl, authHeader, { ...requestBody(request), stream: true, stream_options: { include_usage: true } }, agents, signal);
+      } catch (error) {
+        if (signal?.aborted || isAbortError(error)) throw abortError();
+        throw new ProviderError('compat', `Could not reach the provider: ${(error as Error).message}`);
+      }
+      const { status, body } = response;
+      if (status < 200 || status >= 300) {
+        const text = await readText(body).catch(() => '');
+        throw new ProviderError('compat', upstreamErrorMessage(status, text), status);
+      }
+      const toolCalls = createToolCallAccumulator();
+      let finished = false;
+      let ended = false;
+      try {
+        for await (const chunk of sseChunks(body)) {
+          if (chunk === DONE) {
+            finished = true;
+            continue;
           }
-        } catch (error) {
-          throw translate(sdk, error, signal);
+          if (finished) continue;
+          if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          if (choice.delta?.content) yield { content: choice.delta.content };
+          if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
+          if (choice.finish_reason) {
+            const calls = toolCalls.take();
+            if (calls.length > 0) yield { tool_calls: calls };
+            yield { finish_reason: choice.finish_reason };
+          }
         }
-        if (signal?.aborted) throw abortError();
-        const rest = toolCalls.take();
-        if (rest.length > 0) yield { tool_calls: rest };
+        ended = true;
+      } catch (error) {
+        if (signal?.aborted || isAbortError(error)) throw abortError();
+        if (error instanceof ProviderError) throw error;
+        throw new ProviderError('compat', (error as Error).message || 'The provider failed');
       } finally {
         // A consumer that stops early (break, throw) must not leave the upstream request open.
-        signal?.removeEventListener('abort', onAbort);
-        controller.abort();
+        if (!ended) body.destroy();
       }
+      if (signal?.aborted) throw abortError();
+      const rest = toolCalls.take();
+      if (rest.length > 0) yield { tool_calls: rest };
     },
 
     async embed(model, inputs, signal) {

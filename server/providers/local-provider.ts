@@ -1,6 +1,7 @@
 import type * as OllamaModule from 'ollama';
 import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Options as OllamaOptions } from 'ollama';
-import { abortError, ProviderError, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
+import { abortError, isAbortError, ProviderError, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
+import { createStreamAgents, lineBatches, postJson, readText, type StreamResponse } from './http-stream';
 import { fromOllamaToolCalls, toOllamaToolCalls, type OllamaToolCall } from './tool-calls';
 
 // The ollama client is loaded at the first call to a provider, not at start-up.
@@ -59,6 +60,35 @@ function usageOf(response: { prompt_eval_count?: number; eval_count?: number }):
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
+/** One line of Ollama's streamed `/api/chat` answer (the fields we read). */
+interface OllamaStreamPart {
+  message?: { content?: string; tool_calls?: OllamaToolCall[] };
+  done?: boolean;
+  done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+  error?: unknown;
+}
+
+/** The base URL as the ollama client reads a host: `http://` and port 11434 when none is given. */
+function ollamaHost(host: string): string {
+  const explicit = host.includes('://');
+  const url = new URL(explicit ? host : `http://${host}`);
+  if (!explicit && !url.port) url.port = '11434';
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** The message of an Ollama error body (`{"error": "…"}`), as the ollama client reads it. */
+function ollamaErrorMessage(text: string, status: number): string {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    if (typeof error === 'string' && error) return error;
+  } catch {
+    // not JSON
+  }
+  return text.trim() || `HTTP ${status}`;
+}
+
 function translate(error: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted || (error as { name?: string })?.name === 'AbortError') return abortError();
   const e = error as { status_code?: number; message?: string; cause?: { code?: string } };
@@ -80,6 +110,10 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
         return fetch(input, { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
       },
     });
+
+  const chatUrl = new URL(`${ollamaHost(config.url)}/api/chat`);
+  const authHeader: Record<string, string> = config.key ? { authorization: `Bearer ${config.key}` } : {};
+  const agents = createStreamAgents();
 
   const chatBody = (request: ChatRequest) => ({
     model: request.model,
@@ -123,30 +157,46 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
     },
 
     async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
-      let stream;
+      // The hot path goes over node:http with the NDJSON body parsed here (see http-stream.ts).
+      let response: StreamResponse;
       try {
-        stream = await (await clientFor(signal)).chat({ ...chatBody(request), stream: true });
+        response = await postJson(chatUrl, authHeader, { ...chatBody(request), stream: true }, agents, signal);
       } catch (error) {
-        throw translate(error, signal);
+        if (signal?.aborted || isAbortError(error)) throw abortError();
+        throw new ProviderError('local', `Could not reach the provider: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      const { status, body } = response;
+      if (status < 200 || status >= 300) {
+        const text = await readText(body).catch(() => '');
+        throw new ProviderError('local', ollamaErrorMessage(text, status), status);
       }
       let calls = 0;
+      let ended = false;
       try {
-        for await (const part of stream) {
-          if (part.message?.content) yield { content: part.message.content };
-          if (part.message?.tool_calls && part.message.tool_calls.length > 0) {
-            const converted = fromOllamaToolCalls(part.message.tool_calls as OllamaToolCall[], calls);
-            calls += converted.length;
-            yield { tool_calls: converted };
-          }
-          if (part.done) {
-            yield { usage: usageOf(part) };
-            yield { finish_reason: calls > 0 ? 'tool_calls' : (part.done_reason || 'stop') };
+        for await (const lines of lineBatches(body)) {
+          for (const line of lines) {
+            if (!line.trim()) continue;
+            const part = JSON.parse(line) as OllamaStreamPart;
+            if (part.error) throw new ProviderError('local', typeof part.error === 'string' ? part.error : JSON.stringify(part.error));
+            if (part.message?.content) yield { content: part.message.content };
+            if (part.message?.tool_calls && part.message.tool_calls.length > 0) {
+              const converted = fromOllamaToolCalls(part.message.tool_calls, calls);
+              calls += converted.length;
+              yield { tool_calls: converted };
+            }
+            if (part.done) {
+              yield { usage: usageOf(part) };
+              yield { finish_reason: calls > 0 ? 'tool_calls' : part.done_reason || 'stop' };
+            }
           }
         }
+        ended = true;
       } catch (error) {
-        throw translate(error, signal);
+        if (signal?.aborted || isAbortError(error)) throw abortError();
+        if (error instanceof ProviderError) throw error;
+        throw new ProviderError('local', (error as Error).message || 'The provider failed');
       } finally {
-        stream.abort();
+        if (!ended) body.destroy();
       }
       if (signal?.aborted) throw abortError();
     },

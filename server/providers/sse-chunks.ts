@@ -1,4 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { IncomingMessage } from 'node:http';
+import { lineBatches } from './http-stream';
+import { ProviderError } from './provider';
 import type { ToolCallDelta } from './tool-calls';
 
 /** One `chat.completion.chunk` as an OpenAI-compatible provider streams it (the fields we read). */
@@ -7,43 +9,51 @@ export interface CompletionChunk {
   usage?: { prompt_tokens: number; completion_tokens?: number; total_tokens: number } | null;
 }
 
-/**
- * The JSON chunks of an OpenAI-style SSE response body, ending at `[DONE]` or the body's end.
- * Mirrors the openai client's rules: a frame whose JSON holds `error` throws what
- * `errorOf(error)` makes (the client's APIError); unparseable JSON throws. Nothing after `[DONE]` is read as data.
- */
-export async function* parseSseChunks(response: Response, errorOf: (error: object) => Error): AsyncGenerator<CompletionChunk> {
-  if (!response.body) return;
-  let pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => pending.push(message) });
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  let finished = false;
-  let ended = false;
+/** Marks the `data: [DONE]` frame. */
+export const DONE = Symbol('done');
+
+/** The message of an upstream error as the openai client words it: `404 The model … does not exist`. */
+export function upstreamErrorMessage(status: number | undefined, bodyText: string): string {
+  let error: unknown;
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) {
-        ended = true;
-        return;
-      }
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (pending.length === 0) continue;
-      const messages = pending;
-      pending = [];
-      // After `[DONE]` the body is read on to its end (as the client does) so the connection can be reused.
-      if (finished) continue;
-      for (const message of messages) {
-        if (message.data.startsWith('[DONE]')) {
-          finished = true;
-          break;
-        }
-        const data = JSON.parse(message.data) as CompletionChunk & { error?: unknown };
-        if (data && data.error) throw errorOf(data.error as object);
-        yield data;
+    error = (JSON.parse(bodyText) as { error?: unknown })?.error;
+  } catch {
+    error = undefined;
+  }
+  const inner = (error as { message?: unknown } | undefined)?.message;
+  const message = inner ? (typeof inner === 'string' ? inner : JSON.stringify(inner)) : error ? JSON.stringify(error) : bodyText.trim();
+  if (status && message) return `${status} ${message}`;
+  if (status) return `${status} status code (no body)`;
+  return message || 'The provider failed';
+}
+
+function parseFrame(data: string): CompletionChunk | typeof DONE {
+  if (data.startsWith('[DONE]')) return DONE;
+  const chunk = JSON.parse(data) as CompletionChunk & { error?: unknown };
+  if (chunk && chunk.error) throw new ProviderError('compat', upstreamErrorMessage(undefined, JSON.stringify({ error: chunk.error })));
+  return chunk;
+}
+
+/**
+ * The frames of an OpenAI-style SSE body: each `data:` frame's JSON (SSE rules: frames end at a
+ * blank line, several `data:` lines join with newlines, comments and other fields are skipped),
+ * `DONE` for `[DONE]`. A frame whose JSON holds `error` throws a ProviderError with its message;
+ * JSON that does not parse throws. The body is read to its end (keep-alive reuse); callers skip
+ * anything after `DONE`.
+ */
+export async function* sseChunks(body: IncomingMessage): AsyncGenerator<CompletionChunk | typeof DONE> {
+  let data: string | undefined;
+  for await (const lines of lineBatches(body)) {
+    for (let line of lines) {
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line === '') {
+        if (data !== undefined) yield parseFrame(data);
+        data = undefined;
+      } else if (line.startsWith('data:')) {
+        const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+        data = data === undefined ? value : `${data}\n${value}`;
       }
     }
-  } finally {
-    if (!ended) reader.cancel().catch(() => undefined);
   }
+  if (data !== undefined) yield parseFrame(data);
 }

@@ -1,5 +1,6 @@
 import type { ChatsService, TurnMessage } from '../../chats';
-import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
+import type { Logger } from '../../platform/log';
+import type { AnswerDraft, AnswerOutcome, PreparedCompletion } from '../pipeline-types';
 
 /** Where a saved turn went. */
 export interface SavedTurn {
@@ -8,20 +9,35 @@ export interface SavedTurn {
   assistantMessageId: string;
 }
 
+/** How often the growing answer is saved while it streams (a crash loses at most this much). */
+export const PROGRESS_SAVE_MS = 1000;
+
 function text(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? (p.text ?? '') : '')).join('');
   return '';
 }
 
+/** Records one turn into its chat while it is answered; `finish` resolves to where it went. */
+export interface TurnRecorder {
+  finish(outcome: AnswerOutcome): Promise<SavedTurn | undefined>;
+}
+
+const NO_CHAT: TurnRecorder = { finish: async () => undefined };
+
 /**
- * Stage 6: saves the turn to the chat in one transaction: the new user message (the request's
- * last message, unless regenerating) and the answer under it, marked interrupted when it
- * stopped early. Files sent with the request stay attached to the chat.
+ * Stage 6, durable: the new user message (the request's last message, unless regenerating) and
+ * an empty answer marked `streaming` are written as the provider is called (the write is queued
+ * first, the provider request is not held back by it); the growing answer is saved every
+ * second by a timer, never from the token path; `finish` saves the answer as it ended, marked
+ * interrupted when it stopped early. A crash therefore leaves the question and the answer up to
+ * the last save, which the next start marks interrupted. Files sent with the request stay
+ * attached to the chat. Saving failures are logged, never raised: the answer still reaches the
+ * client.
  */
-export async function persistStage(chats: ChatsService, prepared: PreparedCompletion, outcome: AnswerOutcome, startedAt: number): Promise<SavedTurn | undefined> {
+export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, draft: AnswerDraft, startedAt: number, log: Logger): TurnRecorder {
   const chat = prepared.chat;
-  if (!chat) return undefined;
+  if (!chat) return NO_CHAT;
   const { request } = prepared;
   const sentFiles = (request.files ?? []).map((f) => ({ type: f.type, id: f.id }));
   const last = request.messages[request.messages.length - 1];
@@ -29,17 +45,51 @@ export async function persistStage(chats: ChatsService, prepared: PreparedComple
   if (!request.regenerate && last?.role === 'user') {
     turn.push({ role: 'user', content: text(last.content), files: sentFiles, createdAt: startedAt });
   }
-  turn.push({
-    role: 'assistant',
-    content: outcome.content,
-    model: request.model,
-    status: outcome.interrupted ? 'interrupted' : 'complete',
-    error: outcome.interrupted?.message ?? null,
-    usage: outcome.usage ?? null,
-    sources: prepared.retrieval.sources,
+  turn.push({ role: 'assistant', content: '', model: request.model, status: 'streaming', sources: prepared.retrieval.sources });
+
+  const opened: Promise<string[] | undefined> = chats.saveTurn(chat.id, chat.parentId, turn).catch((error: unknown) => {
+    log.error({ err: error, chatId: chat.id }, 'saving the chat turn failed');
+    return undefined;
   });
-  const ids = await chats.saveTurn(chat.id, chat.parentId, turn);
-  const fileIds = sentFiles.filter((f) => f.type === 'file').map((f) => f.id);
-  if (fileIds.length > 0) await chats.attach(chat.id, fileIds);
-  return { chatId: chat.id, userMessageId: turn.length === 2 ? ids[0] : undefined, assistantMessageId: ids[ids.length - 1]! };
+  let savedLength = 0;
+  let writing: Promise<void> | undefined;
+
+  const saveProgress = (): void => {
+    if (writing || draft.content.length === savedLength) return;
+    const content = draft.content;
+    writing = opened
+      .then(async (ids) => {
+        if (ids) await chats.saveAnswerProgress(ids[ids.length - 1]!, content);
+        savedLength = content.length;
+      })
+      .catch((error: unknown) => log.warn({ err: error, chatId: chat.id }, 'saving the partial answer failed'))
+      .finally(() => (writing = undefined));
+  };
+  const timer = setInterval(saveProgress, PROGRESS_SAVE_MS);
+  timer.unref();
+
+  return {
+    async finish(outcome) {
+      clearInterval(timer);
+      await writing;
+      const ids = await opened;
+      if (!ids) return undefined;
+      const assistantMessageId = ids[ids.length - 1]!;
+      try {
+        await chats.finishAnswer(chat.id, assistantMessageId, {
+          content: outcome.content,
+          status: outcome.interrupted ? 'interrupted' : 'complete',
+          error: outcome.interrupted?.message ?? null,
+          usage: outcome.usage ?? null,
+          sources: prepared.retrieval.sources,
+        });
+        const fileIds = sentFiles.filter((f) => f.type === 'file').map((f) => f.id);
+        if (fileIds.length > 0) await chats.attach(chat.id, fileIds);
+      } catch (error) {
+        log.error({ err: error, chatId: chat.id }, 'saving the chat turn failed');
+        return undefined;
+      }
+      return { chatId: chat.id, userMessageId: turn.length === 2 ? ids[0] : undefined, assistantMessageId };
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
-import type { AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
+import type { AnswerDraft, AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
 
 /** Most rounds of tool calls before the answer is cut off. */
 export const MAX_TOOL_ROUNDS = 5;
@@ -71,9 +71,9 @@ async function promptToolRounds(prepared: PreparedCompletion, messages: Provider
  * are in play: natively (the provider's `tools`), or through the prompt for models set to
  * `function_calling: 'prompt'` or whose provider refuses `tools`. Never throws for provider
  * trouble: the outcome says the answer was interrupted (client gone, or provider failure) and
- * keeps what arrived.
+ * keeps what arrived. `draft` holds the answer so far while it streams.
  */
-export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<AnswerOutcome> {
+export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, draft: AnswerDraft = { content: '' }): Promise<AnswerOutcome> {
   const { resolved, params, tools } = prepared;
   let messages: ProviderMessage[] = prepared.messages;
   let content = '';
@@ -100,8 +100,11 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
       for await (const chunk of stream) {
         if (chunk.content) {
           content += chunk.content;
+          draft.content = content;
           roundContent += chunk.content;
-          await emit({ type: 'content', text: chunk.content });
+          // Awaited only under backpressure: no microtask hop per token otherwise.
+          const written = emit({ type: 'content', text: chunk.content });
+          if (written) await written;
         }
         if (chunk.tool_calls) toolCalls.push(...chunk.tool_calls);
         if (chunk.usage) usage = addUsage(usage, chunk.usage);

@@ -17,6 +17,7 @@ import * as createMessageRatings from './202611231600-create-message-ratings';
 import * as chatOrganizing from './202611231700-chat-organizing';
 import * as createBuiltinModels from './202611232100-create-builtin-models';
 import * as createApiUsage from './202611251900-create-api-usage';
+import * as indexStreamingAnswers from './202611252001-index-streaming-answers';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -47,6 +48,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611231700-chat-organizing', chatOrganizing],
   ['202611232100-create-builtin-models', createBuiltinModels],
   ['202611251900-create-api-usage', createApiUsage],
+  ['202611252001-index-streaming-answers', indexStreamingAnswers],
 ];
 
 /** knex migration source over the static list. */
