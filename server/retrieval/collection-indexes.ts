@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../platform/log';
-import { HybridIndex } from './hybrid-index';
+import { CollectionIndex } from './collection-index';
 import { readSnapshot, removeSnapshot, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
 import type { IndexChunkRow, RetrievalRepo } from './retrieval.repo';
 
@@ -30,7 +30,7 @@ const SAVE_MAX_DELAY_MS = 30_000;
  */
 export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }> }) {
   const { repo, dir, log } = deps;
-  const loaded = new Map<string, Promise<HybridIndex>>();
+  const loaded = new Map<string, Promise<CollectionIndex>>();
   const dirty = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let firstChangeAt = 0;
@@ -43,8 +43,8 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     return { count: f.count, maxId: f.maxId, sumId: f.sumId, model };
   }
 
-  async function rebuild(collectionId: string, model: string, dims: number | undefined): Promise<HybridIndex> {
-    let index: HybridIndex | undefined;
+  async function rebuild(collectionId: string, model: string, dims: number | undefined): Promise<CollectionIndex> {
+    let index: CollectionIndex | undefined;
     let afterId = 0;
     const pending: IndexChunkRow[] = [];
     for (;;) {
@@ -54,33 +54,22 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
       pending.push(...rows);
       if (!index) {
         const sample = rows.filter((r) => r.model === model).map((r) => vectorOf(r.embedding)).find((v) => v !== null);
-        index = new HybridIndex(dims ?? sample?.length ?? 0, model);
+        index = CollectionIndex.empty(dims ?? sample?.length ?? 0, model);
       }
       index.add(pending.map((r) => ({ id: r.id, fileId: r.file_id, text: r.text, vector: r.model === model ? vectorOf(r.embedding) : null })));
       pending.length = 0;
     }
-    return index ?? new HybridIndex(dims ?? 0, model);
+    return index ?? CollectionIndex.empty(dims ?? 0, model);
   }
 
-  async function load(collectionId: string): Promise<HybridIndex> {
+  async function load(collectionId: string): Promise<CollectionIndex> {
     const { model, dims } = await deps.model();
     const expected = await fingerprint(collectionId, model);
     const started = Date.now();
-    let target: HybridIndex | undefined;
-    const state = await readSnapshot(fileOf(collectionId), expected, (header) => {
-      if (dims !== undefined && header.dims !== dims && header.size > 0) return undefined;
-      const made = HybridIndex.withCapacity(header.dims, header.model, header.size);
-      target = made.index;
-      return made.vectors;
-    });
-    if (state) {
-      try {
-        const index = HybridIndex.fromState(state, target);
-        log.debug({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index restored');
-        return index;
-      } catch (error) {
-        log.warn({ err: error, collectionId }, 'a damaged search index file is rebuilt');
-      }
+    const restored = await readSnapshot(fileOf(collectionId), expected, dims);
+    if (restored) {
+      log.debug({ collectionId, chunks: restored.count, ms: Date.now() - started }, 'search index restored');
+      return restored;
     }
     const models = await repo.modelsOf(collectionId);
     // Vectors of another model cannot be compared with this model's query vectors: leave them out.
@@ -115,7 +104,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
         if (!pending) continue;
         try {
           const index = await pending;
-          await writeSnapshot(fileOf(collectionId), index.exportState(), await fingerprint(collectionId, index.model));
+          await writeSnapshot(fileOf(collectionId), index, await fingerprint(collectionId, index.model));
           // Forgotten while it was being written (its base or user was deleted): leave no file behind.
           if (loaded.get(collectionId) !== pending) await removeSnapshot(fileOf(collectionId));
         } catch (error) {
@@ -129,7 +118,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
 
   return {
     /** The collection's index, loading or rebuilding it on first use. */
-    get(collectionId: string): Promise<HybridIndex> {
+    get(collectionId: string): Promise<CollectionIndex> {
       let pending = loaded.get(collectionId);
       if (!pending) {
         pending = load(collectionId);
@@ -139,7 +128,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
       return pending;
     },
     /** The index if it is in memory already (no loading). */
-    peek(collectionId: string): Promise<HybridIndex> | undefined {
+    peek(collectionId: string): Promise<CollectionIndex> | undefined {
       return loaded.get(collectionId);
     },
     /** Notes that a loaded index changed, so it is saved soon. */

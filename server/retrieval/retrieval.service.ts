@@ -2,6 +2,7 @@ import type { ConfigService } from '../config';
 import type { RetrievalConfig } from '../contracts/retrieval';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
+import type { CollectionIndex } from './collection-index';
 import { blobOf, type CollectionIndexes } from './collection-indexes';
 import type { Embedder } from './embedding/embedder';
 import { rerank } from './reranker';
@@ -115,6 +116,13 @@ export function createRetrievalService(deps: {
     }
   }
 
+  /** Takes a file out of a loaded index; one left mostly of dead slots is rebuilt from SQLite on next use. */
+  async function removeFromIndex(collectionId: string, index: CollectionIndex, fileId: string): Promise<void> {
+    index.removeFile(fileId);
+    if (index.wantsCompaction) await indexes.invalidate(collectionId);
+    else indexes.changed(collectionId);
+  }
+
   const service = {
     /**
      * Stores the chunks of several files (replacing older ones) in one transaction, marks them
@@ -162,10 +170,7 @@ export function createRetrievalService(deps: {
     async removeFile(collectionId: string, fileId: string): Promise<boolean> {
       const removed = await repo.removeFile(collectionId, fileId);
       const pending = indexes.peek(collectionId);
-      if (pending) {
-        (await pending).removeFile(fileId);
-        indexes.changed(collectionId);
-      }
+      if (pending) await removeFromIndex(collectionId, await pending, fileId);
       return removed;
     },
 
@@ -177,9 +182,7 @@ export function createRetrievalService(deps: {
     /** Takes a file whose rows are gone already out of a loaded index (a saved one is stale now and rebuilt when next loaded). */
     async forgetFile(collectionId: string, fileId: string): Promise<void> {
       const pending = indexes.peek(collectionId);
-      if (!pending) return;
-      (await pending).removeFile(fileId);
-      indexes.changed(collectionId);
+      if (pending) await removeFromIndex(collectionId, await pending, fileId);
     },
 
     /** Drops a whole collection (rows cascade) and its index. */
