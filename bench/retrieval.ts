@@ -24,7 +24,7 @@ import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
 import { memorySecretStore } from '../server/secrets';
 import { CollectionIndex, type IndexInput, type IndexQuery } from '../server/retrieval/collection-index';
-import { readSnapshot, writeSnapshot } from '../server/retrieval/index-snapshot';
+import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index-snapshot';
 import { OramaIndex } from '../server/retrieval/orama-index';
 import { OFFLINE_DIMS, offlineEmbed } from '../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../server/retrieval/embedding/embedder';
@@ -240,7 +240,7 @@ async function oramaLatency(size: number, vectors: Float32Array[], scanP50: numb
     const index = buildIndex(size, vectors);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-snapshot-'));
     const file = path.join(dir, 'base.idx');
-    const fingerprint = { count: size, maxId: size, sumId: 1, model: index.model };
+    const fingerprint = { count: size, maxId: size, sumId: 1, model: index.model, language: index.language };
     const oursSavedAt = performance.now();
     await writeSnapshot(file, index, fingerprint);
     const oursSaveMs = performance.now() - oursSavedAt;
@@ -259,7 +259,7 @@ async function oramaLatency(size: number, vectors: Float32Array[], scanP50: numb
 }
 
 /** Restores an index file the way the service does (Orama load(), vectors read into the SIMD store). */
-async function restoreFile(file: string, fingerprint: { count: number; maxId: number; sumId: number; model: string }): Promise<CollectionIndex> {
+async function restoreFile(file: string, fingerprint: CollectionFingerprint): Promise<CollectionIndex> {
   return (await readSnapshot(file, fingerprint, OFFLINE_DIMS))!;
 }
 
@@ -272,7 +272,7 @@ async function restore(vectors: Float32Array[]): Promise<Array<Array<string | nu
     const index = buildIndex(size, vectors);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-snapshot-'));
     const file = path.join(dir, 'base.idx');
-    const fingerprint = { count: size, maxId: size, sumId: (size * (size + 1)) / 2, model: index.model };
+    const fingerprint = { count: size, maxId: size, sumId: (size * (size + 1)) / 2, model: index.model, language: index.language };
     const savedAt = performance.now();
     await writeSnapshot(file, index, fingerprint);
     const saveMs = performance.now() - savedAt;

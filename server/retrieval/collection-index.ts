@@ -1,6 +1,6 @@
 import { create, insertMultiple, removeMultiple, search, type AnyOrama } from '@orama/orama';
 import { analyzerTokenizer, parleyIndex, slimDocumentsStore, SimdVectorIndex, type IndexControl } from './orama-components';
-import { analyze } from './text-analysis';
+import { analyzerFor, DEFAULT_LANGUAGE, type Language } from './languages';
 
 /** Reciprocal rank fusion constant. */
 const RRF_K = 60;
@@ -71,6 +71,8 @@ export class CollectionIndex {
   readonly dims: number;
   /** The embedding model the vectors come from. */
   model: string;
+  /** The language its text is analysed in. */
+  readonly language: Language;
   readonly db: AnyOrama;
   private readonly control: IndexControl;
   /** Chunk ids of each file in the index. */
@@ -79,21 +81,22 @@ export class CollectionIndex {
   /** Internal ids ever used (Orama never reuses them; removed ones are dead slots). */
   private slots = 0;
 
-  private constructor(dims: number, model: string, db: AnyOrama, control: IndexControl) {
+  private constructor(dims: number, model: string, language: Language, db: AnyOrama, control: IndexControl) {
     this.dims = dims;
     this.model = model;
+    this.language = language;
     this.db = db;
     this.control = control;
   }
 
   /** An empty Orama database with Parley's components. */
-  static createDb(dims: number): { db: AnyOrama; control: IndexControl } {
+  static createDb(dims: number, language: Language): { db: AnyOrama; control: IndexControl } {
     const control: IndexControl = { k: 100, pretokenized: new Map(), lexical: new Map() };
     const db = create({
       schema: schemaOf(dims),
       sort: { enabled: false },
       components: {
-        tokenizer: analyzerTokenizer(analyze),
+        tokenizer: analyzerTokenizer(analyzerFor(language), language),
         index: parleyIndex(control),
         documentsStore: slimDocumentsStore(['fileId']),
       },
@@ -101,14 +104,14 @@ export class CollectionIndex {
     return { db, control };
   }
 
-  static empty(dims: number, model: string): CollectionIndex {
-    const { db, control } = CollectionIndex.createDb(dims);
-    return new CollectionIndex(dims, model, db, control);
+  static empty(dims: number, model: string, language: Language = DEFAULT_LANGUAGE): CollectionIndex {
+    const { db, control } = CollectionIndex.createDb(dims, language);
+    return new CollectionIndex(dims, model, language, db, control);
   }
 
   /** Wraps a database restored by `load()` (its files are read back from the documents store). */
-  static restored(dims: number, model: string, db: AnyOrama, control: IndexControl): CollectionIndex {
-    const index = new CollectionIndex(dims, model, db, control);
+  static restored(dims: number, model: string, language: Language, db: AnyOrama, control: IndexControl): CollectionIndex {
+    const index = new CollectionIndex(dims, model, language, db, control);
     const docs = (db.data.docs as { docs: Record<string, { fileId: string } | undefined> }).docs;
     const ids = db.internalDocumentIDStore.internalIdToId as string[];
     for (const [internalId, doc] of Object.entries(docs)) {

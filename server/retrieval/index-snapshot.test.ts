@@ -19,7 +19,7 @@ const query = (text: string, mode: IndexQuery['mode'] = 'hybrid'): IndexQuery =>
 /** Saves through Orama's save() to a real file and restores through load(), vectors read straight into the SIMD store. */
 async function roundTrip(index: CollectionIndex, name: string): Promise<CollectionIndex> {
   const file = path.join(dir, name);
-  const fingerprint = { count: index.count, maxId: 1, sumId: 1, model: index.model };
+  const fingerprint = { count: index.count, maxId: 1, sumId: 1, model: index.model, language: index.language };
   await writeSnapshot(file, index, fingerprint);
   const restored = await readSnapshot(file, fingerprint, OFFLINE_DIMS);
   expect(restored).toBeDefined();
@@ -58,7 +58,7 @@ describe('index snapshots', () => {
     const index = CollectionIndex.empty(OFFLINE_DIMS, 'm');
     index.add([chunk(1, 'a', 'sea otters hold hands'), chunk(2, 'b', 'the lighthouse on gull island')]);
     const file = path.join(dir, 'checks.idx');
-    const fingerprint = { count: 2, maxId: 2, sumId: 3, model: 'm' };
+    const fingerprint = { count: 2, maxId: 2, sumId: 3, model: 'm', language: 'english' };
     await writeSnapshot(file, index, fingerprint);
     expect(await readSnapshot(file, fingerprint)).toBeDefined();
     expect(await readSnapshot(file, { ...fingerprint, maxId: 3 })).toBeUndefined();

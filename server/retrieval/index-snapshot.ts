@@ -2,6 +2,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { load, save, type RawData } from '@orama/orama';
 import { CollectionIndex } from './collection-index';
+import { isLanguage } from './languages';
 import { SimdVectorIndex, type RawVectors } from './orama-components';
 
 const MAGIC = 0x58444950; // "PIDX"
@@ -14,6 +15,8 @@ export interface CollectionFingerprint {
   maxId: number;
   sumId: number;
   model: string;
+  /** The analysis language (an index analysed in another language is stale). */
+  language: string;
 }
 
 interface Header {
@@ -105,7 +108,7 @@ export async function readSnapshot(file: string, expected: CollectionFingerprint
     if (!(await readFully(handle, headerBytes, 12))) return undefined;
     const header = JSON.parse(headerBytes.toString('utf8')) as Header;
     const f = header.fingerprint;
-    if (f.count !== expected.count || f.maxId !== expected.maxId || f.sumId !== expected.sumId || f.model !== expected.model) return undefined;
+    if (f.count !== expected.count || f.maxId !== expected.maxId || f.sumId !== expected.sumId || f.model !== expected.model || f.language !== expected.language || !isLanguage(f.language)) return undefined;
     if (dims !== undefined && header.dims !== dims && f.count > 0) return undefined;
     const places = layout(headerLength, header);
     if (places.end !== fileSize) return undefined;
@@ -119,9 +122,9 @@ export async function readSnapshot(file: string, expected: CollectionFingerprint
       if (!(await readFully(handle, bytesOf(view), places.vectorsAt))) return undefined;
       raw.index.vectorIndexes = { embedding: index };
     }
-    const { db, control } = CollectionIndex.createDb(header.dims);
+    const { db, control } = CollectionIndex.createDb(header.dims, f.language);
     load(db, raw);
-    return CollectionIndex.restored(header.dims, header.model, db, control);
+    return CollectionIndex.restored(header.dims, header.model, f.language, db, control);
   } catch {
     return undefined;
   } finally {
