@@ -23,8 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
 import { memorySecretStore } from '../server/secrets';
-import { HybridIndex, type IndexInput, type IndexQuery } from '../server/retrieval/hybrid-index';
-import { readSnapshot, writeSnapshot } from '../server/retrieval/index-snapshot';
+import { CollectionIndex, type IndexInput, type IndexQuery } from '../server/retrieval/collection-index';
+import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index-snapshot';
 import { OramaIndex } from '../server/retrieval/orama-index';
 import { OFFLINE_DIMS, offlineEmbed } from '../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../server/retrieval/embedding/embedder';
@@ -145,8 +145,8 @@ function chunksOf(size: number, vectors: Float32Array[]): IndexInput[] {
   return Array.from({ length: size }, (_, i) => ({ id: i + 1, fileId: `f${Math.floor(i / 50)}`, text: set.corpus[i % set.corpus.length]!.text, vector: vectors[i % vectors.length]! }));
 }
 
-function buildIndex(size: number, vectors: Float32Array[]): HybridIndex {
-  const index = new HybridIndex(OFFLINE_DIMS, offlineEmbedder.model);
+function buildIndex(size: number, vectors: Float32Array[]): CollectionIndex {
+  const index = CollectionIndex.empty(OFFLINE_DIMS, offlineEmbedder.model);
   const chunks = chunksOf(size, vectors);
   for (let i = 0; i < chunks.length; i += 10_000) index.add(chunks.slice(i, i + 10_000));
   return index;
@@ -200,9 +200,9 @@ async function search(vectors: Float32Array[]) {
     const hybrid = await measure('hybrid');
     rows.push(
       [size, 'plain Float32Array scan (baseline)', fmt(scan.p50), fmt(scan.p99), '1.00'],
-      [size, 'ours: full-text (BM25)', fmt(text.p50), fmt(text.p99), fmt(text.p50 / scan.p50)],
-      [size, 'ours: vector (SIMD scan)', fmt(vector.p50), fmt(vector.p99), fmt(vector.p50 / scan.p50)],
-      [size, 'ours: hybrid (blend 0.5)', fmt(hybrid.p50), fmt(hybrid.p99), fmt(hybrid.p50 / scan.p50)],
+      [size, 'service (Orama + Parley components): full-text (BM25)', fmt(text.p50), fmt(text.p99), fmt(text.p50 / scan.p50)],
+      [size, 'service (Orama + Parley components): vector (SIMD scan)', fmt(vector.p50), fmt(vector.p99), fmt(vector.p50 / scan.p50)],
+      [size, 'service (Orama + Parley components): hybrid (blend 0.5)', fmt(hybrid.p50), fmt(hybrid.p99), fmt(hybrid.p50 / scan.p50)],
     );
     if (part('orama') && (size === 10_000 || process.env.BENCH_ORAMA_100K === '1')) {
       for (const row of await oramaLatency(size, vectors, scan.p50)) rows.push(row);
@@ -240,9 +240,9 @@ async function oramaLatency(size: number, vectors: Float32Array[], scanP50: numb
     const index = buildIndex(size, vectors);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-snapshot-'));
     const file = path.join(dir, 'base.idx');
-    const fingerprint = { count: size, maxId: size, sumId: 1, model: index.model };
+    const fingerprint = { count: size, maxId: size, sumId: 1, model: index.model, language: index.language };
     const oursSavedAt = performance.now();
-    await writeSnapshot(file, index.exportState(), fingerprint);
+    await writeSnapshot(file, index, fingerprint);
     const oursSaveMs = performance.now() - oursSavedAt;
     const oursRestoredAt = performance.now();
     await restoreFile(file, fingerprint);
@@ -252,21 +252,15 @@ async function oramaLatency(size: number, vectors: Float32Array[], scanP50: numb
     oramaInserts.push([size, 'restore', fmt(oursRestoreMs, 0), fmt(restoreMs, 0), '']);
   }
   return [
-    [size, 'Orama 3: full-text', fmt(text.p50), fmt(text.p99), fmt(text.p50 / scanP50)],
-    [size, 'Orama 3: vector (similarity 0.1)', fmt(vector.p50), fmt(vector.p99), fmt(vector.p50 / scanP50)],
-    [size, 'Orama 3: hybrid (hybridWeights 0.5/0.5)', fmt(hybrid.p50), fmt(hybrid.p99), fmt(hybrid.p50 / scanP50)],
+    [size, 'Orama built-in index: full-text', fmt(text.p50), fmt(text.p99), fmt(text.p50 / scanP50)],
+    [size, 'Orama built-in index: vector (similarity 0.1)', fmt(vector.p50), fmt(vector.p99), fmt(vector.p50 / scanP50)],
+    [size, 'Orama built-in index: hybrid (hybridWeights 0.5/0.5)', fmt(hybrid.p50), fmt(hybrid.p99), fmt(hybrid.p50 / scanP50)],
   ];
 }
 
-/** Restores an index file the way the service does (vectors read into the index's own memory). */
-async function restoreFile(file: string, fingerprint: { count: number; maxId: number; sumId: number; model: string }): Promise<HybridIndex> {
-  let target: HybridIndex | undefined;
-  const state = await readSnapshot(file, fingerprint, (header) => {
-    const made = HybridIndex.withCapacity(header.dims, header.model, header.size);
-    target = made.index;
-    return made.vectors;
-  });
-  return HybridIndex.fromState(state!, target);
+/** Restores an index file the way the service does (Orama load(), vectors read into the SIMD store). */
+async function restoreFile(file: string, fingerprint: CollectionFingerprint): Promise<CollectionIndex> {
+  return (await readSnapshot(file, fingerprint, OFFLINE_DIMS))!;
 }
 
 // ---------------------------------------------------------------- restore of a 100k-chunk base
@@ -278,9 +272,9 @@ async function restore(vectors: Float32Array[]): Promise<Array<Array<string | nu
     const index = buildIndex(size, vectors);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-snapshot-'));
     const file = path.join(dir, 'base.idx');
-    const fingerprint = { count: size, maxId: size, sumId: (size * (size + 1)) / 2, model: index.model };
+    const fingerprint = { count: size, maxId: size, sumId: (size * (size + 1)) / 2, model: index.model, language: index.language };
     const savedAt = performance.now();
-    await writeSnapshot(file, index.exportState(), fingerprint);
+    await writeSnapshot(file, index, fingerprint);
     const saveMs = performance.now() - savedAt;
     const restoredAt = performance.now();
     const restored = await restoreFile(file, fingerprint);
@@ -350,15 +344,15 @@ async function restore(vectors: Float32Array[]): Promise<Array<Array<string | nu
 // ---------------------------------------------------------------- quality
 async function quality(vectors: Float32Array[]) {
   const chunks = set.corpus.map((doc, i) => ({ id: i + 1, fileId: doc.id, text: doc.text, vector: vectors[i]! }));
-  const index = new HybridIndex(OFFLINE_DIMS, offlineEmbedder.model);
+  const index = CollectionIndex.empty(OFFLINE_DIMS, offlineEmbedder.model);
   index.add(chunks);
   const variants: Array<[string, Omit<IndexQuery, 'text' | 'vector' | 'limit'>]> = [
-    ['ours: full-text (BM25)', { mode: 'text', weight: 1, fusion: 'blend' }],
-    ['ours: vector (offline embedder)', { mode: 'vector', weight: 0, fusion: 'blend' }],
-    ['ours: hybrid blend w=0.3', { mode: 'hybrid', weight: 0.3, fusion: 'blend' }],
-    ['ours: hybrid blend w=0.5 (default)', { mode: 'hybrid', weight: 0.5, fusion: 'blend' }],
-    ['ours: hybrid blend w=0.7', { mode: 'hybrid', weight: 0.7, fusion: 'blend' }],
-    ['ours: hybrid RRF (k=60)', { mode: 'hybrid', weight: 0.5, fusion: 'rrf' }],
+    ['service (Orama + Parley components): full-text (BM25)', { mode: 'text', weight: 1, fusion: 'blend' }],
+    ['service (Orama + Parley components): vector (offline embedder)', { mode: 'vector', weight: 0, fusion: 'blend' }],
+    ['service (Orama + Parley components): hybrid blend w=0.3', { mode: 'hybrid', weight: 0.3, fusion: 'blend' }],
+    ['service (Orama + Parley components): hybrid blend w=0.5 (default)', { mode: 'hybrid', weight: 0.5, fusion: 'blend' }],
+    ['service (Orama + Parley components): hybrid blend w=0.7', { mode: 'hybrid', weight: 0.7, fusion: 'blend' }],
+    ['service (Orama + Parley components): hybrid RRF (k=60)', { mode: 'hybrid', weight: 0.5, fusion: 'rrf' }],
   ];
   const score = async (rank: (q: { id: string; text: string }) => Promise<string[]> | string[]) => {
     let ndcg = 0;
@@ -376,7 +370,7 @@ async function quality(vectors: Float32Array[]) {
   }
   if (part('orama')) {
     const orama = await OramaIndex.build(OFFLINE_DIMS, chunks);
-    for (const [name, mode] of [['Orama 3: full-text', 'text'], ['Orama 3: vector (same vectors)', 'vector'], ['Orama 3: hybrid 0.5/0.5', 'hybrid']] as const) {
+    for (const [name, mode] of [['Orama built-in index: full-text', 'text'], ['Orama built-in index: vector (same vectors)', 'vector'], ['Orama built-in index: hybrid 0.5/0.5', 'hybrid']] as const) {
       rows.push([name, ...(await score(async (q) => (await orama.search({ text: q.text, vector: offlineEmbed(q.text), mode, weight: 0.5, limit: 10 })).map((h) => h.fileId)))]);
     }
   }
@@ -483,7 +477,7 @@ if (part('ingest')) {
 if (part('search') || part('orama')) {
   table('Search latency, ms (top 10, 3 × 43 queries); ratio = p50 / baseline p50; targets: 10k hybrid p50 ≤ 5 ms, 100k hybrid p50 ≤ 1.5× the scan', ['chunks', 'method', 'p50', 'p99', 'ratio'], await search(vectors));
 }
-if (oramaInserts.length > 0) table('Building and persisting the same chunks, ms: ours vs Orama 3', ['chunks', 'step', 'ours', 'Orama 3', 'note'], oramaInserts);
+if (oramaInserts.length > 0) table('Building and persisting the same chunks, ms: the service (Orama + Parley components) vs Orama built-in index', ['chunks', 'step', 'service', 'Orama built-in', 'note'], oramaInserts);
 if (part('restore')) table('Restore of a 100k-chunk base, ms; target ≤ 1.5 s', ['what', 'chunks', 'write', 'read / build', 'same results'], await restore(vectors));
 if (part('quality')) table(`Quality on ${path.basename(dataArg)} (top 10)`, ['method', 'nDCG@10', 'recall@10'], await quality(vectors));
 if (part('chat')) table(`Chat completions (fake provider, 20 streamed tokens, through the service), ms; target: p99 rising ≤ 25% during a large ingestion`, ['phase', 'chats', 'p50', 'p99', 'p99 ratio', 'event-loop delay p99', 'ingestion'], await chatLatency());

@@ -11,10 +11,17 @@ export const KnowledgeCreate = z.object({
 export type KnowledgeCreate = z.infer<typeof KnowledgeCreate>;
 
 /** POST /api/knowledge/{id}/update. */
+/** Languages a knowledge base's text can be analysed in (Orama's stemmers and stop words; word segmentation for Chinese and Japanese). */
+export const ANALYSIS_LANGUAGES = ['english', 'german', 'french', 'spanish', 'italian', 'portuguese', 'dutch', 'swedish', 'norwegian', 'danish', 'finnish', 'turkish', 'russian', 'ukrainian', 'chinese', 'japanese'] as const;
+export const AnalysisLanguage = z.enum(ANALYSIS_LANGUAGES, { message: `must be one of ${ANALYSIS_LANGUAGES.join(', ')}` });
+export type AnalysisLanguage = z.infer<typeof AnalysisLanguage>;
+
 export const KnowledgeUpdate = z.object({
   name: KnowledgeCreate.shape.name,
   description: z.string().max(10_000, 'must be at most 10000 characters').optional(),
   access_control: AccessControl.optional(),
+  /** Changing it re-indexes the base in the background (see `reindexing`). */
+  language: AnalysisLanguage.optional(),
 });
 export type KnowledgeUpdate = z.infer<typeof KnowledgeUpdate>;
 
@@ -55,6 +62,10 @@ export interface KnowledgeSummary {
 /** A knowledge base with its files (single-item, update and file add/remove responses). */
 export interface KnowledgeDetail extends KnowledgeSummary {
   files: KnowledgeFile[];
+  /** The language the base's text is analysed in; null until its first document was read (then detected). */
+  language: AnalysisLanguage | null;
+  /** Progress 0..1 of a re-index after a language change; null when none runs. */
+  reindexing: number | null;
 }
 
 /** Realtime event `knowledge:file` sent to the base's owner and the user who added the file. */

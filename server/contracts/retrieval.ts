@@ -61,8 +61,13 @@ export const RetrievalConfig = z.object({
 export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
 
 /** POST /api/v1/retrieval/config/update: any subset of the fields; the rest is kept. */
-export const RetrievalConfigUpdate = RetrievalConfig.partial();
+export const RetrievalConfigUpdate = RetrievalConfig.partial().extend({
+  /** Sent as `Authorization: Bearer <key>` to the external reranker; kept in the secret store ('' removes it). */
+  RAG_EXTERNAL_RERANKER_API_KEY: z.string().max(4096, 'must be at most 4096 characters').optional(),
+});
 export type RetrievalConfigUpdate = z.infer<typeof RetrievalConfigUpdate>;
+/** GET /api/v1/retrieval/config: the settings with the reranker key from the secret store. */
+export type RetrievalConfigView = RetrievalConfig & { RAG_EXTERNAL_RERANKER_API_KEY: string };
 
 /** Defaults of a fresh install (TOP_K, TOP_K_RERANKER, threshold and weight as the interface says). */
 export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {

@@ -25,6 +25,9 @@ const ALLOWED_BINARY = new Set([
   'image/heic',
 ]);
 
+/** Allowed types whose files are UTF-8 text by design: their signature decides even when the content is valid text. */
+const TEXT_BASED = new Set(['application/pdf', 'application/rtf']);
+
 /** Text types named by extension; other text is `text/plain`. */
 const TEXT_BY_EXTENSION: Record<string, string> = {
   '.md': 'text/markdown',
@@ -73,13 +76,14 @@ function looksLikeText(head: Uint8Array, complete: boolean): boolean {
  */
 export async function sniffType(head: Uint8Array, filename: string, complete: boolean): Promise<SniffResult> {
   const detected = await fileTypeFromBuffer(head);
-  if (detected) {
-    if (ALLOWED_BINARY.has(detected.mime)) return { ok: true, mime: detected.mime };
-    return { ok: false, reason: `files of type ${detected.mime} are not allowed` };
-  }
-  if (looksLikeText(head, complete)) {
+  const text = looksLikeText(head, complete);
+  // Valid UTF-8 text wins over magic-byte guesses (a text starting with "G" looks like an MPEG
+  // transport stream, one starting with "GIF8" like an image), except for formats that are text by design.
+  if (detected && ALLOWED_BINARY.has(detected.mime) && (!text || TEXT_BASED.has(detected.mime))) return { ok: true, mime: detected.mime };
+  if (text) {
     const ext = path.extname(filename).toLowerCase();
     return { ok: true, mime: TEXT_BY_EXTENSION[ext] ?? 'text/plain' };
   }
+  if (detected) return { ok: false, reason: `files of type ${detected.mime} are not allowed` };
   return { ok: false, reason: 'binary files of an unknown type are not allowed' };
 }

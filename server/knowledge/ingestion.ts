@@ -165,11 +165,14 @@ export function createIngestion(deps: {
       const cfg = await config.get(RetrievalSection);
       const embedder = await embeddings.current();
       const externalUrl = cfg.CONTENT_EXTRACTION_ENGINE === 'external' && cfg.EXTERNAL_DOCUMENT_LOADER_URL !== '' ? cfg.EXTERNAL_DOCUMENT_LOADER_URL : undefined;
+      const languages = new Map<string, string | undefined>();
+      for (const w of work) if (!languages.has(w.entry.job.collectionId)) languages.set(w.entry.job.collectionId, await repo.languageOf(w.entry.job.collectionId));
       const jobs: PrepareJob[] = work.map((w) => ({
         file: { path: files.pathOf(w.file.id), mime: w.file.mime_type, filename: w.file.filename },
         settings: cfg,
         externalUrl,
         embedOffline: embedder.offline,
+        language: languages.get(w.entry.job.collectionId),
       }));
       const outcomes = await worker.run(jobs);
       if (stopped) return;
@@ -193,6 +196,7 @@ export function createIngestion(deps: {
         chunks: w.prepared!.chunks,
         vectors: w.vectors!,
         terms: w.prepared!.terms,
+        language: w.prepared!.language,
       }));
       const storing = performance.now();
       const stored = await retrieval.storeMany(items, embedder.model);

@@ -1,5 +1,6 @@
 import type { AccessControl } from '../contracts/access';
 import type { KnowledgeDetail, KnowledgeFile, KnowledgeSummary } from '../contracts/knowledge';
+import type { AnalysisLanguage } from '../contracts/knowledge';
 import { readJson } from '../platform/db/json';
 import type { KnowledgeRow } from './knowledge.repo';
 
@@ -23,6 +24,6 @@ export function presentSummary(row: KnowledgeRow, fileCount: number): KnowledgeS
 }
 
 /** Row and its files → single-item shape. */
-export function presentDetail(row: KnowledgeRow, files: KnowledgeFile[]): KnowledgeDetail {
-  return { ...presentSummary(row, files.length), files };
+export function presentDetail(row: KnowledgeRow, files: KnowledgeFile[], language: { language: AnalysisLanguage | null; reindexing: number | null } = { language: null, reindexing: null }): KnowledgeDetail {
+  return { ...presentSummary(row, files.length), files, ...language };
 }

@@ -1,4 +1,4 @@
-import type { KnowledgeCreate, KnowledgeDetail, KnowledgeSummary, KnowledgeUpdate } from '../contracts/knowledge';
+import { ANALYSIS_LANGUAGES, type AnalysisLanguage, type KnowledgeCreate, type KnowledgeDetail, type KnowledgeSummary, type KnowledgeUpdate } from '../contracts/knowledge';
 import type { QueryCollectionRequest, QueryCollectionResponse } from '../contracts/retrieval';
 import type { Role } from '../contracts/auth';
 import type { FileRow, FilesService } from '../files';
@@ -58,7 +58,11 @@ export function createKnowledgeService(deps: {
   }
 
   async function detail(row: KnowledgeRow): Promise<KnowledgeDetail> {
-    return presentDetail(row, await fileLists.get(row.id));
+    const language = await collections.languageOf(row.id);
+    return presentDetail(row, await fileLists.get(row.id), {
+      language: ANALYSIS_LANGUAGES.includes(language as AnalysisLanguage) ? (language as AnalysisLanguage) : null,
+      reindexing: retrieval.reindexProgress(row.id) ?? null,
+    });
   }
 
   async function runRemovedHooks(knowledgeId: string, fileId: string): Promise<void> {
@@ -110,6 +114,7 @@ export function createKnowledgeService(deps: {
       if (body.description !== undefined) patch.description = body.description;
       if (body.access_control !== undefined) patch.access_control = body.access_control === null ? null : JSON.stringify(body.access_control);
       await repo.update(id, patch);
+      if (body.language !== undefined && body.language !== (await collections.languageOf(id))) await retrieval.setLanguage(id, body.language);
       return detail({ ...row, ...patch });
     },
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '../platform/log';
-import { HybridIndex } from './hybrid-index';
+import { CollectionIndex } from './collection-index';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages';
 import { readSnapshot, removeSnapshot, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
 import type { IndexChunkRow, RetrievalRepo } from './retrieval.repo';
 
@@ -16,6 +17,9 @@ export function blobOf(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
+/** Reports a rebuild's progress: chunks indexed so far of all. */
+type Progress = (done: number, total: number) => void;
+
 /** Rows fetched per page while rebuilding an index from SQLite. */
 const PAGE = 4000;
 /** A changed index is written once no change came for this long (a burst is saved once)… */
@@ -30,7 +34,7 @@ const SAVE_MAX_DELAY_MS = 30_000;
  */
 export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }> }) {
   const { repo, dir, log } = deps;
-  const loaded = new Map<string, Promise<HybridIndex>>();
+  const loaded = new Map<string, Promise<CollectionIndex>>();
   const dirty = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let firstChangeAt = 0;
@@ -38,13 +42,20 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
 
   const fileOf = (collectionId: string) => path.join(dir, `${collectionId.replace(/[^A-Za-z0-9_-]/g, '_')}.idx`);
 
-  async function fingerprint(collectionId: string, model: string): Promise<CollectionFingerprint> {
-    const f = await repo.fingerprint(collectionId);
-    return { count: f.count, maxId: f.maxId, sumId: f.sumId, model };
+  async function languageOf(collectionId: string): Promise<Language> {
+    const language = await repo.languageOf(collectionId);
+    return isLanguage(language) ? language : DEFAULT_LANGUAGE;
   }
 
-  async function rebuild(collectionId: string, model: string, dims: number | undefined): Promise<HybridIndex> {
-    let index: HybridIndex | undefined;
+  async function fingerprint(collectionId: string, model: string, language: Language): Promise<CollectionFingerprint> {
+    const f = await repo.fingerprint(collectionId);
+    return { count: f.count, maxId: f.maxId, sumId: f.sumId, model, language };
+  }
+
+  async function rebuild(collectionId: string, model: string, dims: number | undefined, language: Language, progress?: Progress): Promise<CollectionIndex> {
+    const total = progress ? (await repo.fingerprint(collectionId)).count : 0;
+    let done = 0;
+    let index: CollectionIndex | undefined;
     let afterId = 0;
     const pending: IndexChunkRow[] = [];
     for (;;) {
@@ -54,37 +65,31 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
       pending.push(...rows);
       if (!index) {
         const sample = rows.filter((r) => r.model === model).map((r) => vectorOf(r.embedding)).find((v) => v !== null);
-        index = new HybridIndex(dims ?? sample?.length ?? 0, model);
+        index = CollectionIndex.empty(dims ?? sample?.length ?? 0, model, language);
       }
       index.add(pending.map((r) => ({ id: r.id, fileId: r.file_id, text: r.text, vector: r.model === model ? vectorOf(r.embedding) : null })));
+      done += pending.length;
       pending.length = 0;
+      progress?.(done, total);
+      // Let requests in between pages.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    return index ?? new HybridIndex(dims ?? 0, model);
+    return index ?? CollectionIndex.empty(dims ?? 0, model, language);
   }
 
-  async function load(collectionId: string): Promise<HybridIndex> {
+  async function load(collectionId: string, progress?: Progress): Promise<CollectionIndex> {
     const { model, dims } = await deps.model();
-    const expected = await fingerprint(collectionId, model);
+    const language = await languageOf(collectionId);
+    const expected = await fingerprint(collectionId, model, language);
     const started = Date.now();
-    let target: HybridIndex | undefined;
-    const state = await readSnapshot(fileOf(collectionId), expected, (header) => {
-      if (dims !== undefined && header.dims !== dims && header.size > 0) return undefined;
-      const made = HybridIndex.withCapacity(header.dims, header.model, header.size);
-      target = made.index;
-      return made.vectors;
-    });
-    if (state) {
-      try {
-        const index = HybridIndex.fromState(state, target);
-        log.debug({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index restored');
-        return index;
-      } catch (error) {
-        log.warn({ err: error, collectionId }, 'a damaged search index file is rebuilt');
-      }
+    const restored = await readSnapshot(fileOf(collectionId), expected, dims);
+    if (restored) {
+      log.debug({ collectionId, chunks: restored.count, ms: Date.now() - started }, 'search index restored');
+      return restored;
     }
     const models = await repo.modelsOf(collectionId);
     // Vectors of another model cannot be compared with this model's query vectors: leave them out.
-    const index = await rebuild(collectionId, model, dims);
+    const index = await rebuild(collectionId, model, dims, language, progress);
     if (models.some((m) => m !== model)) log.info({ collectionId }, 'index built while some chunks wait for re-embedding');
     log.info({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index rebuilt from the database');
     markDirty(collectionId);
@@ -115,7 +120,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
         if (!pending) continue;
         try {
           const index = await pending;
-          await writeSnapshot(fileOf(collectionId), index.exportState(), await fingerprint(collectionId, index.model));
+          await writeSnapshot(fileOf(collectionId), index, await fingerprint(collectionId, index.model, index.language));
           // Forgotten while it was being written (its base or user was deleted): leave no file behind.
           if (loaded.get(collectionId) !== pending) await removeSnapshot(fileOf(collectionId));
         } catch (error) {
@@ -129,17 +134,17 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
 
   return {
     /** The collection's index, loading or rebuilding it on first use. */
-    get(collectionId: string): Promise<HybridIndex> {
+    get(collectionId: string, progress?: Progress): Promise<CollectionIndex> {
       let pending = loaded.get(collectionId);
       if (!pending) {
-        pending = load(collectionId);
+        pending = load(collectionId, progress);
         loaded.set(collectionId, pending);
         pending.catch(() => loaded.delete(collectionId));
       }
       return pending;
     },
     /** The index if it is in memory already (no loading). */
-    peek(collectionId: string): Promise<HybridIndex> | undefined {
+    peek(collectionId: string): Promise<CollectionIndex> | undefined {
       return loaded.get(collectionId);
     },
     /** Notes that a loaded index changed, so it is saved soon. */

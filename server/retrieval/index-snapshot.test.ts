@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { offlineEmbed, offlineEmbedTerms, OFFLINE_DIMS } from './embedding/offline-embedder';
-import { HybridIndex, type IndexInput, type IndexQuery } from './hybrid-index';
+import { CollectionIndex, type IndexInput, type IndexQuery } from './collection-index';
 import { readSnapshot, writeSnapshot } from './index-snapshot';
 import { packTerms, unpackTerms } from './packed-terms';
 import { analyze } from './text-analysis';
@@ -16,31 +16,26 @@ const WORDS = ['otter', 'kelp', 'falcon', 'launch', 'tomato', 'watering', 'light
 const chunk = (id: number, fileId: string, text: string): IndexInput => ({ id, fileId, text, vector: offlineEmbed(text) });
 const query = (text: string, mode: IndexQuery['mode'] = 'hybrid'): IndexQuery => ({ text, vector: offlineEmbed(text), mode, weight: 0.5, fusion: 'blend', limit: 50 });
 
-/** Restores through a real file, vectors read straight into the index's own memory. */
-async function roundTrip(index: HybridIndex, name: string): Promise<HybridIndex> {
+/** Saves through Orama's save() to a real file and restores through load(), vectors read straight into the SIMD store. */
+async function roundTrip(index: CollectionIndex, name: string): Promise<CollectionIndex> {
   const file = path.join(dir, name);
-  const fingerprint = { count: index.count, maxId: 1, sumId: 1, model: index.model };
-  await writeSnapshot(file, index.exportState(), fingerprint);
-  let target: HybridIndex | undefined;
-  const state = await readSnapshot(file, fingerprint, (header) => {
-    const made = HybridIndex.withCapacity(header.dims, header.model, header.size);
-    target = made.index;
-    return made.vectors;
-  });
-  expect(state).toBeDefined();
-  return HybridIndex.fromState(state!, target);
+  const fingerprint = { count: index.count, maxId: 1, sumId: 1, model: index.model, language: index.language };
+  await writeSnapshot(file, index, fingerprint);
+  const restored = await readSnapshot(file, fingerprint, OFFLINE_DIMS);
+  expect(restored).toBeDefined();
+  return restored!;
 }
 
 describe('index snapshots', () => {
-  it('restores an index that then grows, loses files and compacts exactly like one never saved', async () => {
+  it('restores an index that then grows and loses files exactly like one never saved', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 30 }),
         fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 30 }),
         fc.integer({ min: 0, max: 5 }),
         async (before, after, dropped) => {
-          const fresh = new HybridIndex(OFFLINE_DIMS, 'm');
-          const saved = new HybridIndex(OFFLINE_DIMS, 'm');
+          const fresh = CollectionIndex.empty(OFFLINE_DIMS, 'm');
+          const saved = CollectionIndex.empty(OFFLINE_DIMS, 'm');
           const first = before.map((words, i) => chunk(i + 1, `f${i % 6}`, words.join(' ')));
           fresh.add(first);
           saved.add(first);
@@ -48,10 +43,7 @@ describe('index snapshots', () => {
           const second = after.map((words, i) => chunk(100 + i, `g${i % 3}`, words.join(' ')));
           fresh.add(second);
           restored.add(second);
-          for (const index of [fresh, restored]) {
-            index.removeFile(`f${dropped}`);
-            index.compact();
-          }
+          for (const index of [fresh, restored]) index.removeFile(`f${dropped}`);
           expect(restored.count).toBe(fresh.count);
           for (const words of [...WORDS.map((w) => [w]), ['otter', 'kelp'], ['café', 'zebra', 'code']]) {
             for (const mode of ['text', 'hybrid'] as const) expect(restored.search(query(words.join(' '), mode))).toEqual(fresh.search(query(words.join(' '), mode)));
@@ -63,14 +55,15 @@ describe('index snapshots', () => {
   });
 
   it('refuses a stale, truncated or foreign file instead of restoring it', async () => {
-    const index = new HybridIndex(OFFLINE_DIMS, 'm');
+    const index = CollectionIndex.empty(OFFLINE_DIMS, 'm');
     index.add([chunk(1, 'a', 'sea otters hold hands'), chunk(2, 'b', 'the lighthouse on gull island')]);
     const file = path.join(dir, 'checks.idx');
-    const fingerprint = { count: 2, maxId: 2, sumId: 3, model: 'm' };
-    await writeSnapshot(file, index.exportState(), fingerprint);
+    const fingerprint = { count: 2, maxId: 2, sumId: 3, model: 'm', language: 'english' };
+    await writeSnapshot(file, index, fingerprint);
     expect(await readSnapshot(file, fingerprint)).toBeDefined();
     expect(await readSnapshot(file, { ...fingerprint, maxId: 3 })).toBeUndefined();
     expect(await readSnapshot(file, { ...fingerprint, model: 'other' })).toBeUndefined();
+    expect(await readSnapshot(file, fingerprint, 16)).toBeUndefined();
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(0, bytes.length - 10));
     expect(await readSnapshot(file, fingerprint)).toBeUndefined();

@@ -1,9 +1,13 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import type { IndexState } from './hybrid-index';
+import v8 from 'node:v8';
+import { load, save, type RawData } from '@orama/orama';
+import { CollectionIndex } from './collection-index';
+import { isLanguage } from './languages';
+import { SimdVectorIndex, type RawVectors } from './orama-components';
 
 const MAGIC = 0x58444950; // "PIDX"
-/** 2: sorted vocabulary (binary search, no decoding at restore) and the vectors last. */
-const VERSION = 2;
+/** 3: Orama's save() data (v8-serialised) followed by the vectors as raw float32 bytes. */
+const VERSION = 3;
 
 /** What the database says a collection holds; a snapshot taken from other contents is stale. */
 export interface CollectionFingerprint {
@@ -11,49 +15,28 @@ export interface CollectionFingerprint {
   maxId: number;
   sumId: number;
   model: string;
+  /** The analysis language (an index analysed in another language is stale). */
+  language: string;
 }
-
-type ArrayName = 'chunkIds' | 'fileOf' | 'alive' | 'docLen' | 'hasVector' | 'offsets' | 'docs' | 'tfs';
-type ArrayType = new (buffer: ArrayBuffer, offset: number, length: number) => ArrayBufferView;
-/** The arrays between the vocabulary and the vectors, in file order. */
-const ARRAYS: ReadonlyArray<readonly [ArrayName, ArrayType]> = [
-  ['chunkIds', Float64Array],
-  ['fileOf', Int32Array],
-  ['alive', Uint8Array],
-  ['docLen', Uint32Array],
-  ['hasVector', Uint8Array],
-  ['offsets', Uint32Array],
-  ['docs', Int32Array],
-  ['tfs', Uint16Array],
-];
 
 interface Header {
   dims: number;
   model: string;
-  size: number;
-  files: string[];
   fingerprint: CollectionFingerprint;
-  termsBytes: number;
-  lengths: Record<ArrayName, number>;
+  /** Bytes of the v8-serialised save() data. */
+  dataBytes: number;
+  /** Vector slots written (0 without a vector property). */
+  slots: number;
 }
 
-/** Gives the memory a snapshot's vectors are read into (`size × dims` floats), or undefined to refuse the snapshot. */
-export type VectorTarget = (header: { dims: number; model: string; size: number }) => Float32Array | undefined;
-
-const pad8 = (n: number) => Math.ceil(n / 8) * 8;
+const pad16 = (n: number) => Math.ceil(n / 16) * 16;
 
 /** Byte positions of each part, from the header alone. */
-function layout(headerLength: number, header: Pick<Header, 'termsBytes' | 'lengths' | 'size' | 'dims'>) {
-  const termsAt = pad8(12 + headerLength);
-  let offset = termsAt + header.termsBytes;
-  const at = {} as Record<ArrayName, number>;
-  for (const [name, Type] of ARRAYS) {
-    offset = pad8(offset);
-    at[name] = offset;
-    offset += header.lengths[name] * (Type as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-  }
-  const vectorsAt = pad8(offset);
-  return { termsAt, at, vectorsAt, end: vectorsAt + header.size * header.dims * 4 };
+function layout(headerLength: number, header: Pick<Header, 'dataBytes' | 'slots' | 'dims'>) {
+  const dataAt = 12 + headerLength;
+  const aliveAt = dataAt + header.dataBytes;
+  const vectorsAt = pad16(aliveAt + header.slots);
+  return { dataAt, aliveAt, vectorsAt, end: vectorsAt + header.slots * header.dims * 4 };
 }
 
 /** Reads exactly `target.length` bytes at `position`; false at a short file. */
@@ -67,15 +50,18 @@ async function readFully(handle: FileHandle, target: Uint8Array, position: numbe
   return true;
 }
 
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
 /**
- * Writes an index as one binary file: a small JSON header, the vocabulary, each typed array raw
- * and 8-byte aligned, and the vectors last. Restoring is three reads and a few views (no parsing
- * of numbers, no re-analysis of text, no copy of the vectors). Written to a temp file and
- * renamed, so a crash never leaves half a file.
+ * Writes a collection as one binary file: a small JSON header, Orama's `save()` data serialised
+ * with v8 (typed arrays stay binary), then the vectors as raw float32 bytes. Written to a temp
+ * file and renamed, so a crash never leaves half a file.
  */
-export async function writeSnapshot(file: string, state: IndexState, fingerprint: CollectionFingerprint): Promise<void> {
-  const lengths = Object.fromEntries(ARRAYS.map(([name]) => [name, (state[name] as ArrayBufferView & { length: number }).length])) as Record<ArrayName, number>;
-  const header: Header = { dims: state.dims, model: state.model, size: state.size, files: state.files, fingerprint, termsBytes: state.termBytes.length, lengths };
+export async function writeSnapshot(file: string, index: CollectionIndex, fingerprint: CollectionFingerprint): Promise<void> {
+  const raw = save(index.db) as RawData & { index: { vectorIndexes: Record<string, RawVectors> } };
+  const vectors = raw.index.vectorIndexes.embedding;
+  const data = v8.serialize({ ...raw, index: { ...raw.index, vectorIndexes: {} } });
+  const header: Header = { dims: index.dims, model: index.model, fingerprint, dataBytes: data.length, slots: vectors?.max ?? 0 };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = Buffer.alloc(12);
   prefix.writeUInt32LE(MAGIC, 0);
@@ -85,13 +71,9 @@ export async function writeSnapshot(file: string, state: IndexState, fingerprint
   const parts: Array<[number, Uint8Array]> = [
     [0, prefix],
     [12, headerBytes],
-    [places.termsAt, state.termBytes],
-    ...ARRAYS.map(([name]): [number, Uint8Array] => {
-      const array = state[name] as ArrayBufferView;
-      return [places.at[name], new Uint8Array(array.buffer, array.byteOffset, array.byteLength)];
-    }),
-    [places.vectorsAt, new Uint8Array(state.vectors.buffer, state.vectors.byteOffset, state.vectors.byteLength)],
+    [places.dataAt, data],
   ];
+  if (vectors) parts.push([places.aliveAt, bytesOf(vectors.alive)], [places.vectorsAt, bytesOf(vectors.vectors)]);
   const temp = `${file}.tmp`;
   const handle = await open(temp, 'w');
   try {
@@ -105,11 +87,11 @@ export async function writeSnapshot(file: string, state: IndexState, fingerprint
 }
 
 /**
- * Reads a snapshot; undefined when the file is missing, damaged, of another version or stale
- * (a stale one is told by its header alone, before anything large is read). The vectors go
- * straight into the memory `target` gives (the vector store's own slots).
+ * Reads a snapshot back through Orama's `load()`; undefined when the file is missing, damaged,
+ * of another version, stale (told by its header alone, before anything large is read) or of
+ * other dimensions than `dims` (when given). The vectors are read straight into the SIMD store.
  */
-export async function readSnapshot(file: string, expected: CollectionFingerprint, target?: VectorTarget): Promise<IndexState | undefined> {
+export async function readSnapshot(file: string, expected: CollectionFingerprint, dims?: number): Promise<CollectionIndex | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -126,21 +108,23 @@ export async function readSnapshot(file: string, expected: CollectionFingerprint
     if (!(await readFully(handle, headerBytes, 12))) return undefined;
     const header = JSON.parse(headerBytes.toString('utf8')) as Header;
     const f = header.fingerprint;
-    if (f.count !== expected.count || f.maxId !== expected.maxId || f.sumId !== expected.sumId || f.model !== expected.model) return undefined;
+    if (f.count !== expected.count || f.maxId !== expected.maxId || f.sumId !== expected.sumId || f.model !== expected.model || f.language !== expected.language || !isLanguage(f.language)) return undefined;
+    if (dims !== undefined && header.dims !== dims && f.count > 0) return undefined;
     const places = layout(headerLength, header);
     if (places.end !== fileSize) return undefined;
-    // Everything between the header and the vectors in one 8-aligned buffer, viewed in place.
-    const body = new ArrayBuffer(places.vectorsAt - places.termsAt);
-    if (!(await readFully(handle, new Uint8Array(body), places.termsAt))) return undefined;
-    const arrays = {} as Record<ArrayName, ArrayBufferView>;
-    for (const [name, Type] of ARRAYS) arrays[name] = new Type(body, places.at[name] - places.termsAt, header.lengths[name]);
-    const floats = header.size * header.dims;
-    const vectors = target ? target({ dims: header.dims, model: header.model, size: header.size }) : new Float32Array(floats);
-    if (!vectors || vectors.length !== floats) return undefined;
-    if (!(await readFully(handle, new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength), places.vectorsAt))) return undefined;
-    const state = { dims: header.dims, model: header.model, size: header.size, files: header.files, termBytes: new Uint8Array(body, 0, header.termsBytes), vectors, ...arrays } as IndexState;
-    if (state.chunkIds.length !== header.size || state.offsets.length < 1 || state.docs.length !== state.offsets[state.offsets.length - 1]) return undefined;
-    return state;
+    const data = Buffer.alloc(header.dataBytes);
+    if (!(await readFully(handle, data, places.dataAt))) return undefined;
+    const raw = v8.deserialize(data) as RawData & { index: { vectorIndexes: Record<string, unknown> } };
+    if (header.dims > 0) {
+      const alive = new Uint8Array(header.slots);
+      if (!(await readFully(handle, alive, places.aliveAt))) return undefined;
+      const { index, view } = SimdVectorIndex.reserve(header.dims, header.slots, alive);
+      if (!(await readFully(handle, bytesOf(view), places.vectorsAt))) return undefined;
+      raw.index.vectorIndexes = { embedding: index };
+    }
+    const { db, control } = CollectionIndex.createDb(header.dims, f.language);
+    load(db, raw);
+    return CollectionIndex.restored(header.dims, header.model, f.language, db, control);
   } catch {
     return undefined;
   } finally {

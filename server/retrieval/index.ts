@@ -8,7 +8,7 @@ import type { RealtimeHub } from '../realtime';
 import type { SecretStore } from '../secrets';
 import { createCollectionIndexes } from './collection-indexes';
 import { createEmbeddingService } from './embedding/embedding.service';
-import { createEmbeddingSettings } from './retrieval-config';
+import { createEmbeddingSettings, RERANKER_KEY_SECRET } from './retrieval-config';
 import { createRetrievalRepo } from './retrieval.repo';
 import { createRetrievalService } from './retrieval.service';
 
@@ -66,6 +66,7 @@ export function createRetrieval(deps: {
     embedder: () => embeddings.current(),
     clock: deps.clock,
     log: deps.log,
+    rerankerKey: async () => (await deps.secrets.get(RERANKER_KEY_SECRET)) || undefined,
   });
   return { repo, service, embeddings, indexes };
 }

@@ -1,5 +1,5 @@
 import { create, insertMultiple, load, save, search, type AnyOrama, type RawData } from '@orama/orama';
-import type { IndexInput, IndexQuery } from './hybrid-index';
+import type { IndexInput, IndexQuery } from './collection-index';
 import { STOP_WORDS } from './text-analysis';
 
 /** A hit as the comparison reads it. */
@@ -16,7 +16,7 @@ const INSERT_BATCH = 1000;
  * The same chunks in Orama 3 (full-text + vector fields), configured as fairly as Orama allows:
  * English stemming, our stop words, `similarity` lowered to 0.1 (its 0.8 default drops most real
  * matches) and `hybridWeights` from the blend weight. Not used by the service: bench/retrieval.ts
- * loads it next to {@link HybridIndex} to show, in one run, why the service keeps its own index
+ * loads it next to {@link CollectionIndex} to show, in one run, why the service keeps its own index
  * (see CONTEXT.md). Vectors are inserted as copies (Orama keeps inserted objects by reference and
  * nulls their vector field in results).
  */

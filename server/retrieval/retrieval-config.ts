@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineSection, type ConfigService } from '../config';
-import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate } from '../contracts/retrieval';
+import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate, type RetrievalConfigView } from '../contracts/retrieval';
 import { badRequest } from '../platform/http/errors';
 import type { SecretStore } from '../secrets';
 
@@ -82,12 +82,17 @@ const OVERLAP_RULES = [
   ['HTML_MIN_CHUNK_SIZE', 'HTML_CHUNK_SIZE'],
 ] as const;
 
-/** Reads and updates the retrieval settings, checking rules that span fields. */
-export function createRetrievalSettings(config: ConfigService) {
+/** Secret store name of the external reranker's key. */
+export const RERANKER_KEY_SECRET = 'retrieval:reranker';
+
+/** Reads and updates the retrieval settings (the reranker key in the secret store), checking rules that span fields. */
+export function createRetrievalSettings(config: ConfigService, secrets: SecretStore) {
+  const view = async (cfg: RetrievalConfig): Promise<RetrievalConfigView> => ({ ...cfg, RAG_EXTERNAL_RERANKER_API_KEY: (await secrets.get(RERANKER_KEY_SECRET)) ?? '' });
   return {
-    get: () => config.get(RetrievalSection),
+    get: async () => view(await config.get(RetrievalSection)),
     /** Merges a validated subset; 400 naming the field when the result breaks a rule. */
-    async update(patch: RetrievalConfigUpdate): Promise<RetrievalConfig> {
+    async update(update: RetrievalConfigUpdate): Promise<RetrievalConfigView> {
+      const { RAG_EXTERNAL_RERANKER_API_KEY: key, ...patch } = update;
       const next = { ...(await config.get(RetrievalSection)), ...patch };
       for (const [small, large] of OVERLAP_RULES) {
         if (next[small] >= next[large]) throw badRequest(`Field '${small}': must be smaller than ${large} (${next[large]})`);
@@ -96,7 +101,11 @@ export function createRetrievalSettings(config: ConfigService) {
       if (next.CONTENT_EXTRACTION_ENGINE === 'external' && !next.EXTERNAL_DOCUMENT_LOADER_URL) throw badRequest("Field 'EXTERNAL_DOCUMENT_LOADER_URL': is required when CONTENT_EXTRACTION_ENGINE is external");
       if (next.ENABLE_CHUNKING_SERVER && !next.CHUNKING_SERVER_URL) throw badRequest("Field 'CHUNKING_SERVER_URL': is required when ENABLE_CHUNKING_SERVER is on");
       if (next.RAG_RERANKING_ENGINE === 'external' && !next.RAG_EXTERNAL_RERANKER_URL) throw badRequest("Field 'RAG_EXTERNAL_RERANKER_URL': is required when RAG_RERANKING_ENGINE is external");
-      return config.set(RetrievalSection, next);
+      if (key !== undefined) {
+        if (key === '') await secrets.delete(RERANKER_KEY_SECRET);
+        else await secrets.set(RERANKER_KEY_SECRET, key);
+      }
+      return view(await config.set(RetrievalSection, next));
     },
   };
 }

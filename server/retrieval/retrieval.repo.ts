@@ -171,6 +171,19 @@ export function createRetrievalRepo(db: Db) {
     },
     async removeCollection(collectionId: string): Promise<void> {
       await db('collection_files').where({ collection_id: collectionId }).delete();
+      await db('collection_languages').where({ collection_id: collectionId }).delete();
+    },
+    /** The analysis language of a collection, when set. */
+    async languageOf(collectionId: string): Promise<string | undefined> {
+      const row = await db('collection_languages').where({ collection_id: collectionId }).first<{ language: string } | undefined>('language');
+      return row?.language;
+    },
+    /** Sets a collection's language (only when it has none with `ifUnset`); answers the language in force. */
+    async setLanguage(collectionId: string, language: string, now: number, ifUnset = false): Promise<string> {
+      if (ifUnset) await db('collection_languages').insert({ collection_id: collectionId, language, updated_at: now }).onConflict('collection_id').ignore();
+      else await db('collection_languages').insert({ collection_id: collectionId, language, updated_at: now }).onConflict('collection_id').merge();
+      const row = await db('collection_languages').where({ collection_id: collectionId }).first<{ language: string } | undefined>('language');
+      return row?.language ?? language;
     },
     /**
      * Stores the chunks of several files (replacing older ones) and marks them completed, in one

@@ -2,8 +2,10 @@ import type { ConfigService } from '../config';
 import type { RetrievalConfig } from '../contracts/retrieval';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
+import type { CollectionIndex } from './collection-index';
 import { blobOf, type CollectionIndexes } from './collection-indexes';
 import type { Embedder } from './embedding/embedder';
+import { isLanguage, type Language } from './languages';
 import { rerank } from './reranker';
 import { RetrievalSection } from './retrieval-config';
 import type { PackedTerms } from './packed-terms';
@@ -24,6 +26,8 @@ export interface StoreItem {
   chunks: readonly PreparedChunk[];
   vectors: readonly (Float32Array | null)[];
   terms?: PackedTerms;
+  /** The language `terms` were analysed in (detected from the file when the collection had none). */
+  language?: string;
 }
 
 /** One retrieved passage. `score` is its relevance, 0..1. */
@@ -88,6 +92,7 @@ export function createRetrievalService(deps: {
 }) {
   const { repo, indexes, config, clock, log } = deps;
   const signals: RetrievalSignal[] = [];
+  const reindexing = new Map<string, number>();
 
   async function queryVector(embedder: Embedder, query: string, signal?: AbortSignal): Promise<Float32Array | null> {
     try {
@@ -115,6 +120,13 @@ export function createRetrievalService(deps: {
     }
   }
 
+  /** Takes a file out of a loaded index; one left mostly of dead slots is rebuilt from SQLite on next use. */
+  async function removeFromIndex(collectionId: string, index: CollectionIndex, fileId: string): Promise<void> {
+    index.removeFile(fileId);
+    if (index.wantsCompaction) await indexes.invalidate(collectionId);
+    else indexes.changed(collectionId);
+  }
+
   const service = {
     /**
      * Stores the chunks of several files (replacing older ones) in one transaction, marks them
@@ -136,16 +148,20 @@ export function createRetrievalService(deps: {
       const stored = await repo.storeMany(files, model, clock.now());
       for (const item of items) {
         const ids = stored.get(fileKey(item.collectionId, item.fileId));
+        if (!ids) continue;
+        // The first file detected in a language gives its collection that language.
+        const language = isLanguage(item.language) ? await repo.setLanguage(item.collectionId, item.language, clock.now(), true) : undefined;
         const pending = indexes.peek(item.collectionId);
-        if (!ids || !pending) continue;
+        if (!pending) continue;
         const index = await pending;
         const dims = item.vectors.find((v) => v)?.length;
-        if (index.model !== model || (dims !== undefined && index.dims !== dims)) {
+        if (index.model !== model || (dims !== undefined && index.dims !== dims) || (language !== undefined && index.language !== language)) {
           await indexes.invalidate(item.collectionId);
           continue;
         }
         index.removeFile(item.fileId);
-        const terms = item.terms ? unpackTerms(item.terms) : undefined;
+        // Terms analysed in another language than the index's are analysed again by the index.
+        const terms = item.terms && item.language === index.language ? unpackTerms(item.terms) : undefined;
         index.add(ids.map((id, i) => ({ id, fileId: item.fileId, text: item.chunks[i]!.text, vector: item.vectors[i] ?? null, terms: terms?.[i] })));
         indexes.changed(item.collectionId);
       }
@@ -162,10 +178,7 @@ export function createRetrievalService(deps: {
     async removeFile(collectionId: string, fileId: string): Promise<boolean> {
       const removed = await repo.removeFile(collectionId, fileId);
       const pending = indexes.peek(collectionId);
-      if (pending) {
-        (await pending).removeFile(fileId);
-        indexes.changed(collectionId);
-      }
+      if (pending) await removeFromIndex(collectionId, await pending, fileId);
       return removed;
     },
 
@@ -177,9 +190,26 @@ export function createRetrievalService(deps: {
     /** Takes a file whose rows are gone already out of a loaded index (a saved one is stale now and rebuilt when next loaded). */
     async forgetFile(collectionId: string, fileId: string): Promise<void> {
       const pending = indexes.peek(collectionId);
-      if (!pending) return;
-      (await pending).removeFile(fileId);
-      indexes.changed(collectionId);
+      if (pending) await removeFromIndex(collectionId, await pending, fileId);
+    },
+
+    /**
+     * Changes a collection's analysis language: the index is rebuilt from SQLite in that language
+     * in the background (searches meanwhile wait for it); {@link reindexProgress} tells how far.
+     */
+    async setLanguage(collectionId: string, language: Language): Promise<void> {
+      await repo.setLanguage(collectionId, language, clock.now());
+      await indexes.invalidate(collectionId);
+      reindexing.set(collectionId, 0);
+      void indexes
+        .get(collectionId, (done, total) => reindexing.set(collectionId, total > 0 ? Math.min(1, done / total) : 1))
+        .catch((error: unknown) => log.warn({ err: error, collectionId }, 'could not re-index a collection'))
+        .finally(() => reindexing.delete(collectionId));
+    },
+
+    /** Progress 0..1 of a language change's re-index, or undefined when none runs. */
+    reindexProgress(collectionId: string): number | undefined {
+      return reindexing.get(collectionId);
     },
 
     /** Drops a whole collection (rows cascade) and its index. */

@@ -102,14 +102,18 @@ describe('hybrid retrieval', () => {
       json: { results: (body.documents as string[]).map((d, index) => ({ index, relevance_score: d.includes('otter') || d.includes('Rotterdam') ? 0.95 : 0.1 })) },
     }));
     try {
-      await settings({ RAG_RERANKING_ENGINE: 'external', RAG_EXTERNAL_RERANKER_URL: `${reranker.url}/rerank`, RAG_RERANKING_MODEL: 'rerank-fake', TOP_K_RERANKER: 1, RELEVANCE_THRESHOLD: 0.5 });
+      const saved = await settings({ RAG_RERANKING_ENGINE: 'external', RAG_EXTERNAL_RERANKER_URL: `${reranker.url}/rerank`, RAG_EXTERNAL_RERANKER_API_KEY: 'rr-secret-1', RAG_RERANKING_MODEL: 'rerank-fake', TOP_K_RERANKER: 1, RELEVANCE_THRESHOLD: 0.5 });
+      expect(saved.body.RAG_EXTERNAL_RERANKER_API_KEY).toBe('rr-secret-1');
+      // The key lives in the secret store, not in the stored settings.
+      expect(JSON.stringify(await server.services.db('config').select())).not.toContain('rr-secret-1');
       const result = await query(server, alice, [base], 'warehouse location');
       expect(reranker.bodies[0].body).toMatchObject({ model: 'rerank-fake', query: 'warehouse location', top_n: 1 });
+      expect(reranker.bodies[0].headers.authorization).toBe('Bearer rr-secret-1');
       expect(result.documents).toHaveLength(1);
       expect(result.documents[0]).toContain('Rotterdam');
       expect(result.distances[0]).toBeCloseTo(0.95);
     } finally {
-      await settings({ RAG_RERANKING_ENGINE: '', RAG_EXTERNAL_RERANKER_URL: '', RELEVANCE_THRESHOLD: 0.7 });
+      await settings({ RAG_RERANKING_ENGINE: '', RAG_EXTERNAL_RERANKER_URL: '', RAG_EXTERNAL_RERANKER_API_KEY: '', RELEVANCE_THRESHOLD: 0.7 });
       await reranker.close();
     }
   });

@@ -1,5 +1,6 @@
 import { OFFLINE_DIMS, offlineEmbedTerms } from '../../retrieval/embedding/offline-embedder';
 import { packTerms, type PackedTerms } from '../../retrieval/packed-terms';
+import { analyzerFor, DEFAULT_LANGUAGE, detectLanguage, isLanguage, type Language } from '../../retrieval/languages';
 import { analyze } from '../../retrieval/text-analysis';
 import { chunkDocument, type Chunk, type ChunkSettings } from './chunk';
 import { extract, type SourceFile } from './extract';
@@ -13,6 +14,8 @@ export interface PrepareJob {
   externalUrl?: string;
   /** Embed with the built-in offline embedder too (it is CPU work, so it runs here). */
   embedOffline: boolean;
+  /** The collection's analysis language; detected from the file when it has none yet. */
+  language?: string;
 }
 
 /** Chunks of a file, their analysed terms, and their offline vectors packed `chunks × 384` when asked for. */
@@ -22,6 +25,8 @@ export interface PrepareResult {
   dims: number;
   /** Each chunk's index terms (the same analysis the search index applies). */
   terms: PackedTerms;
+  /** The language the terms were analysed in (the collection's, or the one detected). */
+  language: Language;
 }
 
 /** A file's outcome in a batch: its result, or why it failed (`reason`: a message for the user). */
@@ -31,13 +36,17 @@ export type PrepareOutcome = { ok: true; result: PrepareResult } | { ok: false; 
 export async function prepare(job: PrepareJob): Promise<PrepareResult> {
   const doc = await extract(job.file, { externalUrl: job.externalUrl, wantHtml: job.settings.CHUNKING_STRATEGY === 'H' });
   const chunks = await chunkDocument(doc, job.settings, job.file.filename);
-  const lists = chunks.map((c) => analyze(c.text));
+  const language = isLanguage(job.language) ? job.language : (detectLanguage(chunks.map((c) => c.text).join('\n').slice(0, 4000)) ?? DEFAULT_LANGUAGE);
+  const analyzer = analyzerFor(language);
+  const lists = chunks.map((c) => analyzer(c.text));
   let vectors: Float32Array | null = null;
   if (job.embedOffline) {
+    // The offline embedder reads the shared analyser's terms (queries are embedded the same way, whatever the language).
+    const embedLists = analyzer === analyze ? lists : chunks.map((c) => analyze(c.text));
     vectors = new Float32Array(chunks.length * OFFLINE_DIMS);
-    lists.forEach((terms, i) => offlineEmbedTerms(terms, vectors!.subarray(i * OFFLINE_DIMS, (i + 1) * OFFLINE_DIMS)));
+    embedLists.forEach((terms, i) => offlineEmbedTerms(terms, vectors!.subarray(i * OFFLINE_DIMS, (i + 1) * OFFLINE_DIMS)));
   }
-  return { chunks, vectors, dims: OFFLINE_DIMS, terms: packTerms(lists) };
+  return { chunks, vectors, dims: OFFLINE_DIMS, terms: packTerms(lists), language };
 }
 
 /** Prepares several files, one after another; one file failing does not fail the others. */

@@ -16,6 +16,7 @@ import * as createIssuedTokens from './202611231500-create-issued-tokens';
 import * as createMessageRatings from './202611231600-create-message-ratings';
 import * as chatOrganizing from './202611231700-chat-organizing';
 import * as createBuiltinModels from './202611232100-create-builtin-models';
+import * as collectionLanguages from './202611251401-collection-languages';
 import * as createApiUsage from './202611251900-create-api-usage';
 import * as indexStreamingAnswers from './202611252001-index-streaming-answers';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611231600-create-message-ratings', createMessageRatings],
   ['202611231700-chat-organizing', chatOrganizing],
   ['202611232100-create-builtin-models', createBuiltinModels],
+  ['202611251401-collection-languages', collectionLanguages],
   ['202611251900-create-api-usage', createApiUsage],
   ['202611252001-index-streaming-answers', indexStreamingAnswers],
 ];

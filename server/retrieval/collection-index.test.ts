@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { offlineEmbed, OFFLINE_DIMS } from './embedding/offline-embedder';
-import { HybridIndex } from './hybrid-index';
+import { CollectionIndex } from './collection-index';
 import { VectorStore } from './vector-store';
 import { simdAvailable } from './simd-dot';
 
@@ -11,16 +11,16 @@ const DOCS = [
   'The lighthouse on Gull Island was built in 1874.',
 ];
 
-function build(): HybridIndex {
-  const index = new HybridIndex(OFFLINE_DIMS, 'test');
+function build(): CollectionIndex {
+  const index = CollectionIndex.empty(OFFLINE_DIMS, 'test');
   index.add(DOCS.map((text, i) => ({ id: i + 1, fileId: `f${i % 2}`, text, vector: offlineEmbed(text) })));
   return index;
 }
 
-const search = (index: HybridIndex, text: string, mode: 'hybrid' | 'text' | 'vector', weight = 0.5) =>
+const search = (index: CollectionIndex, text: string, mode: 'hybrid' | 'text' | 'vector', weight = 0.5) =>
   index.search({ text, vector: offlineEmbed(text), mode, weight, fusion: 'blend', limit: 4 });
 
-describe('hybrid index', () => {
+describe('collection index (Orama with Parley components)', () => {
   it('ranks the chunk holding every query word first with a lexical score of 1', () => {
     const [top, next] = search(build(), 'launch code Falcon', 'text');
     expect(top).toMatchObject({ id: 1, fileId: 'f0' });
@@ -44,22 +44,26 @@ describe('hybrid index', () => {
     expect(search(build(), 'lighthouses', 'vector')[0]!.id).toBe(4);
   });
 
-  it('forgets a removed file and survives compaction', () => {
+  it('forgets a removed file through Orama and takes it back when inserted again', () => {
     const index = build();
     expect(index.removeFile('f1')).toBe(2);
+    expect(index.has('f1')).toBe(false);
     expect(search(index, 'tomatoes watering', 'text')).toEqual([]);
-    index.compact();
     expect(index.count).toBe(2);
     expect(search(index, 'otters', 'hybrid')[0]!.id).toBe(3);
     expect(search(index, 'tomatoes', 'hybrid').map((h) => h.id)).not.toContain(2);
+    index.add([{ id: 2, fileId: 'f1', text: DOCS[1]!, vector: offlineEmbed(DOCS[1]!) }]);
+    const [again, twice] = search(index, 'tomatoes watering', 'text');
+    expect(again).toMatchObject({ id: 2, fileId: 'f1' });
+    expect(twice).toBeUndefined();
   });
 
-  it('round-trips through its exported state with identical results', () => {
+  it('answers full-text, vector and hybrid queries through Orama search', () => {
     const index = build();
-    const copy = HybridIndex.fromState(index.exportState());
-    for (const q of ['otters', 'Falcon code', 'watering tomatoes']) expect(search(copy, q, 'hybrid')).toEqual(search(index, q, 'hybrid'));
-    copy.add([{ id: 9, fileId: 'f9', text: 'Otters again, with kelp.', vector: offlineEmbed('Otters again, with kelp.') }]);
-    expect(search(copy, 'kelp', 'text')[0]!.id).toBe(9);
+    expect(index.db.data.index.vectorIndexes.embedding).toBeDefined();
+    expect(search(index, 'lighthouse island', 'vector')[0]!.id).toBe(4);
+    expect(search(index, 'lighthouse island', 'text')[0]!.semantic).toBe(0);
+    expect(search(index, 'lighthouse island', 'vector')[0]!.lexical).toBe(0);
   });
 
   it('orders by reciprocal rank fusion when asked', () => {

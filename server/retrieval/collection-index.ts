@@ -1,0 +1,245 @@
+import { create, insertMultiple, removeMultiple, search, type AnyOrama } from '@orama/orama';
+import { analyzerTokenizer, parleyIndex, slimDocumentsStore, SimdVectorIndex, type IndexControl } from './orama-components';
+import { analyzerFor, DEFAULT_LANGUAGE, type Language } from './languages';
+
+/** Reciprocal rank fusion constant. */
+const RRF_K = 60;
+/** Documents inserted per `insertMultiple` call. */
+const INSERT_BATCH = 1000;
+
+/** One chunk as the index receives it. */
+export interface IndexInput {
+  /** The chunk's row id in SQLite. */
+  id: number;
+  fileId: string;
+  /** The text searched by BM25. */
+  text: string;
+  /** Unit-length embedding of `dims` numbers, or null when the chunk has none yet. */
+  vector: Float32Array | null;
+  /** `analyze(text)` when the caller has it already (ingestion analyses on its worker). */
+  terms?: readonly string[];
+}
+
+/** A search result: the chunk, its blended score and the two signals behind it (all 0..1). */
+export interface IndexHit {
+  id: number;
+  fileId: string;
+  score: number;
+  /** The ranking key: `score` when blending, the fused rank score with RRF. */
+  order: number;
+  lexical: number;
+  semantic: number;
+}
+
+/** How to score: `hybrid` blends both signals; `text` is BM25 only; `vector` cosine only. */
+export interface IndexQuery {
+  text: string;
+  /** Unit-length query embedding (needed for `hybrid` and `vector`). */
+  vector: Float32Array | null;
+  mode: 'hybrid' | 'text' | 'vector';
+  /** Weight of the lexical score in the blend (HYBRID_BM25_WEIGHT). */
+  weight: number;
+  /** `blend`: weight × lexical + (1 − weight) × semantic; `rrf`: reciprocal rank fusion ordering. */
+  fusion: 'blend' | 'rrf';
+  limit: number;
+  /**
+   * Cosine at which the embedder's match counts as full (semantic = min(1, cosine ÷ this)).
+   * Default 1. Short queries against long chunks rarely pass 0.5 cosine with bag-of-features
+   * embedders, so those declare a lower reference to keep the threshold meaningful.
+   */
+  fullMatchCosine?: number;
+}
+
+/** The Orama schema of a collection: searched text, the file (where-filters), the vector. */
+function schemaOf(dims: number) {
+  return dims > 0 ? ({ text: 'string', fileId: 'enum', embedding: `vector[${dims}]` } as const) : ({ text: 'string', fileId: 'enum' } as const);
+}
+
+type OramaHits = { hits: Array<{ id: string; score: number; document: { fileId: string } }> };
+
+/**
+ * One collection's search engine: an Orama database built from Parley's components (BM25
+ * postings and the SIMD vector scan as the index, the shared analyser as the tokenizer, a slim
+ * documents store, no sorter). Document ids are chunk ids. Inserting, removing and every query go
+ * through Orama; scores are normalised to 0..1 in absolute terms, so a threshold means the same
+ * from one query to the next:
+ * - lexical = BM25 ÷ the BM25 an average-length chunk holding each query term once would get
+ *   (capped at 1): 1 means "all the query's words are here";
+ * - semantic = max(0, cosine) ÷ the embedder's full-match cosine, capped at 1.
+ */
+export class CollectionIndex {
+  readonly dims: number;
+  /** The embedding model the vectors come from. */
+  model: string;
+  /** The language its text is analysed in. */
+  readonly language: Language;
+  readonly db: AnyOrama;
+  private readonly control: IndexControl;
+  /** Chunk ids of each file in the index. */
+  private readonly files = new Map<string, number[]>();
+  private live = 0;
+  /** Internal ids ever used (Orama never reuses them; removed ones are dead slots). */
+  private slots = 0;
+
+  private constructor(dims: number, model: string, language: Language, db: AnyOrama, control: IndexControl) {
+    this.dims = dims;
+    this.model = model;
+    this.language = language;
+    this.db = db;
+    this.control = control;
+  }
+
+  /** An empty Orama database with Parley's components. */
+  static createDb(dims: number, language: Language): { db: AnyOrama; control: IndexControl } {
+    const control: IndexControl = { k: 100, pretokenized: new Map(), lexical: new Map() };
+    const db = create({
+      schema: schemaOf(dims),
+      sort: { enabled: false },
+      components: {
+        tokenizer: analyzerTokenizer(analyzerFor(language), language),
+        index: parleyIndex(control),
+        documentsStore: slimDocumentsStore(['fileId']),
+      },
+    } as never) as AnyOrama;
+    return { db, control };
+  }
+
+  static empty(dims: number, model: string, language: Language = DEFAULT_LANGUAGE): CollectionIndex {
+    const { db, control } = CollectionIndex.createDb(dims, language);
+    return new CollectionIndex(dims, model, language, db, control);
+  }
+
+  /** Wraps a database restored by `load()` (its files are read back from the documents store). */
+  static restored(dims: number, model: string, language: Language, db: AnyOrama, control: IndexControl): CollectionIndex {
+    const index = new CollectionIndex(dims, model, language, db, control);
+    const docs = (db.data.docs as { docs: Record<string, { fileId: string } | undefined> }).docs;
+    const ids = db.internalDocumentIDStore.internalIdToId as string[];
+    for (const [internalId, doc] of Object.entries(docs)) {
+      if (!doc) continue;
+      index.track(doc.fileId, Number(ids[Number(internalId) - 1]));
+    }
+    index.slots = ids.length;
+    return index;
+  }
+
+  private track(fileId: string, id: number): void {
+    let list = this.files.get(fileId);
+    if (!list) {
+      list = [];
+      this.files.set(fileId, list);
+    }
+    list.push(id);
+    this.live += 1;
+  }
+
+  /** Live chunks. */
+  get count(): number {
+    return this.live;
+  }
+
+  /** Removed chunks still holding slots (Orama never reuses internal ids). */
+  get deadSlots(): number {
+    return this.slots - this.live;
+  }
+
+  /** True when so much was removed that rebuilding the collection would pay off. */
+  get wantsCompaction(): boolean {
+    return this.slots > 1000 && this.deadSlots > this.slots / 4;
+  }
+
+  /** True while the file has chunks in the index. */
+  has(fileId: string): boolean {
+    return this.files.has(fileId);
+  }
+
+  /** Inserts chunks through Orama (terms analysed here unless given). */
+  add(chunks: readonly IndexInput[]): void {
+    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+      const batch = chunks.slice(i, i + INSERT_BATCH);
+      const docs = batch.map((c) => {
+        const id = String(c.id);
+        if (c.terms) this.control.pretokenized.set(id, c.terms);
+        const withVector = this.dims > 0 && c.vector !== null && c.vector.length === this.dims;
+        // Orama accepts plain arrays only for vector properties (pitfall 8).
+        return withVector ? { id, text: c.text, fileId: c.fileId, embedding: Array.from(c.vector!) } : { id, text: c.text, fileId: c.fileId };
+      });
+      insertMultiple(this.db, docs as never[], docs.length);
+      this.control.pretokenized.clear();
+      for (const c of batch) this.track(c.fileId, c.id);
+      this.slots = (this.db.internalDocumentIDStore.internalIdToId as string[]).length;
+    }
+  }
+
+  /** Removes every chunk of a file through Orama; returns how many went. */
+  removeFile(fileId: string): number {
+    const ids = this.files.get(fileId);
+    if (!ids) return 0;
+    // One batch as large as the ids: Orama's removeMultiple otherwise finishes later on a timer.
+    void removeMultiple(
+      this.db,
+      ids.map((id) => String(id)),
+      ids.length + 1,
+    );
+    this.files.delete(fileId);
+    this.live -= ids.length;
+    return ids.length;
+  }
+
+  private vectorNode(): SimdVectorIndex | undefined {
+    const node = (this.db.data.index.vectorIndexes as Record<string, { node: unknown } | undefined>).embedding?.node;
+    return node instanceof SimdVectorIndex ? node : undefined;
+  }
+
+  private chunkIdOf(internalId: number): number {
+    return Number((this.db.internalDocumentIDStore.internalIdToId as string[])[internalId - 1]);
+  }
+
+  private internalIdOf(id: string): number {
+    return (this.db.internalDocumentIDStore.idToInternalId as Map<string, number>).get(id)!;
+  }
+
+  /** Ranks live chunks for a query; returns at most `limit` hits, best first. */
+  search(query: IndexQuery): IndexHit[] {
+    if (this.live === 0 || query.limit <= 0) return [];
+    const limit = Math.min(query.limit, this.live);
+    const node = this.vectorNode();
+    const useVector = query.mode !== 'text' && query.vector !== null && node !== undefined && query.vector.length === this.dims;
+    const useText = query.mode !== 'vector';
+    if (!useText && !useVector) return [];
+    const semScale = 1 / Math.min(1, Math.max(0.05, query.fullMatchCosine ?? 1));
+    const semantic = (cosine: number | null) => (cosine === null ? 0 : Math.min(1, Math.max(0, cosine) * semScale));
+    // Candidates from each ranking: deeper than the limit, so the fusion sees what it needs.
+    const depth = useText && useVector ? Math.max(limit * 4, 100) : limit;
+    this.control.k = depth;
+
+    const candidates = new Map<number, { fileId: string; textRank: number; vectorRank: number }>();
+    if (useVector) {
+      node.k = depth;
+      const result = search(this.db, { mode: 'vector', vector: { value: query.vector!, property: 'embedding' }, similarity: -1, limit: depth } as never) as unknown as OramaHits;
+      result.hits.forEach((hit, rank) => candidates.set(this.internalIdOf(hit.id), { fileId: hit.document.fileId, textRank: -1, vectorRank: rank }));
+    }
+    if (useText) {
+      const result = search(this.db, { term: query.text, properties: ['text'], limit: depth } as never) as unknown as OramaHits;
+      result.hits.forEach((hit, rank) => {
+        const internalId = this.internalIdOf(hit.id);
+        const known = candidates.get(internalId);
+        if (known) known.textRank = rank;
+        else candidates.set(internalId, { fileId: hit.document.fileId, textRank: rank, vectorRank: -1 });
+      });
+    }
+
+    const weight = !useText ? 0 : !useVector ? 1 : query.weight;
+    const rrf = query.fusion === 'rrf' && useText && useVector && weight > 0 && weight < 1;
+    const hits: Array<IndexHit & { internalId: number }> = [];
+    for (const [internalId, c] of candidates) {
+      const lexical = useText ? (this.control.lexical.get(internalId) ?? 0) : 0;
+      const sem = useVector ? semantic(node.cosineOf(internalId)) : 0;
+      const score = weight * lexical + (1 - weight) * sem;
+      const order = rrf ? (c.textRank >= 0 ? 1 / (RRF_K + c.textRank + 1) : 0) + (c.vectorRank >= 0 ? 1 / (RRF_K + c.vectorRank + 1) : 0) : score;
+      hits.push({ id: this.chunkIdOf(internalId), internalId, fileId: c.fileId, score, order, lexical, semantic: sem });
+    }
+    this.control.lexical.clear();
+    hits.sort((a, b) => b.order - a.order || a.internalId - b.internalId);
+    return hits.slice(0, limit).map(({ internalId: _internal, ...hit }) => hit);
+  }
+}
