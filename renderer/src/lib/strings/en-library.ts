@@ -57,4 +57,12 @@ export const enLibrary = {
   'prompts.private': 'Only me',
   'prompts.public': 'Everyone',
   'prompts.picker': 'Prompts',
+  'knowledge.settings': 'Name, description and access',
+  'knowledge.extractedText': 'Extracted text',
+  'knowledge.chunks': 'Chunks ({count})',
+  'knowledge.truncated': 'Only the first 200,000 characters are shown.',
+  'knowledge.noChunks': 'No chunks stored (status: {status}).',
+  'knowledge.chars': '{count} characters',
+  'knowledge.page': 'page {page}',
+  'knowledge.preview': 'Preview {name}',
 } as const;
