@@ -13,6 +13,7 @@ export const enLibrary = {
   'library.folderActions': 'Actions for folder {name}',
   'library.dropHere': 'Drop here to take it out of its folder',
   'library.moveTo': 'Move to folder',
+  'library.moveToEllipsis': 'Move to folder…',
   'library.noFolder': 'No folder',
   'library.tags': 'Tags',
   'library.editTags': 'Edit tags',
