@@ -116,7 +116,7 @@ function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onC
     setResults((s) => ({ ...s, [i]: 'busy' }));
     try {
       const res = await verify(rows[i]!);
-      setResults((s) => ({ ...s, [i]: res.status ? { ok: true, text: t('admin.verifyModels', { count: res.models ?? 0 }) } : { ok: false, text: t('admin.verifyFail', { detail: res.detail ?? '—' }) } }));
+      setResults((s) => ({ ...s, [i]: res.status ? { ok: true, text: res.models === 1 ? t('admin.verifyModel') : t('admin.verifyModels', { count: res.models ?? 0 }) } : { ok: false, text: t('admin.verifyFail', { detail: res.detail ?? '—' }) } }));
     } catch (err) {
       setResults((s) => ({ ...s, [i]: { ok: false, text: t('admin.verifyFail', { detail: messageOf(err) }) } }));
     }

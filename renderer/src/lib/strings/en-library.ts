@@ -65,6 +65,7 @@ export const enLibrary = {
   'admin.modelAllowList': 'Model allow-list',
   'admin.modelAllowListHint': 'One model id per line; empty offers every model',
   'admin.verifyModels': 'Connection works: {count} models found.',
+  'admin.verifyModel': 'Connection works: 1 model found.',
   'knowledge.settings': 'Name, description and access',
   'knowledge.extractedText': 'Extracted text',
   'knowledge.chunks': 'Chunks ({count})',
