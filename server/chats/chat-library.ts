@@ -20,7 +20,7 @@ export function createChatLibrary(deps: { db: Db; chats: ChatsService; folders: 
     search: createChatSearchService({ repo: createChatSearchRepo(db) }),
     organizing: createChatOrganizingService({ repo, chats, requireFolder: folders.requireOwnForFiling }),
     shares: createSharesService({ repo: createSharesRepo(db), chats, permissions, clock }),
-    transfer: createTransferService({ repo, attachments: createAttachmentsRepo(db), chats, permissions, folderName: folders.nameOf, clock }),
+    transfer: createTransferService({ repo, attachments: createAttachmentsRepo(db), chats, permissions, folderName: folders.nameOf, folderPath: folders.pathOf, ensureFolder: folders.ensurePath, clock }),
   };
 }
 export type ChatLibrary = ReturnType<typeof createChatLibrary>;

@@ -54,6 +54,8 @@ export interface ExportedChat extends Chat {
   attachment_ids: string[];
   /** Name of the folder it was filed in, if any. */
   folder_name: string | null;
+  /** Names of that folder and its parents, top level first ([] when in no folder); import recreates them. */
+  folder_path: string[];
 }
 
 /** Body of POST /api/v1/chats/import: Parley's export, Open WebUI's export or ChatGPT's conversations.json entries. */

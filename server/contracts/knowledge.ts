@@ -77,3 +77,26 @@ export interface KnowledgeFileEvent {
   progress: number;
   error?: string;
 }
+
+/** One chunk of a file as the preview shows it. */
+export interface KnowledgeChunkPreview {
+  /** Order of the chunk in the file, from 0. */
+  seq: number;
+  text: string;
+  /** Heading trail, page and parent number when the chunker recorded them. */
+  meta: Record<string, unknown>;
+}
+
+/** GET /api/v1/knowledge/{id}/file/{file_id}/preview: what retrieval sees of a file. */
+export interface KnowledgeFilePreview {
+  file_id: string;
+  name: string;
+  status: FileStatus;
+  /** The text extracted from the file now (cut at 200,000 characters), null when extraction fails. */
+  text: string | null;
+  /** Why no text could be extracted (only when `text` is null). */
+  text_error?: string;
+  /** Whether `text` was cut. */
+  truncated: boolean;
+  chunks: KnowledgeChunkPreview[];
+}

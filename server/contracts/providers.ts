@@ -79,7 +79,13 @@ export const LocalVerifyRequest = z.object({
 export type LocalVerifyRequest = z.infer<typeof LocalVerifyRequest>;
 
 /** Answer of both verify endpoints: whether the provider answered its model list with that key. */
-export const VerifyResponse = z.object({ status: z.boolean() });
+export const VerifyResponse = z.object({
+  status: z.boolean(),
+  /** How many models the provider listed (when `status` is true). */
+  models: z.number().int().optional(),
+  /** Why the check failed, with any key blanked out (when `status` is false). */
+  detail: z.string().optional(),
+});
 export type VerifyResponse = z.infer<typeof VerifyResponse>;
 
 /** Direct connection flags (GET/POST /api/v1/configs/connections). */

@@ -99,6 +99,39 @@ export function createFoldersService(deps: { repo: FoldersRepo; clock: Clock }) 
       if (!row || row.user_id !== userId) throw badRequest(`Field 'folder_id': no folder ${id}`, 'FOLDER_NOT_FOUND');
     },
 
+    /** Names from the top level down to a user's folder ([] when there is none). */
+    async pathOf(userId: string, id: string | null): Promise<string[]> {
+      if (id === null) return [];
+      const byId = new Map((await repo.listOf(userId)).map((f) => [f.id, f]));
+      const names: string[] = [];
+      for (let at = byId.get(id); at && names.length < 100; at = at.parent_id === null ? undefined : byId.get(at.parent_id)) names.unshift(at.name);
+      return names;
+    },
+
+    /**
+     * The user's folder at this path of names, creating the missing ones (an import puts chats
+     * back in their folders). Names match case-insensitively; null for an empty path.
+     */
+    async ensurePath(userId: string, path: readonly string[]): Promise<string | null> {
+      const names = path.map((n) => n.trim().slice(0, 200)).filter(Boolean).slice(0, 20);
+      if (names.length === 0) return null;
+      const all = await repo.listOf(userId);
+      let parentId: string | null = null;
+      for (const name of names) {
+        const found = all.find((f) => f.parent_id === parentId && f.name.toLowerCase() === name.toLowerCase());
+        if (found) {
+          parentId = found.id;
+          continue;
+        }
+        const now = clock.now();
+        const row: FolderRow = { id: newId(), user_id: userId, parent_id: parentId, name, is_expanded: false, created_at: now, updated_at: now };
+        await repo.insert(row);
+        all.push(row);
+        parentId = row.id;
+      }
+      return parentId;
+    },
+
     /** The name of a user's folder, or null. */
     async nameOf(userId: string, id: string | null): Promise<string | null> {
       if (id === null) return null;

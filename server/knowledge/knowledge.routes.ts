@@ -58,6 +58,9 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
   router.post('/:id/file/add', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
     res.json(await knowledge.addFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id));
   });
+  router.get('/:id/file/:file_id/preview', requireUser, async (req, res) => {
+    res.json(await knowledge.filePreview(authOf(req).user, id(req.params), String(req.params.file_id)));
+  });
   router.post('/:id/file/remove', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
     res.json(await knowledge.removeFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id));
   });

@@ -1,4 +1,4 @@
-import { ANALYSIS_LANGUAGES, type AnalysisLanguage, type KnowledgeCreate, type KnowledgeDetail, type KnowledgeSummary, type KnowledgeUpdate } from '../contracts/knowledge';
+import { ANALYSIS_LANGUAGES, type AnalysisLanguage, type KnowledgeCreate, type KnowledgeDetail, type KnowledgeFilePreview, type KnowledgeSummary, type KnowledgeUpdate } from '../contracts/knowledge';
 import type { QueryCollectionRequest, QueryCollectionResponse } from '../contracts/retrieval';
 import type { Role } from '../contracts/auth';
 import type { FileRow, FilesService } from '../files';
@@ -10,6 +10,7 @@ import { canAccess, type PermissionsService, type Principal } from '../permissio
 import type { RetrievalRepo, RetrievalService, SearchHit, SearchOptions } from '../retrieval';
 import type { FileLists } from './file-lists';
 import type { Ingestion } from './ingestion';
+import { extract } from './ingest/extract';
 import type { KnowledgeRepo, KnowledgeRow } from './knowledge.repo';
 import { accessOf, presentDetail, presentSummary } from './knowledge.present';
 
@@ -26,6 +27,18 @@ export type FileRemovedHook = (event: { knowledgeId: string; fileId: string }) =
 export const fileCollection = (fileId: string) => `file-${fileId}`;
 
 const knowledgeNotFound = () => notFound('Knowledge base not found', 'KNOWLEDGE_NOT_FOUND');
+
+/** How much extracted text a preview carries. */
+const PREVIEW_CHARS = 200_000;
+
+function readMeta(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
 
 /**
  * Knowledge bases: CRUD with owner and access_control like models, files with background
@@ -150,6 +163,26 @@ export function createKnowledgeService(deps: {
       await repo.touch(id, now);
       await runRemovedHooks(id, fileId);
       return detail({ ...row, updated_at: now });
+    },
+
+    /**
+     * A file of the base as retrieval sees it: the text extracted from it now and its stored
+     * chunks in order. Extraction problems are reported in the answer, not as an error.
+     */
+    async filePreview(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeFilePreview> {
+      await require(caller, id, 'read');
+      const entry = (await fileLists.get(id)).find((f) => f.id === fileId);
+      if (!entry) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
+      const chunks = (await repo.chunksOf(id, fileId)).map((c) => ({ seq: c.seq, text: c.text, meta: readMeta(c.meta) }));
+      let text: string | null = null;
+      let textError: string | undefined;
+      try {
+        text = (await extract({ path: files.pathOf(fileId), mime: entry.mime_type, filename: entry.name })).text;
+      } catch (error) {
+        textError = error instanceof Error ? error.message : 'The text could not be extracted';
+      }
+      const truncated = text !== null && text.length > PREVIEW_CHARS;
+      return { file_id: fileId, name: entry.name, status: entry.status, text: truncated ? text!.slice(0, PREVIEW_CHARS) : text, ...(textError ? { text_error: textError } : {}), truncated, chunks };
     },
 
     /** The base's name and its files in order, for the ZIP export. */

@@ -23,7 +23,7 @@ export function compatRoutes(settings: ProviderSettings): Router {
     res.json(await settings.updateCompat(req.body as CompatSettingsUpdate));
   });
   router.post('/verify', requireAdmin, validateBody(CompatVerifyRequest, AS_400), async (req, res) => {
-    res.json({ status: await settings.verifyCompat(req.body as CompatVerifyRequest) });
+    res.json(await settings.verifyCompat(req.body as CompatVerifyRequest));
   });
   return router;
 }
@@ -38,7 +38,7 @@ export function localRoutes(settings: ProviderSettings): Router {
     res.json(await settings.updateLocal(req.body as LocalSettingsUpdate));
   });
   router.post('/verify', requireAdmin, validateBody(LocalVerifyRequest, AS_400), async (req, res) => {
-    res.json({ status: await settings.verifyLocal(req.body as LocalVerifyRequest) });
+    res.json(await settings.verifyLocal(req.body as LocalVerifyRequest));
   });
   return router;
 }

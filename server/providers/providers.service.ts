@@ -10,6 +10,7 @@ import type {
   LocalVerifyRequest,
   ProviderEntryConfig,
   ProviderKind,
+  VerifyResponse,
 } from '../contracts/providers';
 import type { Logger } from '../platform/log';
 import type { SecretStore } from '../secrets';
@@ -103,13 +104,15 @@ export function createProviderSettings(deps: ProviderSettingsDeps) {
     return { LOCAL_BASE_URLS: stored.LOCAL_BASE_URLS, LOCAL_API_CONFIGS: configs };
   }
 
-  async function verify(provider: Provider): Promise<boolean> {
+  async function verify(provider: Provider, key: string): Promise<VerifyResponse> {
     try {
-      await withDeadline(verifyTimeoutMs, (signal) => provider.listModels(signal));
-      return true;
+      const models = await withDeadline(verifyTimeoutMs, (signal) => provider.listModels(signal));
+      return { status: true, models: models.length };
     } catch (error) {
-      log.info({ provider: provider.kind, url: provider.url, reason: (error as Error).message }, 'provider verification failed');
-      return false;
+      const raw = (error as Error).message || 'no answer';
+      const reason = key ? raw.split(key).join('***') : raw;
+      log.info({ provider: provider.kind, url: provider.url, reason }, 'provider verification failed');
+      return { status: false, detail: reason.slice(0, 500) };
     }
   }
 
@@ -160,12 +163,12 @@ export function createProviderSettings(deps: ProviderSettingsDeps) {
       return next;
     },
 
-    /** True when the provider lists its models with that key within a few seconds. */
-    verifyCompat(request: CompatVerifyRequest): Promise<boolean> {
-      return verify(createCompatProvider({ url: request.url, key: request.key }));
+    /** Whether the provider lists its models with that key within a few seconds: how many, or why not. */
+    verifyCompat(request: CompatVerifyRequest): Promise<VerifyResponse> {
+      return verify(createCompatProvider({ url: request.url, key: request.key }), request.key);
     },
-    verifyLocal(request: LocalVerifyRequest): Promise<boolean> {
-      return verify(createLocalProvider({ url: request.url, key: request.key }));
+    verifyLocal(request: LocalVerifyRequest): Promise<VerifyResponse> {
+      return verify(createLocalProvider({ url: request.url, key: request.key }), request.key);
     },
 
     /** Every configured provider URL (enabled or not), with its key, compat first. */

@@ -9,7 +9,7 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-test('an admin adds a provider connection, verifies it, and its models appear in the picker', async ({ page, admin }) => {
+test('an admin adds a provider connection with its prefix and tags, verifies it (model count), and its models appear in the picker', async ({ page, server, admin }) => {
   await signIn(page, admin.email, admin.password);
   await page.goto('/admin/connections');
   const compat = page.locator('section').filter({ hasText: 'OpenAI-compatible APIs' });
@@ -17,19 +17,23 @@ test('an admin adds a provider connection, verifies it, and its models appear in
   await compat.getByLabel('Base URL 1').fill(openai.url);
   await compat.getByLabel('API key 1').fill('sk-anything');
   await compat.getByRole('button', { name: 'Verify' }).click();
-  await expect(compat.getByRole('status').filter({ hasText: 'Connection works.' })).toBeVisible();
+  await expect(compat.getByRole('status').filter({ hasText: 'Connection works: 1 model found.' })).toBeVisible();
 
   await compat.getByLabel('Base URL 1').fill('http://127.0.0.1:9/v1');
   await compat.getByRole('button', { name: 'Verify' }).click();
   await expect(compat.getByRole('status').filter({ hasText: /Connection failed/ })).toBeVisible();
   await compat.getByLabel('Base URL 1').fill(openai.url);
-  await compat.getByRole('button', { name: 'Save' }).click();
+  await compat.getByLabel('Prefix id 1').fill('work');
+  await compat.getByLabel('Tags 1').fill('team, cloud');
+  await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await snap(page, 'admin-connection-verified');
 
   await page.getByRole('button', { name: 'New chat' }).click();
   await page.getByRole('button', { name: /^Model:/ }).click();
   await expect(page.getByRole('option', { name: /fake-gpt/ })).toBeVisible();
+  const saved = (await server.as(admin.token).get('/compat/config')).body;
+  expect(saved.COMPAT_API_CONFIGS['0']).toMatchObject({ enable: true, prefix_id: 'work', tags: [{ name: 'team' }, { name: 'cloud' }] });
 });
 
 test('a streamed answer can be stopped, regenerated into a second version, and survives a reload', async ({ page, server, admin }) => {

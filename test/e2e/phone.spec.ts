@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { buildUser } from '../helpers/builders';
 import { expect, signIn, snap, test } from './fixtures';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -35,4 +36,31 @@ test('on a phone the chat fills the screen and the sidebar opens as a drawer', a
   await expect(nav).not.toBeInViewport();
   await expect(page.getByRole('heading', { name: 'Workspace' })).toBeVisible();
   await noSidewaysScroll(page);
+});
+
+test('on a phone the users table becomes cards whose actions are reachable without scrolling sideways', async ({ page, server, admin }) => {
+  await buildUser(server, admin, 'user', 'Grace Hopper-Longname');
+  await buildUser(server, admin, 'pending', 'Pending Person');
+  await signIn(page, admin.email, admin.password);
+  await page.goto('/admin/users');
+  const row = page.locator('[data-testid^="user-row-"]').filter({ hasText: 'Pending Person' });
+  await expect(row).toBeVisible();
+  await noSidewaysScroll(page);
+  for (const name of [/^Approve$/, /^Edit user: Pending Person/, /^Delete: Pending Person/]) {
+    const button = row.getByRole('button', { name });
+    await button.scrollIntoViewIfNeeded();
+    const box = (await button.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expect(row.getByLabel('Role: Pending Person')).toBeVisible();
+  await snap(page, 'phone-users');
+  await row.getByRole('button', { name: /^Approve$/ }).click();
+  await expect(row.getByRole('button', { name: /^Approve$/ })).toHaveCount(0);
+
+  for (const path of ['/admin/connections', '/admin/groups', '/workspace/prompts', '/workspace/knowledge']) {
+    await page.goto(path);
+    await expect(page.locator('.page')).toBeVisible();
+    await noSidewaysScroll(page);
+  }
 });

@@ -119,6 +119,7 @@ const KNOWLEDGE_ROWS = (base: string): Record<string, Row> => {
     [`DELETE ${base}/:id/delete`]: { access: 'owned', path: at('/delete'), fresh: true, over: { other: 404 } },
     [`GET ${base}/:id/export`]: { access: 'owned', path: at('/export'), over: { other: 404 } },
     [`POST ${base}/:id/file/add`]: { access: 'owned', path: at('/file/add'), over: { other: 404 } },
+    [`GET ${base}/:id/file/:file_id/preview`]: { access: 'owned', path: at('/file/missing/preview'), over: { other: 404 } },
     [`POST ${base}/:id/file/remove`]: { access: 'owned', path: at('/file/remove'), over: { other: 404 } },
     [`GET ${base}/:id/graph/status`]: { access: 'owned', path: at('/graph/status'), over: { other: 404 } },
     [`POST ${base}/:id/graph/toggle`]: { access: 'owned', path: at('/graph/toggle'), body: { enabled: false }, over: { other: 404 } },

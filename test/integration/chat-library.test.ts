@@ -235,6 +235,32 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(question.children_ids).toHaveLength(2);
     });
 
+    it('an import puts chats back in their nested folders, creating the missing ones and reusing existing ones', async () => {
+      const user = await buildUser(server, admin);
+      const other = await buildUser(server, admin);
+      const api = server.as(user.token);
+      const work = (await api.post('/api/v1/folders/', { name: 'Work' })).body;
+      const plans = (await api.post('/api/v1/folders/', { name: 'Plans', parent_id: work.id })).body;
+      const id = await chatWith(user, 'Filed deep', 'Where am I?');
+      await api.post(`/api/v1/chats/${id}/folder`, { folder_id: plans.id });
+
+      const exported = (await api.get('/api/v1/chats/all')).body;
+      expect(exported[0]).toMatchObject({ folder_name: 'Plans', folder_path: ['Work', 'Plans'] });
+
+      const elsewhere = server.as(other.token);
+      const report = (await elsewhere.post('/api/v1/chats/import', { chats: exported })).body;
+      expect(report.imported).toBe(1);
+      const folders = (await elsewhere.get('/api/v1/folders/')).body as Array<{ id: string; name: string; parent_id: string | null }>;
+      const top = folders.find((f) => f.name === 'Work' && f.parent_id === null)!;
+      const leaf = folders.find((f) => f.name === 'Plans' && f.parent_id === top.id)!;
+      expect(leaf).toBeDefined();
+      expect((await elsewhere.get(`/api/v1/chats/${report.chats[0].id}`)).body.folder_id).toBe(leaf.id);
+
+      const again = (await api.post('/api/v1/chats/import', { chats: exported })).body;
+      expect((await api.get(`/api/v1/chats/${again.chats[0].id}`)).body.folder_id).toBe(plans.id);
+      expect((await api.get('/api/v1/folders/')).body).toHaveLength(2);
+    });
+
     it('exports Markdown of one chat and of all chats', async () => {
       const id = await chatWith(alice, 'Markdown me', 'Hello there', 'General Kenobi');
       const md = await as(alice).get(`/api/v1/chats/${id}/export?format=markdown`);

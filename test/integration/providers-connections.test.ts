@@ -192,20 +192,22 @@ describe('provider connection settings', () => {
   });
 
   describe('verify', () => {
-    it('says true for a reachable provider with the right key and false with a wrong one', async () => {
+    it('says how many models a reachable provider lists with the right key, and why it fails with a wrong one (key blanked)', async () => {
       const as = server.as(admin.token);
-      expect((await as.post('/compat/verify', { url: openai.url, key: 'sk-secret-compat-123', config: {} })).body).toEqual({ status: true });
-      expect((await as.post('/compat/verify', { url: openai.url, key: 'sk-wrong', config: {} })).body).toEqual({ status: false });
-      expect((await as.post('/local/verify', { url: ollama.url, key: 'secret-local-456' })).body).toEqual({ status: true });
-      expect((await as.post('/local/verify', { url: ollama.url, key: '' })).body).toEqual({ status: false });
+      expect((await as.post('/compat/verify', { url: openai.url, key: 'sk-secret-compat-123', config: {} })).body).toEqual({ status: true, models: 1 });
+      const wrong = (await as.post('/compat/verify', { url: openai.url, key: 'sk-wrong', config: {} })).body;
+      expect(wrong).toMatchObject({ status: false, detail: expect.stringMatching(/401|auth|key/i) });
+      expect(wrong.detail).not.toContain('sk-wrong');
+      expect((await as.post('/local/verify', { url: ollama.url, key: 'secret-local-456' })).body).toEqual({ status: true, models: 1 });
+      expect((await as.post('/local/verify', { url: ollama.url, key: '' })).body).toMatchObject({ status: false, detail: expect.any(String) });
     });
 
     it('says false at once when nothing listens at the URL', async () => {
       const as = server.as(admin.token);
       const url = await closedPortUrl();
       const started = Date.now();
-      expect((await as.post('/compat/verify', { url, key: 'k' })).body).toEqual({ status: false });
-      expect((await as.post('/local/verify', { url, key: '' })).body).toEqual({ status: false });
+      expect((await as.post('/compat/verify', { url, key: 'k' })).body).toMatchObject({ status: false, detail: expect.any(String) });
+      expect((await as.post('/local/verify', { url, key: '' })).body).toMatchObject({ status: false, detail: expect.any(String) });
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
@@ -216,8 +218,8 @@ describe('provider connection settings', () => {
         as.post('/compat/verify', { url: hangingUrl, key: 'k' }),
         as.post('/local/verify', { url: hangingUrl, key: '' }),
       ]);
-      expect(compat.body).toEqual({ status: false });
-      expect(local.body).toEqual({ status: false });
+      expect(compat.body).toMatchObject({ status: false });
+      expect(local.body).toMatchObject({ status: false });
       expect(Date.now() - started).toBeLessThan(8_000);
     });
   });

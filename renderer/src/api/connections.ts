@@ -1,7 +1,7 @@
 import type { CompatSettings, ConnectionFlags, LocalSettings, VerifyResponse } from '../../../server/contracts/providers';
 import { http } from './http';
 
-export type { CompatSettings, ConnectionFlags, LocalSettings };
+export type { CompatSettings, ConnectionFlags, LocalSettings, VerifyResponse };
 
 /** Section 4.9: provider connections. */
 export const connectionsApi = {

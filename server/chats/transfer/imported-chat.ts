@@ -26,6 +26,8 @@ export interface ImportedChat {
   archived: boolean;
   tags: string[];
   folder_name: string | null;
+  /** Folder names from the top level down ([] or a one-name path from `folder_name`). */
+  folder_path: string[];
   /** Source id of the message shown; null = the newest leaf. */
   current: string | null;
   nodes: ImportedNode[];

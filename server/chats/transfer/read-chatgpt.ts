@@ -67,6 +67,7 @@ export function readChatGpt(entry: Record<string, unknown>): ImportedChat {
     archived: entry.is_archived === true,
     tags: [],
     folder_name: null,
+    folder_path: [],
     current: typeof entry.current_node === 'string' ? entry.current_node : null,
     nodes,
     skipped,

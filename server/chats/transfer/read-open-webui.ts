@@ -58,6 +58,7 @@ export function readOpenWebUi(entry: Record<string, unknown>): ImportedChat {
     archived: entry.archived === true,
     tags: tagList(meta?.tags ?? chat.tags),
     folder_name: null,
+    folder_path: [],
     current: typeof history?.currentId === 'string' ? history.currentId : null,
     nodes,
     skipped,

@@ -50,6 +50,7 @@ export function readParley(entry: Record<string, unknown>): ImportedChat {
     archived: entry.archived === true,
     tags: tagList(entry.tags),
     folder_name: typeof entry.folder_name === 'string' ? entry.folder_name : null,
+    folder_path: Array.isArray(entry.folder_path) && entry.folder_path.every((n) => typeof n === 'string') ? (entry.folder_path as string[]) : typeof entry.folder_name === 'string' ? [entry.folder_name] : [],
     current: typeof history?.current_id === 'string' ? history.current_id : null,
     nodes,
     skipped,

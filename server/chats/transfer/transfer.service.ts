@@ -20,6 +20,9 @@ export function createTransferService(deps: {
   chats: ChatsService;
   permissions: PermissionsService;
   folderName: (userId: string, folderId: string | null) => Promise<string | null>;
+  folderPath: (userId: string, folderId: string | null) => Promise<string[]>;
+  /** The caller's folder at a path of names, created when missing. */
+  ensureFolder: (userId: string, path: readonly string[]) => Promise<string | null>;
   clock: Clock;
 }) {
   const { repo, attachments, chats, clock } = deps;
@@ -36,6 +39,7 @@ export function createTransferService(deps: {
       parley_export: 1,
       attachment_ids: await attachments.fileIdsOf(row.id),
       folder_name: await deps.folderName(row.user_id, row.folder_id),
+      folder_path: await deps.folderPath(row.user_id, row.folder_id),
     };
   }
 
@@ -90,6 +94,7 @@ export function createTransferService(deps: {
           results.push({ ...base, title: read.title, format, status: 'skipped', skipped_messages: read.skipped, notes: ['Skipped: no message could be read', ...read.notes] });
           continue;
         }
+        if (read.folder_path.length > 0) built.chat.folder_id = await deps.ensureFolder(caller.id, read.folder_path);
         await repo.insertWithMessages(built.chat, built.messages);
         results.push({ ...base, title: built.chat.title, format, status: 'imported', id: built.chat.id, messages: built.messages.length, skipped_messages: read.skipped, notes: read.notes });
       }

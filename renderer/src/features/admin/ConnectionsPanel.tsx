@@ -1,39 +1,69 @@
 import { useState } from 'react';
-import { connectionsApi, type CompatSettings, type ConnectionFlags, type LocalSettings } from '../../api/connections';
+import type { ProviderEntryConfig } from '../../../../server/contracts/providers';
+import { connectionsApi, type CompatSettings, type ConnectionFlags, type LocalSettings, type VerifyResponse } from '../../api/connections';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
-import { Switch } from '../../components/Field';
+import { Switch, TextArea, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { useConfigForm } from '../../hooks/use-config-form';
 import { useT } from '../../lib/i18n';
 import { SaveBar } from './SaveBar';
 
+/** One provider URL as the form edits it; `config` keeps the keys the form does not show. */
 interface Row {
   url: string;
   key: string;
   enable: boolean;
+  prefix_id: string;
+  /** Allow-list, one id per line or comma separated. */
+  model_ids: string;
+  /** Comma separated. */
+  tags: string;
+  config: ProviderEntryConfig;
 }
 
-/** Provider connections: OpenAI-compatible and local servers, each with a verify button and an on/off switch. */
+const list = (text: string) =>
+  text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+const tagName = (tag: unknown) => (typeof tag === 'string' ? tag : typeof (tag as { name?: unknown })?.name === 'string' ? (tag as { name: string }).name : '');
+
+function toRow(url: string, key: string, config: ProviderEntryConfig = {}): Row {
+  return { url, key, enable: config.enable !== false, prefix_id: config.prefix_id ?? '', model_ids: (config.model_ids ?? []).join('\n'), tags: (config.tags ?? []).map(tagName).filter(Boolean).join(', '), config };
+}
+
+/** The entry config of a row: what the form shows, over what it keeps. */
+function toConfig(row: Row, withKey: boolean): ProviderEntryConfig {
+  const { key: _key, prefix_id: _prefix, ...kept } = row.config;
+  const prefix = row.prefix_id.trim();
+  return { ...kept, enable: row.enable, ...(prefix ? { prefix_id: prefix } : {}), model_ids: list(row.model_ids), tags: list(row.tags).map((name) => ({ name })), ...(withKey && row.key ? { key: row.key } : {}) };
+}
+
+/**
+ * Provider connections: OpenAI-compatible and local servers with every field of their entry
+ * (URL, key, prefix id, model allow-list, tags, on/off), a Verify that says how many models it
+ * found or why it failed, and one Save for the whole page.
+ */
 export function ConnectionsPanel() {
   const t = useT();
   const compat = useConfigForm<CompatSettings>('compat', connectionsApi.compat, connectionsApi.setCompat);
   const local = useConfigForm<LocalSettings>('local', connectionsApi.local, connectionsApi.setLocal);
   const flags = useConfigForm<ConnectionFlags>('connection-flags', connectionsApi.flags, connectionsApi.setFlags);
 
-  const compatRows: Row[] = (compat.draft?.COMPAT_API_BASE_URLS ?? []).map((url, i) => ({ url, key: compat.draft?.COMPAT_API_KEYS[i] ?? '', enable: compat.draft?.COMPAT_API_CONFIGS[String(i)]?.enable !== false }));
-  const localRows: Row[] = (local.draft?.LOCAL_BASE_URLS ?? []).map((url, i) => ({ url, key: local.draft?.LOCAL_API_CONFIGS[String(i)]?.key ?? '', enable: local.draft?.LOCAL_API_CONFIGS[String(i)]?.enable !== false }));
+  const compatRows: Row[] = (compat.draft?.COMPAT_API_BASE_URLS ?? []).map((url, i) => toRow(url, compat.draft?.COMPAT_API_KEYS[i] ?? '', compat.draft?.COMPAT_API_CONFIGS[String(i)]));
+  const localRows: Row[] = (local.draft?.LOCAL_BASE_URLS ?? []).map((url, i) => {
+    const config = local.draft?.LOCAL_API_CONFIGS[String(i)];
+    return toRow(url, config?.key ?? '', config);
+  });
 
   const setCompatRows = (rows: Row[]) =>
-    compat.setDraft((d) =>
-      d && {
-        ...d,
-        COMPAT_API_BASE_URLS: rows.map((r) => r.url),
-        COMPAT_API_KEYS: rows.map((r) => r.key),
-        COMPAT_API_CONFIGS: Object.fromEntries(rows.map((r, i) => [String(i), { ...(d.COMPAT_API_CONFIGS[String(i)] ?? {}), enable: r.enable }])),
-      },
-    );
-  const setLocalRows = (rows: Row[]) =>
-    local.setDraft((d) => d && { ...d, LOCAL_BASE_URLS: rows.map((r) => r.url), LOCAL_API_CONFIGS: Object.fromEntries(rows.map((r, i) => [String(i), { ...(d.LOCAL_API_CONFIGS[String(i)] ?? {}), enable: r.enable, ...(r.key ? { key: r.key } : {}) }])) });
+    compat.setDraft((d) => d && { ...d, COMPAT_API_BASE_URLS: rows.map((r) => r.url), COMPAT_API_KEYS: rows.map((r) => r.key), COMPAT_API_CONFIGS: Object.fromEntries(rows.map((r, i) => [String(i), toConfig(r, false)])) });
+  const setLocalRows = (rows: Row[]) => local.setDraft((d) => d && { ...d, LOCAL_BASE_URLS: rows.map((r) => r.url), LOCAL_API_CONFIGS: Object.fromEntries(rows.map((r, i) => [String(i), toConfig(r, true)])) });
+
+  const forms = [compat, local, flags];
+  const saveAll = async () => {
+    for (const form of forms) if (form.dirty) await form.submit();
+  };
 
   return (
     <>
@@ -43,36 +73,26 @@ export function ConnectionsPanel() {
       <section className="card">
         <div className="card-title">
           <h2>{t('admin.compat')}</h2>
-          <button type="button" className="btn small" onClick={() => setCompatRows([...compatRows, { url: 'https://api.openai.com/v1', key: '', enable: true }])} disabled={!compat.draft}>
+          <button type="button" className="btn small" onClick={() => setCompatRows([...compatRows, toRow('https://api.openai.com/v1', '')])} disabled={!compat.draft}>
             <Icon name="plus" size={14} />
             {t('admin.addConnection')}
           </button>
         </div>
         {compat.query.isPending && <Loading />}
         {compat.query.isError && <ErrorNotice error={compat.query.error} onRetry={() => void compat.query.refetch()} />}
-        {compat.draft && (
-          <>
-            <Rows rows={compatRows} withKey onChange={setCompatRows} verify={(r) => connectionsApi.verifyCompat(r.url, r.key)} />
-            <SaveBar onSave={() => void compat.submit()} saving={compat.saving} dirty={compat.dirty} error={compat.error} />
-          </>
-        )}
+        {compat.draft && <Rows name="compat" rows={compatRows} onChange={setCompatRows} verify={(r) => connectionsApi.verifyCompat(r.url, r.key)} />}
       </section>
       <section className="card">
         <div className="card-title">
           <h2>{t('admin.local')}</h2>
-          <button type="button" className="btn small" onClick={() => setLocalRows([...localRows, { url: 'http://127.0.0.1:11434', key: '', enable: true }])} disabled={!local.draft}>
+          <button type="button" className="btn small" onClick={() => setLocalRows([...localRows, toRow('http://127.0.0.1:11434', '')])} disabled={!local.draft}>
             <Icon name="plus" size={14} />
             {t('admin.addConnection')}
           </button>
         </div>
         {local.query.isPending && <Loading />}
         {local.query.isError && <ErrorNotice error={local.query.error} onRetry={() => void local.query.refetch()} />}
-        {local.draft && (
-          <>
-            <Rows rows={localRows} withKey onChange={setLocalRows} verify={(r) => connectionsApi.verifyLocal(r.url, r.key)} />
-            <SaveBar onSave={() => void local.submit()} saving={local.saving} dirty={local.dirty} error={local.error} />
-          </>
-        )}
+        {local.draft && <Rows name="local" rows={localRows} onChange={setLocalRows} verify={(r) => connectionsApi.verifyLocal(r.url, r.key)} />}
       </section>
       <section className="card">
         {flags.query.isError && <ErrorNotice error={flags.query.error} />}
@@ -80,15 +100,15 @@ export function ConnectionsPanel() {
           <div className="col">
             <Switch label={t('admin.directConnections')} checked={flags.draft.ENABLE_DIRECT_CONNECTIONS} onChange={(v) => flags.set('ENABLE_DIRECT_CONNECTIONS', v)} />
             <Switch label={t('admin.modelsCache')} checked={flags.draft.ENABLE_BASE_MODELS_CACHE} onChange={(v) => flags.set('ENABLE_BASE_MODELS_CACHE', v)} />
-            <SaveBar onSave={() => void flags.submit()} saving={flags.saving} dirty={flags.dirty} error={flags.error} />
           </div>
         )}
       </section>
+      <SaveBar onSave={() => void saveAll()} saving={forms.some((f) => f.saving)} dirty={forms.some((f) => f.dirty)} error={forms.map((f) => f.error).find(Boolean) ?? null} />
     </>
   );
 }
 
-function Rows({ rows, withKey, onChange, verify }: { rows: Row[]; withKey?: boolean; onChange: (rows: Row[]) => void; verify: (r: Row) => Promise<{ status: boolean }> }) {
+function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onChange: (rows: Row[]) => void; verify: (r: Row) => Promise<VerifyResponse> }) {
   const t = useT();
   const [results, setResults] = useState<Record<number, { ok: boolean; text: string } | 'busy'>>({});
   const set = (i: number, patch: Partial<Row>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -96,7 +116,7 @@ function Rows({ rows, withKey, onChange, verify }: { rows: Row[]; withKey?: bool
     setResults((s) => ({ ...s, [i]: 'busy' }));
     try {
       const res = await verify(rows[i]!);
-      setResults((s) => ({ ...s, [i]: res.status ? { ok: true, text: t('admin.verifyOk') } : { ok: false, text: t('admin.verifyFail', { detail: '—' }) } }));
+      setResults((s) => ({ ...s, [i]: res.status ? { ok: true, text: res.models === 1 ? t('admin.verifyModel') : t('admin.verifyModels', { count: res.models ?? 0 }) } : { ok: false, text: t('admin.verifyFail', { detail: res.detail ?? '—' }) } }));
     } catch (err) {
       setResults((s) => ({ ...s, [i]: { ok: false, text: t('admin.verifyFail', { detail: messageOf(err) }) } }));
     }
@@ -106,13 +126,18 @@ function Rows({ rows, withKey, onChange, verify }: { rows: Row[]; withKey?: bool
     <div className="col">
       {rows.map((r, i) => {
         const result = results[i];
+        const n = i + 1;
         return (
-          <div key={i} className="connection-row" data-testid="connection-row">
+          <fieldset key={i} className="connection-row" data-testid="connection-row">
+            <legend className="sr-only">{`${t('admin.connection')} ${n}`}</legend>
             <div className="connection-fields">
-              <input className="input" aria-label={`${t('admin.baseUrl')} ${i + 1}`} placeholder={t('admin.baseUrl')} value={r.url} onChange={(e) => set(i, { url: e.target.value })} />
-              {withKey && <input className="input" type="password" autoComplete="off" aria-label={`${t('admin.apiKey')} ${i + 1}`} placeholder={t('admin.apiKey')} value={r.key} onChange={(e) => set(i, { key: e.target.value })} />}
+              <TextField label={`${t('admin.baseUrl')} ${n}`} value={r.url} onChange={(e) => set(i, { url: e.target.value })} id={`${name}-url-${i}`} />
+              <TextField label={`${t('admin.apiKey')} ${n}`} type="password" autoComplete="off" value={r.key} onChange={(e) => set(i, { key: e.target.value })} id={`${name}-key-${i}`} />
+              <TextField label={`${t('admin.prefixId')} ${n}`} hint={t('admin.prefixIdHint')} value={r.prefix_id} onChange={(e) => set(i, { prefix_id: e.target.value })} id={`${name}-prefix-${i}`} />
+              <TextField label={`${t('admin.connectionTags')} ${n}`} hint={t('workspace.tagsHint')} value={r.tags} onChange={(e) => set(i, { tags: e.target.value })} id={`${name}-tags-${i}`} />
             </div>
-            <div className="row">
+            <TextArea label={`${t('admin.modelAllowList')} ${n}`} hint={t('admin.modelAllowListHint')} rows={2} value={r.model_ids} onChange={(e) => set(i, { model_ids: e.target.value })} id={`${name}-models-${i}`} />
+            <div className="row wrap">
               <Switch label={r.enable ? t('common.enabled') : t('common.disabled')} checked={r.enable} onChange={(v) => set(i, { enable: v })} />
               <div className="grow" />
               <button type="button" className="btn small" onClick={() => void check(i)} disabled={result === 'busy' || !r.url}>
@@ -129,7 +154,7 @@ function Rows({ rows, withKey, onChange, verify }: { rows: Row[]; withKey?: bool
                 {result.text}
               </div>
             )}
-          </div>
+          </fieldset>
         );
       })}
     </div>

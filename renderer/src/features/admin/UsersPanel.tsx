@@ -81,7 +81,7 @@ export function UsersPanel() {
       {users.isError && <ErrorNotice error={users.error} onRetry={() => void users.refetch()} />}
       {users.data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards-on-phone">
             <thead>
               <tr>
                 <th>{t('common.name')}</th>
@@ -117,7 +117,7 @@ export function UsersPanel() {
                   </td>
                   <td className="hide-phone small muted">{formatDateTime(u.last_active_at)}</td>
                   <td className="hide-phone small muted">{formatDate(u.created_at)}</td>
-                  <td>
+                  <td className="actions-cell">
                     <div className="row end gap-s">
                       {u.role === 'pending' && (
                         <button type="button" className="btn small primary" onClick={() => setRole.mutate({ id: u.id, role: 'user' })}>

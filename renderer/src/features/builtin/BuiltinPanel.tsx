@@ -183,7 +183,7 @@ function Library() {
   if (models.data.length === 0) return <p className="muted">No models yet. Import a .gguf file or download one.</p>;
   return (
     <div className="builtin-table-wrap">
-      <table className="table builtin-table">
+      <table className="table builtin-table cards-on-phone">
         <thead>
           <tr>
             <th>Name</th>
@@ -206,16 +206,16 @@ function Library() {
                   <span className="muted small">{m.id}</span>
                 </div>
               </td>
-              <td>{m.kind}</td>
-              <td>{formatBytes(m.size)}</td>
-              <td>{m.architecture ?? '—'}</td>
-              <td>{m.context_length?.toLocaleString() ?? '—'}</td>
-              <td>{m.quantization ?? '—'}</td>
-              <td>{formatBytes(m.ram_estimate)}</td>
+              <td data-label="Kind">{m.kind}</td>
+              <td data-label="Size">{formatBytes(m.size)}</td>
+              <td data-label="Architecture">{m.architecture ?? '—'}</td>
+              <td data-label="Context">{m.context_length?.toLocaleString() ?? '—'}</td>
+              <td data-label="Quantisation">{m.quantization ?? '—'}</td>
+              <td data-label="RAM">{formatBytes(m.ram_estimate)}</td>
               <td>
                 <StatusCell model={m} />
               </td>
-              <td>
+              <td className="actions-cell">
                 <div className="row" style={{ gap: 4, justifyContent: 'flex-end' }}>
                   {m.status === 'downloading' && (
                     <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'pause' })}>

@@ -9,6 +9,7 @@ import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { formatBytes } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
+import { usePromptCommands } from '../prompts/usePromptCommands';
 import { ChatIcon } from './ChatIcon';
 import type { FileRef } from './store';
 
@@ -68,6 +69,7 @@ export function Composer({
   const area = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const pickerRef = useRef<HTMLDivElement>(null);
+  const prompts = usePromptCommands({ text, setText, area });
 
   useEffect(() => {
     if (prefill !== undefined) setText(prefill);
@@ -166,6 +168,7 @@ export function Composer({
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (prompts.onKeyDown(e)) return;
     if (mentionable.length > 0) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
@@ -273,6 +276,7 @@ export function Composer({
           ))}
         </ul>
       )}
+      {prompts.ui}
       <textarea
         id="chat-input"
         ref={area}
@@ -283,6 +287,7 @@ export function Composer({
         value={text}
         onChange={(e) => {
           setText(e.target.value);
+          prompts.onChange(e.target.value, e.target.selectionStart ?? e.target.value.length);
           const found = models.length ? mentionAt(e.target.value, e.target.selectionStart ?? e.target.value.length) : null;
           setTyping(found);
           if (found?.query !== typing?.query) setCursor(0);

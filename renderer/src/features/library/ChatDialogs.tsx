@@ -9,6 +9,7 @@ import { useToast } from '../../components/Toasts';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { openChatDialog, useLibraryUi } from './library-ui';
+import { MoveDialog } from './MoveDialog';
 
 function ShareDialog({ chat, onClose }: { chat: ChatListEntry; onClose: () => void }) {
   const t = useT();
@@ -76,10 +77,11 @@ function TagsDialog({ chat, onClose }: { chat: ChatListEntry; onClose: () => voi
   );
 }
 
-/** The share and tags dialogs the sidebar's chat menus open. */
+/** The share, tags and move dialogs the sidebar's chat menus open. */
 export function ChatDialogs() {
   const { dialog } = useLibraryUi();
   if (!dialog) return null;
   const close = () => openChatDialog(null);
+  if (dialog.kind === 'move') return <MoveDialog chat={dialog.chat} onClose={close} />;
   return dialog.kind === 'share' ? <ShareDialog chat={dialog.chat} onClose={close} /> : <TagsDialog chat={dialog.chat} onClose={close} />;
 }

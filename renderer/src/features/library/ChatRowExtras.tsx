@@ -45,6 +45,10 @@ export function ChatRowMenuItems({ chat, close }: { chat: ChatListEntry; close: 
         <Icon name="download" size={15} />
         {t('library.exportMarkdown')}
       </button>
+      <button type="button" role="menuitem" className="menu-item" onClick={() => (close(), openChatDialog({ kind: 'move', chat }))}>
+        <Icon name="folder" size={15} />
+        {t('library.moveToEllipsis')}
+      </button>
       {chat.folder_id && (
         <button type="button" role="menuitem" className="menu-item" onClick={run(async () => (await libraryApi.moveChat(chat.id, null), await qc.invalidateQueries({ queryKey: ['chats'] })))}>
           <Icon name="folder" size={15} />

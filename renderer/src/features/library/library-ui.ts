@@ -4,7 +4,7 @@ import type { ChatListEntry } from '../../api/chats';
 /** The sidebar's search text and the chat dialog open, shared by the sidebar's parts. */
 interface LibraryUi {
   search: string;
-  dialog: { kind: 'share' | 'tags'; chat: ChatListEntry } | null;
+  dialog: { kind: 'share' | 'tags' | 'move'; chat: ChatListEntry } | null;
 }
 
 let state: LibraryUi = { search: '', dialog: null };
@@ -17,7 +17,7 @@ function set(next: Partial<LibraryUi>): void {
 
 /** Sets the sidebar search text (a tag chip sets `tag:name`). */
 export const setSidebarSearch = (search: string) => set({ search });
-/** Opens the share or tags dialog of a chat; null closes it. */
+/** Opens the share, tags or move dialog of a chat; null closes it. */
 export const openChatDialog = (dialog: LibraryUi['dialog']) => set({ dialog });
 
 /** Re-renders on changes and returns the current state. */

@@ -10,6 +10,8 @@ import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { onLiveEvent } from '../../hooks/use-realtime';
 import { useT } from '../../lib/i18n';
+import { FilePreview } from './FilePreview';
+import { KnowledgeSettings } from './KnowledgeSettings';
 
 interface Pending {
   key: string;
@@ -31,6 +33,8 @@ export function KnowledgeDetail() {
   const [pending, setPending] = useState<Pending[]>([]);
   const [over, setOver] = useState(false);
   const [showGraph, setShowGraph] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [previewing, setPreviewing] = useState<KnowledgeFile | null>(null);
   /** The switch position while a toggle request runs (it follows the click at once). */
   const [graphWanted, setGraphWanted] = useState<boolean | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -97,6 +101,10 @@ export function KnowledgeDetail() {
           {t('common.back')}
         </Link>
         <div className="grow" />
+        <button type="button" className="btn small" onClick={() => setEditing(true)}>
+          <Icon name="pencil" size={14} />
+          {t('common.edit')}
+        </button>
         <button type="button" className="btn small" onClick={() => void knowledgeApi.export(id, base.name).catch((e: unknown) => toast(messageOf(e), 'error'))}>
           <Icon name="download" size={14} />
           {t('workspace.export')}
@@ -166,7 +174,9 @@ export function KnowledgeDetail() {
           {(base.files ?? []).map((f) => (
             <div key={f.id} className="list-item file-row" data-testid="knowledge-file">
               <Icon name="file" size={16} />
-              <span className="truncate">{f.name}</span>
+              <button type="button" className="link-btn truncate" onClick={() => setPreviewing(f)} aria-label={t('knowledge.preview', { name: f.name })} title={t('knowledge.preview', { name: f.name })}>
+                {f.name}
+              </button>
               <FileStatus file={f} progress={progress[f.id]} />
               <button type="button" className="icon-btn small" onClick={() => void removeFile(f)} aria-label={`${t('common.remove')}: ${f.name}`}>
                 <Icon name="trash" size={14} />
@@ -227,6 +237,8 @@ export function KnowledgeDetail() {
             </button>
           </div>
         )}
+        {editing && <KnowledgeSettings base={base} onClose={() => setEditing(false)} />}
+        {previewing && <FilePreview knowledgeId={id} fileId={previewing.id} name={previewing.name} onClose={() => setPreviewing(null)} />}
         {showGraph && <iframe className="graph-frame" title={t('workspace.graph')} src={knowledgeApi.graphUrl(id)} sandbox="allow-scripts" />}
       </section>
     </div>

@@ -1,5 +1,6 @@
 import { NavLink, Navigate, Route, Routes } from 'react-router';
 import { useT } from '../../lib/i18n';
+import { PromptsList } from '../prompts/PromptsList';
 import { KnowledgeDetail } from './KnowledgeDetail';
 import { KnowledgeList } from './KnowledgeList';
 import { ModelEditor } from './ModelEditor';
@@ -8,7 +9,7 @@ import { ToolEditor } from './ToolEditor';
 import { ToolsList } from './ToolsList';
 import './workspace.css';
 
-/** The workspace: custom models, knowledge bases and tools. */
+/** The workspace: custom models, knowledge bases, tools and prompts. */
 export default function WorkspacePage() {
   const t = useT();
   return (
@@ -26,6 +27,9 @@ export default function WorkspacePage() {
         <NavLink to="/workspace/tools" className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
           {t('workspace.tools')}
         </NavLink>
+        <NavLink to="/workspace/prompts" className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
+          {t('prompts.title')}
+        </NavLink>
       </nav>
       <Routes>
         <Route index element={<Navigate to="models" replace />} />
@@ -37,6 +41,7 @@ export default function WorkspacePage() {
         <Route path="tools" element={<ToolsList />} />
         <Route path="tools/new" element={<ToolEditor />} />
         <Route path="tools/edit/:id" element={<ToolEditor />} />
+        <Route path="prompts" element={<PromptsList />} />
       </Routes>
     </div>
   );

@@ -1,0 +1,136 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { AccessControl } from '../../../../server/contracts/access';
+import { promptsApi, type Prompt } from '../../api/library';
+import { useConfirm } from '../../components/Confirm';
+import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { TextArea, TextField } from '../../components/Field';
+import { Icon } from '../../components/Icon';
+import { Modal } from '../../components/Modal';
+import { useToast } from '../../components/Toasts';
+import { useT } from '../../lib/i18n';
+import { AccessEditor } from '../workspace/AccessEditor';
+
+/** The workspace prompts page: the library of `/commands`, with create, edit and delete. */
+export function PromptsList() {
+  const t = useT();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
+  const [filter, setFilter] = useState('');
+  const list = useQuery({ queryKey: ['prompts'], queryFn: promptsApi.list });
+  const remove = useMutation({ mutationFn: promptsApi.remove, onSuccess: () => void qc.invalidateQueries({ queryKey: ['prompts'] }), onError: (e) => toast(messageOf(e), 'error') });
+  const q = filter.trim().toLowerCase();
+  const shown = (list.data ?? []).filter((p) => !q || p.command.includes(q) || p.title.toLowerCase().includes(q));
+  return (
+    <section>
+      <div className="row mb wrap">
+        <input className="input grow" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t('common.search')} aria-label={t('common.search')} style={{ maxWidth: 320 }} />
+        <div className="grow" />
+        <button type="button" className="btn primary" onClick={() => setEditing('new')}>
+          <Icon name="plus" size={16} />
+          {t('prompts.new')}
+        </button>
+      </div>
+      {list.isPending && <Loading />}
+      {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
+      {list.data?.length === 0 && <div className="empty card">{t('prompts.empty')}</div>}
+      <div className="cards">
+        {shown.map((p) => (
+          <article key={p.command} className="item-card" data-testid="prompt-card">
+            <div className="row">
+              <span className="avatar" style={{ background: 'var(--accent-soft)', color: 'var(--accent)' }}>
+                /
+              </span>
+              <div className="grow" style={{ minWidth: 0 }}>
+                <span className="title truncate" style={{ display: 'block' }}>
+                  {p.title}
+                </span>
+                <div className="row gap-s">
+                  <span className="badge">{p.command}</span>
+                  <span className="badge">{p.access_control === null ? t('prompts.public') : t('prompts.private')}</span>
+                </div>
+              </div>
+            </div>
+            <div className="desc">{p.content.length > 160 ? `${p.content.slice(0, 160)}…` : p.content}</div>
+            {p.write_access && (
+              <div className="row end">
+                <button type="button" className="icon-btn small" aria-label={`${t('common.edit')}: ${p.command}`} onClick={() => setEditing(p)}>
+                  <Icon name="pencil" size={15} />
+                </button>
+                <button
+                  type="button"
+                  className="icon-btn small"
+                  aria-label={`${t('common.delete')}: ${p.command}`}
+                  onClick={async () => {
+                    if (await confirm(t('prompts.deleteConfirm', { command: p.command }), { action: t('common.delete') })) remove.mutate(p.command);
+                  }}
+                >
+                  <Icon name="trash" size={15} />
+                </button>
+              </div>
+            )}
+          </article>
+        ))}
+      </div>
+      {editing && <PromptEditor prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </section>
+  );
+}
+
+/** Creates a prompt, or edits one (its command included). */
+function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () => void }) {
+  const t = useT();
+  const qc = useQueryClient();
+  const [command, setCommand] = useState(prompt?.command ?? '/');
+  const [title, setTitle] = useState(prompt?.title ?? '');
+  const [content, setContent] = useState(prompt?.content ?? '');
+  const [access, setAccess] = useState<AccessControl>(prompt ? prompt.access_control : {});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const body = { command: command.trim(), title: title.trim(), content, access_control: access };
+    try {
+      if (prompt) await promptsApi.update(prompt.command, body);
+      else await promptsApi.create(body);
+      await qc.invalidateQueries({ queryKey: ['prompts'] });
+      onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={prompt ? `${t('common.edit')}: ${prompt.command}` : t('prompts.new')} onClose={onClose} wide>
+      <form className="col" onSubmit={submit}>
+        <div className="form-grid">
+          <TextField label={t('prompts.command')} hint={t('prompts.commandHint')} value={command} onChange={(e) => setCommand(e.target.value)} required autoFocus />
+          <TextField label={t('prompts.promptTitle')} value={title} onChange={(e) => setTitle(e.target.value)} required />
+        </div>
+        <TextArea label={t('prompts.content')} hint={t('prompts.contentHint')} value={content} onChange={(e) => setContent(e.target.value)} rows={8} required />
+        <div className="field">
+          <span className="field-label">{t('prompts.access')}</span>
+          <AccessEditor name="prompt-access" value={access} onChange={setAccess} publicLabel={t('prompts.public')} privateLabel={t('prompts.private')} />
+        </div>
+        {error && (
+          <div className="notice error" role="alert">
+            {error}
+          </div>
+        )}
+        <div className="row end">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="btn primary" disabled={busy || !title.trim() || command.trim().length < 2 || !content.trim()}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
