@@ -1,4 +1,4 @@
-import type { Chat, ChatListEntry, ChatMessage, MessageRole, MessageSource, MessageUsage } from '../contracts/chats';
+import type { Chat, ChatListEntry, ChatMessage, MessageRole, MessageSource, MessageToolStep, MessageUsage } from '../contracts/chats';
 import { readJson } from '../platform/db/json';
 import type { ChatRow, MessageRow } from './chats.repo';
 
@@ -33,6 +33,7 @@ export function presentMessage(row: MessageRow, childrenIds: string[] = []): Cha
     sources: readJson<MessageSource[]>(row.sources, []),
     files: readJson<Array<{ type: string; id: string }>>(row.files, []),
     follow_ups: readJson<string[]>(row.follow_ups, []),
+    tool_steps: readJson<MessageToolStep[]>(row.tool_steps ?? null, []),
     created_at: row.created_at,
   };
 }

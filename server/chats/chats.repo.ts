@@ -32,6 +32,8 @@ export interface MessageRow {
   sources: string | null;
   files: string | null;
   follow_ups: string | null;
+  /** JSON: the answer's tool calls; absent on rows read before the column existed. */
+  tool_steps?: string | null;
   created_at: number;
   updated_at: number;
   seq: number;

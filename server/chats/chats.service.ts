@@ -16,7 +16,7 @@ import { CHAT_PAGE_SIZE } from '../contracts/chats';
 import type { ChatAttachmentsResponse } from '../contracts/files';
 import { fileForbidden, fileNotFound, presentAttachment, type FilesService } from '../files';
 import type { Clock } from '../platform/clock';
-import { writeJson } from '../platform/db/json';
+import { readJson, writeJson } from '../platform/db/json';
 import { badRequest, forbidden } from '../platform/http/errors';
 import { newId } from '../platform/ids';
 import type { PermissionsService } from '../permissions';
@@ -42,6 +42,8 @@ export interface TurnMessage {
   usage?: unknown;
   sources?: unknown[];
   files?: unknown[];
+  /** Tool calls made for the answer. */
+  toolSteps?: unknown[];
   createdAt?: number;
 }
 
@@ -191,7 +193,9 @@ export function createChatsService(deps: {
       const original = await repo.findMessage(chatId, messageId);
       if (!original) throw messageNotFound();
       const role = original.role as TurnMessage['role'];
-      return presentMessage(await appendOne(chat, original.parent_id, { role, content: body.content, model: original.model }));
+      // An edited answer keeps the sources and tool calls it was written from.
+      const kept = role === 'assistant' ? { sources: readJson<unknown[]>(original.sources, []), toolSteps: readJson<unknown[]>(original.tool_steps ?? null, []) } : {};
+      return presentMessage(await appendOne(chat, original.parent_id, { role, content: body.content, model: original.model, ...kept }));
     },
 
     /** Shows the branch through `message_id` (down to its newest leaf). */
@@ -264,10 +268,10 @@ export function createChatsService(deps: {
     },
 
     /** Saves a streamed answer as it ended (complete or interrupted) and marks the chat active. */
-    async finishAnswer(chatId: string, messageId: string, answer: Pick<TurnMessage, 'content' | 'status' | 'error' | 'usage' | 'sources'>): Promise<void> {
+    async finishAnswer(chatId: string, messageId: string, answer: Pick<TurnMessage, 'content' | 'status' | 'error' | 'usage' | 'sources' | 'toolSteps'>): Promise<void> {
       const patch = messageRow(chatId, null, { role: 'assistant', ...answer }, clock.now());
-      const { content, status, error, usage, sources, updated_at } = patch;
-      await repo.finishMessage(chatId, messageId, { content, status, error, usage, sources, updated_at }, clock.nowMs());
+      const { content, status, error, usage, sources, tool_steps, updated_at } = patch;
+      await repo.finishMessage(chatId, messageId, { content, status, error, usage, sources, tool_steps, updated_at }, clock.nowMs());
     },
 
     /**
@@ -318,6 +322,7 @@ function messageRow(chatId: string, parentId: string | null, m: TurnMessage, now
     sources: m.sources && m.sources.length > 0 ? writeJson(m.sources) : null,
     files: m.files && m.files.length > 0 ? writeJson(m.files) : null,
     follow_ups: null,
+    tool_steps: m.toolSteps && m.toolSteps.length > 0 ? writeJson(m.toolSteps) : null,
     created_at: now,
     updated_at: now,
   };

@@ -1,6 +1,7 @@
 import type { ChatMessage as ProviderMessage, ToolCall, ToolChoice, ToolSpec, Usage } from '../providers';
 import type { ResolvedModel } from '../models';
 import type { CompletionRequest, CompletionSource, CompletionStatus } from '../contracts/completions';
+import type { MessageToolStep } from '../contracts/chats';
 import type { Role } from '../contracts/auth';
 
 /** Who asked. */
@@ -108,6 +109,7 @@ export interface PreparedCompletion {
 export type PipelineEvent =
   | { type: 'sources'; sources: CompletionSource[] }
   | { type: 'status'; status: CompletionStatus }
+  | { type: 'tool_step'; step: MessageToolStep }
   | { type: 'content'; text: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'tool_calls'; calls: ToolCall[] }
@@ -125,6 +127,8 @@ export interface AnswerOutcome {
   usage?: Usage;
   /** Calls of the caller's own functions the model made; the answer ends with them (`finish_reason: tool_calls`). */
   toolCalls?: ToolCall[];
+  /** The tool calls made while answering, in order. */
+  toolSteps?: MessageToolStep[];
   /** Set when the answer stopped early: the client left, or the provider failed. */
   interrupted?: { reason: 'client' | 'provider'; message: string };
 }

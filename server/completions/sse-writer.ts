@@ -108,6 +108,8 @@ export class SseWriter {
         return this.extra({ sources: event.sources });
       case 'status':
         return this.status(event.status);
+      case 'tool_step':
+        return this.extra({ tool_step: event.step });
       default:
         return undefined;
     }

@@ -111,6 +111,22 @@ export interface MessageUsage {
   total_tokens?: number;
 }
 
+/** One tool call the model made while answering, shown as a collapsible step. */
+export interface MessageToolStep {
+  /** The provider's call id. */
+  id: string;
+  /** The tool function's name. */
+  name: string;
+  /** The arguments as the model sent them (JSON text). */
+  arguments: string;
+  /** What the tool answered (cut to a few thousand characters); empty when it failed. */
+  result: string;
+  /** Why the call failed; null when it succeeded. */
+  error: string | null;
+  /** How long the call took. */
+  duration_ms: number;
+}
+
 /** A message of a chat, with its place in the tree. */
 export interface ChatMessage {
   id: string;
@@ -130,6 +146,8 @@ export interface ChatMessage {
   sources: MessageSource[];
   files: Array<{ type: string; id: string }>;
   follow_ups: string[];
+  /** Tool calls made for this answer, in order. */
+  tool_steps: MessageToolStep[];
   created_at: number;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MessageSource } from './chats';
+import type { MessageSource, MessageToolStep } from './chats';
 
 /** A part of a multimodal message (OpenAI form). */
 export const CompletionContentPart = z.union([
@@ -80,7 +80,7 @@ export type CompletionSource = MessageSource;
 
 /**
  * One SSE frame of a streamed completion (OpenAI `chat.completion.chunk`). Extra fields:
- * `sources` (first frame, when retrieval ran), `status`, `error` (the stream failed; the
+ * `sources` (first frame, when retrieval ran), `status`, `tool_step`, `error` (the stream failed; the
  * partial answer is kept), `chat_id` / `message_id` / `user_message_id` (where the answer and
  * the user message were saved, last frame).
  */
@@ -93,6 +93,8 @@ export interface CompletionChunk {
   usage?: CompletionUsage;
   sources?: CompletionSource[];
   status?: CompletionStatus;
+  /** A tool call that just finished (name, arguments, result, duration, error). */
+  tool_step?: MessageToolStep;
   error?: { message: string; type: string; code?: string };
   chat_id?: string;
   message_id?: string;

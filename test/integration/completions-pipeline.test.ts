@@ -49,6 +49,7 @@ describe('completion pipeline stages', () => {
         specs: [{ type: 'function', function: { name: 'add', description: 'Adds', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } } }],
         execute: async (call) => {
           const args = JSON.parse(call.function.arguments) as { a: number; b: number };
+          if (args.b === 0) throw new Error('b must not be zero');
           return String(args.a + args.b);
         },
       };
@@ -120,5 +121,26 @@ describe('completion pipeline stages', () => {
     const tail = second!.body.messages.slice(-2);
     expect(tail[0]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'add' } }] });
     expect(tail[1]).toMatchObject({ role: 'tool', tool_call_id: 'call_1', content: '5' });
+  });
+
+  it('streams each tool call as a step and saves the steps with the answer, failures with their reason', async () => {
+    openai.replyOnce({ text: '', tool_calls: [{ id: 'call_a', name: 'add', arguments: { a: 2, b: 3 } }, { id: 'call_b', name: 'add', arguments: { a: 1, b: 0 } }] });
+    openai.replyOnce({ text: 'Done.' });
+    const chat = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
+    const res = await server.as(alice.token).post('/api/chat/completions', { model: 'kb-helper', messages: [{ role: 'user', content: 'Add things' }], stream: true, chat_id: chat });
+    expect(res.status).toBe(200);
+    const streamed = chunks(res.text).filter((c) => c.tool_step).map((c) => c.tool_step);
+    expect(streamed.map((s) => [s.id, s.name, s.result, s.error])).toEqual([
+      ['call_a', 'add', '5', null],
+      ['call_b', 'add', '', 'b must not be zero'],
+    ]);
+    expect(streamed[0].arguments).toBe('{"a":2,"b":3}');
+    expect(typeof streamed[0].duration_ms).toBe('number');
+
+    const saved = (await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body;
+    const answer = saved.messages.at(-1);
+    expect(answer.content).toBe('Done.');
+    expect(answer.tool_steps).toEqual(streamed);
+    expect(saved.messages[0].tool_steps).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
-import type { Chat, ChatListEntry, ChatMessage, MessageSource, NewChatResponse } from '../../../server/contracts/chats';
+import type { Chat, ChatListEntry, ChatMessage, MessageSource, MessageToolStep, NewChatResponse } from '../../../server/contracts/chats';
 import type { AttachmentFile, ChatAttachmentsResponse } from '../../../server/contracts/files';
 import { http, uploadForm } from './http';
 
-export type { AttachmentFile, Chat, ChatListEntry, ChatMessage };
+export type { AttachmentFile, Chat, ChatListEntry, ChatMessage, MessageToolStep };
 /** A retrieval source of an answer. */
 export type Source = MessageSource;
 

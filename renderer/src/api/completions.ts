@@ -1,5 +1,5 @@
 import { ApiError, authHeaders, errorOf } from './http';
-import type { Source } from './chats';
+import type { MessageToolStep, Source } from './chats';
 
 /** What the UI sends to POST /api/chat/completions. */
 export interface CompletionRequest {
@@ -31,6 +31,8 @@ export interface StreamHandlers {
   onDelta(text: string): void;
   onSources?(sources: Source[]): void;
   onStatus?(status: StreamStatus): void;
+  /** A tool call that finished. */
+  onToolStep?(step: MessageToolStep): void;
   onFollowUps?(items: string[]): void;
   /** The saved chat and answer ids, when the turn is saved. */
   onSaved?(chatId: string, messageId: string | undefined): void;
@@ -77,6 +79,7 @@ interface Chunk {
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   sources?: Source[];
   status?: StreamStatus;
+  tool_step?: MessageToolStep;
   follow_ups?: string[];
   error?: { message?: string; detail?: string } | string;
   detail?: string;
@@ -124,6 +127,7 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
       if (chunk.chat_id) handlers.onSaved?.(chunk.chat_id, chunk.message_id);
       if (chunk.sources?.length) handlers.onSources?.(chunk.sources);
       if (chunk.status) handlers.onStatus?.(chunk.status);
+      if (chunk.tool_step) handlers.onToolStep?.(chunk.tool_step);
       if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);
       const text = chunk.choices?.[0]?.delta?.content;
       if (text) handlers.onDelta(text);

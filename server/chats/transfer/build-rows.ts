@@ -65,6 +65,7 @@ export function buildRows(userId: string, source: ImportedChat, nowMs: number): 
       sources: node.sources && node.sources.length > 0 ? writeJson(node.sources) : null,
       files: node.files && node.files.length > 0 ? writeJson(node.files) : null,
       follow_ups: node.follow_ups && node.follow_ups.length > 0 ? writeJson(node.follow_ups) : null,
+      tool_steps: node.tool_steps && node.tool_steps.length > 0 ? writeJson(node.tool_steps) : null,
       created_at: created,
       updated_at: created,
     });

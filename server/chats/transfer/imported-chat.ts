@@ -15,6 +15,8 @@ export interface ImportedNode {
   sources?: unknown[];
   files?: unknown[];
   follow_ups?: string[];
+  /** The answer's tool calls (Parley exports). */
+  tool_steps?: unknown[];
 }
 
 /** A chat read from any export format. */

@@ -40,6 +40,7 @@ export function readParley(entry: Record<string, unknown>): ImportedChat {
       sources: Array.isArray(m.sources) ? m.sources : [],
       files: Array.isArray(m.files) ? m.files : [],
       follow_ups: Array.isArray(m.follow_ups) ? m.follow_ups.filter((f): f is string => typeof f === 'string') : [],
+      tool_steps: Array.isArray(m.tool_steps) ? m.tool_steps.filter((t) => typeof t === 'object' && t !== null) : [],
     });
   }
   return {

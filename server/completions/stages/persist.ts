@@ -82,6 +82,7 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
           error: outcome.interrupted?.message ?? null,
           usage: outcome.usage ?? null,
           sources: prepared.retrieval.sources,
+          toolSteps: outcome.toolSteps,
         });
         const fileIds = sentFiles.filter((f) => f.type === 'file').map((f) => f.id);
         if (fileIds.length > 0) await chats.attach(chat.id, fileIds);

@@ -1,5 +1,7 @@
 import { isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
+import type { MessageToolStep } from '../../contracts/chats';
 import type { AnswerDraft, AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
+import { runToolCall } from './tool-call';
 
 /** Most rounds of tool calls before the answer is cut off. */
 export const MAX_TOOL_ROUNDS = 5;
@@ -33,7 +35,7 @@ function refusedTools(error: unknown): boolean {
  * join the conversation as a system message; rounds stop when no new call is asked for.
  * Returns the messages to answer from, or null when the client went away.
  */
-async function promptToolRounds(prepared: PreparedCompletion, messages: ProviderMessage[], signal: AbortSignal, emit: Emit): Promise<ProviderMessage[] | null> {
+async function promptToolRounds(prepared: PreparedCompletion, messages: ProviderMessage[], signal: AbortSignal, emit: Emit, steps: MessageToolStep[]): Promise<ProviderMessage[] | null> {
   const { tools, resolved } = prepared;
   const done = new Set<string>();
   const results: string[] = [];
@@ -51,14 +53,11 @@ async function promptToolRounds(prepared: PreparedCompletion, messages: Provider
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Running ${names}`, done: false } });
     for (const call of fresh) {
       done.add(`${call.function.name} ${call.function.arguments}`);
-      let result: string;
-      try {
-        result = await tools.execute(call, signal);
-      } catch (error) {
-        if (signal.aborted) return null;
-        result = `Error: ${failureMessage(error)}`;
-      }
-      results.push(`Tool ${call.function.name} called with ${call.function.arguments || '{}'} answered:\n${result}`);
+      const ran = await runToolCall(tools, call, signal);
+      if (!ran) return null;
+      steps.push(ran.step);
+      await emit({ type: 'tool_step', step: ran.step });
+      results.push(`Tool ${call.function.name} called with ${call.function.arguments || '{}'} answered:\n${ran.text}`);
     }
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Ran ${names}`, done: true } });
     messages = [...prepared.messages, { role: 'system', content: `Results of the tools you asked for; use them to answer.\n\n${results.join('\n\n')}` }];
@@ -79,13 +78,14 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
   let content = '';
   let usage: Usage | undefined;
   let finishReason: string | null = null;
-  const stopped = (): AnswerOutcome => ({ content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
+  const toolSteps: MessageToolStep[] = [];
+  const stopped = (): AnswerOutcome => ({ content, finishReason, usage, toolSteps, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
   let nativeTools = tools.specs.length > 0;
   const client = prepared.clientTools;
   const clientNames = new Set(client?.specs.map((spec) => spec.function.name) ?? []);
   if (nativeTools && tools.promptCalls && wantsPromptCalling(prepared)) {
     nativeTools = false;
-    const withResults = await promptToolRounds(prepared, messages, signal, emit);
+    const withResults = await promptToolRounds(prepared, messages, signal, emit, toolSteps);
     if (!withResults) return stopped();
     messages = withResults;
   }
@@ -115,21 +115,21 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
       if (nativeTools && round === 0 && !content && tools.promptCalls && refusedTools(error)) {
         // The model has no native function calling: ask through the prompt instead.
         nativeTools = false;
-        const withResults = await promptToolRounds(prepared, messages, signal, emit);
+        const withResults = await promptToolRounds(prepared, messages, signal, emit, toolSteps);
         if (!withResults) return stopped();
         messages = withResults;
         round -= 1;
         continue;
       }
-      return { content, finishReason: 'error', usage, interrupted: { reason: 'provider', message: failureMessage(error) } };
+      return { content, finishReason: 'error', usage, toolSteps, interrupted: { reason: 'provider', message: failureMessage(error) } };
     }
     // An aborted openai stream ends quietly instead of throwing.
-    if (signal.aborted) return { content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
+    if (signal.aborted) return stopped();
     // Calls of the caller's own functions end the answer: the caller runs them and asks again.
     const forCaller = toolCalls.filter((call) => clientNames.has(call.function.name));
     if (forCaller.length > 0) {
       await emit({ type: 'tool_calls', calls: forCaller });
-      return { content, finishReason: 'tool_calls', usage, toolCalls: forCaller };
+      return { content, finishReason: 'tool_calls', usage, toolSteps, toolCalls: forCaller };
     }
     if (toolCalls.length === 0 || !nativeTools) break;
     if (round + 1 >= MAX_TOOL_ROUNDS) {
@@ -141,16 +141,13 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Running ${names}`, done: false } });
     messages = [...messages, { role: 'assistant', content: roundContent || null, tool_calls: toolCalls }];
     for (const call of toolCalls) {
-      let result: string;
-      try {
-        result = await tools.execute(call, signal);
-      } catch (error) {
-        if (signal.aborted) return { content, finishReason, usage, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
-        result = `Error: ${failureMessage(error)}`;
-      }
-      messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: result });
+      const ran = await runToolCall(tools, call, signal);
+      if (!ran) return stopped();
+      toolSteps.push(ran.step);
+      await emit({ type: 'tool_step', step: ran.step });
+      messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: ran.text });
     }
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Ran ${names}`, done: true } });
   }
-  return { content, finishReason: finishReason ?? 'stop', usage };
+  return { content, finishReason: finishReason ?? 'stop', usage, toolSteps };
 }

@@ -17,7 +17,7 @@ import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
 import type { MessageActions } from './MessageView';
 import { ModelPicker } from './ModelPicker';
-import { emptyConversation, fromChat, getConversation, pathOf, setConversation, useConversation } from './store';
+import { choicesOf, emptyConversation, fromChat, getConversation, pathOf, setChoices, setConversation, useConversation } from './store';
 import './chat.css';
 
 const MODEL_KEY = 'parley.model';
@@ -124,6 +124,8 @@ export default function ChatPage() {
       streaming={streaming}
       disabled={!model}
       models={models.data ?? []}
+      choices={choicesOf(key)}
+      onChoices={(patch) => setChoices(key, patch)}
       onStop={() => stop(key)}
       onSend={(text, files, options?: SendOptions) => {
         const answerWith = options?.model ?? model;

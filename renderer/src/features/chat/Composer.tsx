@@ -11,7 +11,7 @@ import { formatBytes } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import { usePromptCommands } from '../prompts/usePromptCommands';
 import { ChatIcon } from './ChatIcon';
-import type { FileRef } from './store';
+import type { ComposerChoices, FileRef } from './store';
 
 /** What else a message is sent with: a model mentioned with `@` (this message only) and the tools turned on. */
 export interface SendOptions {
@@ -43,6 +43,8 @@ export function Composer({
   disabled,
   prefill,
   models = [],
+  choices,
+  onChoices,
 }: {
   onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
   onStop: () => void;
@@ -51,15 +53,19 @@ export function Composer({
   prefill?: string;
   /** Models that can be mentioned with `@`. */
   models?: PickableModel[];
+  /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
+  choices: ComposerChoices;
+  onChoices: (patch: Partial<ComposerChoices>) => void;
 }) {
   const t = useT();
   const toast = useToast();
   const [text, setText] = useState('');
   const [uploads, setUploads] = useState<Upload[]>([]);
-  const [knowledge, setKnowledge] = useState<FileRef[]>([]);
+  const { knowledge, toolIds: tools } = choices;
+  const setKnowledge = (next: FileRef[] | ((list: FileRef[]) => FileRef[])) => onChoices({ knowledge: typeof next === 'function' ? next(knowledge) : next });
+  const setTools = (toolIds: string[]) => onChoices({ toolIds });
   const [picker, setPicker] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
-  const [tools, setTools] = useState<string[]>([]);
   const [mention, setMention] = useState<PickableModel | null>(null);
   const [typing, setTyping] = useState<{ start: number; query: string } | null>(null);
   const [cursor, setCursor] = useState(0);

@@ -6,6 +6,7 @@ import { FileChip } from './FileChip';
 import { ChatIcon } from './ChatIcon';
 import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
+import { ToolSteps } from './ToolSteps';
 import { passageCount, PassageDialog, Sources } from './Sources';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
@@ -138,6 +139,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           {status.description}
         </div>
       )}
+      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} />}
       {editing ? (
         <form
           className="edit-box"

@@ -4,7 +4,7 @@ import { streamCompletion } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { settingsApi } from '../../api/settings';
 import { messageOf } from '../../components/Feedback';
-import { fileNames, fromChat, measured, getConversation, isSuggestion, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
+import { choicesOf, fileNames, fromChat, measured, getConversation, isSuggestion, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
 
 const controllers = new Map<string, AbortController>();
 
@@ -12,7 +12,7 @@ const controllers = new Map<string, AbortController>();
 export interface ChatContext {
   queryClient: QueryClient;
   navigate(to: string, options?: { replace?: boolean }): void;
-  /** Tool ids to offer the model, if any. */
+  /** Tool ids to offer the model; by default those turned on in the conversation's composer. */
   toolIds?: string[];
   /** The user's personal system prompt, sent first. */
   system?: string;
@@ -78,6 +78,8 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
   const history = pathOf(c).filter((n) => n.id !== assistantId);
   const lastUser = [...history].reverse().find((n) => n.role === 'user');
   const files = lastUser?.files?.map((f) => ({ type: f.type, id: f.id }));
+  // Regenerations and follow-ups use the tools still turned on in the composer.
+  const toolIds = ctx.toolIds ?? choicesOf(key).toolIds;
   const controller = new AbortController();
   controllers.get(key)?.abort();
   controllers.set(key, controller);
@@ -103,7 +105,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         messages: [...(ctx.system ? [{ role: 'system', content: ctx.system }] : []), ...history.map((n) => ({ role: n.role, content: n.content }))],
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
-        ...(ctx.toolIds?.length ? { tool_ids: ctx.toolIds } : {}),
+        ...(toolIds.length ? { tool_ids: toolIds } : {}),
       },
       {
         onDelta: (text) => {
@@ -113,6 +115,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         },
         onSources: (sources) => patchNode(key, assistantId, (n) => ({ sources: [...(n.sources ?? []), ...sources] })),
         onStatus: (status) => patchNode(key, assistantId, (n) => ({ statuses: [...(n.statuses ?? []), status] })),
+        onToolStep: (step) => patchNode(key, assistantId, (n) => ({ toolSteps: [...(n.toolSteps ?? []), step] })),
         onFollowUps: (items) => patchNode(key, assistantId, { followUps: items.filter(isSuggestion) }),
         onUsage: (usage) => patchNode(key, assistantId, (n) => ({ usage: { ...n.usage, ...usage } })),
         onFinish: (reason) => (cut = reason === 'length'),

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { Chat, ChatMessage, Source } from '../../api/chats';
+import type { Chat, ChatMessage, MessageToolStep, Source } from '../../api/chats';
 import type { StreamStatus } from '../../api/completions';
 
 /** A file or knowledge base attached to a user message. */
@@ -20,6 +20,8 @@ export interface MessageNode {
   files?: FileRef[];
   sources?: Source[];
   statuses?: StreamStatus[];
+  /** Tool calls the answer made (streamed, then saved with it). */
+  toolSteps?: MessageToolStep[];
   followUps?: string[];
   error?: string | null;
   /** False while the answer streams. */
@@ -89,8 +91,33 @@ export function setConversation(key: string, next: Conversation | ((c: Conversat
   return value;
 }
 
-/** Moves a conversation to another key (a new chat gets its id from the service). */
+/** What stays turned on in a conversation's composer from one message to the next. */
+export interface ComposerChoices {
+  toolIds: string[];
+  knowledge: FileRef[];
+}
+
+const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [] };
+const choices = new Map<string, ComposerChoices>();
+
+/** The tools and knowledge turned on in the conversation under `key`. */
+export function choicesOf(key: string): ComposerChoices {
+  return choices.get(key) ?? NO_CHOICES;
+}
+
+/** Changes the tools or knowledge turned on in the conversation under `key`. */
+export function setChoices(key: string, patch: Partial<ComposerChoices>): void {
+  choices.set(key, { ...choicesOf(key), ...patch });
+  emit();
+}
+
+/** Moves a conversation to another key (a new chat gets its id from the service), with its composer choices. */
 export function renameConversation(from: string, to: string, chatId: string): void {
+  const chosen = choices.get(from);
+  if (chosen) {
+    choices.delete(from);
+    choices.set(to, chosen);
+  }
   const c = conversations.get(from);
   if (!c) return;
   conversations.delete(from);
@@ -182,6 +209,7 @@ function nodeOf(m: ChatMessage): MessageNode | null {
     model: m.model ?? undefined,
     files: m.files?.map((f) => ({ type: f.type === 'collection' ? 'collection' : 'file', id: f.id, name: (f as { name?: string }).name ?? fileNames.get(f.id) ?? '' })),
     sources: m.sources,
+    toolSteps: m.tool_steps?.length ? m.tool_steps : undefined,
     // Older saved answers may hold a bare citation number as a "suggestion": only real questions are shown.
     followUps: m.follow_ups?.filter(isSuggestion),
     // Stopping is neutral: the service's "Stopped before…" note is shown as a quiet mark, not as a failure.

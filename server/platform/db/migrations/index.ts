@@ -17,6 +17,7 @@ import * as createMessageRatings from './202611231600-create-message-ratings';
 import * as chatOrganizing from './202611231700-chat-organizing';
 import * as createBuiltinModels from './202611232100-create-builtin-models';
 import * as collectionLanguages from './202611251401-collection-languages';
+import * as messageToolSteps from './202611251600-message-tool-steps';
 import * as createApiUsage from './202611251900-create-api-usage';
 import * as indexStreamingAnswers from './202611252001-index-streaming-answers';
 
@@ -49,6 +50,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611231700-chat-organizing', chatOrganizing],
   ['202611232100-create-builtin-models', createBuiltinModels],
   ['202611251401-collection-languages', collectionLanguages],
+  ['202611251600-message-tool-steps', messageToolSteps],
   ['202611251900-create-api-usage', createApiUsage],
   ['202611252001-index-streaming-answers', indexStreamingAnswers],
 ];
