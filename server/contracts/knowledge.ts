@@ -54,6 +54,7 @@ export interface KnowledgeSummary {
   name: string;
   description: string;
   access_control: AccessControl;
+  /** Files that can be searched or are being ingested (failed ones are not counted). */
   file_count: number;
   created_at: number;
   updated_at: number;

@@ -81,9 +81,9 @@ export type LocalVerifyRequest = z.infer<typeof LocalVerifyRequest>;
 /** Answer of both verify endpoints: whether the provider answered its model list with that key. */
 export const VerifyResponse = z.object({
   status: z.boolean(),
-  /** How many models the provider listed (when `status` is true). */
-  models: z.number().int().optional(),
-  /** Why the check failed, with any key blanked out (when `status` is false). */
+  /** How many models the provider listed (when it answered). */
+  model_count: z.number().int().optional(),
+  /** Why verification failed, for the admin: unreachable and why, too slow, key refused, wrong URL. */
   detail: z.string().optional(),
 });
 export type VerifyResponse = z.infer<typeof VerifyResponse>;

@@ -23,7 +23,7 @@ export function presentSummary(row: KnowledgeRow, fileCount: number): KnowledgeS
   };
 }
 
-/** Row and its files → single-item shape. */
+/** Row and its files → single-item shape; `file_count` leaves out files that failed to ingest (they are still listed). */
 export function presentDetail(row: KnowledgeRow, files: KnowledgeFile[], language: { language: AnalysisLanguage | null; reindexing: number | null } = { language: null, reindexing: null }): KnowledgeDetail {
-  return { ...presentSummary(row, files.length), files, ...language };
+  return { ...presentSummary(row, files.filter((f) => f.status !== 'failed').length), files, ...language };
 }

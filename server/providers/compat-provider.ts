@@ -39,7 +39,7 @@ const loadSdk = () => (sdkModule ??= import('openai'));
 function translate(sdk: OpenAISdk, error: unknown, signal: AbortSignal | undefined): Error {
   const { APIConnectionError, APIError, APIUserAbortError } = sdk;
   if (signal?.aborted || error instanceof APIUserAbortError) return abortError();
-  if (error instanceof APIConnectionError) return new ProviderError('compat', `Could not reach the provider: ${error.message}`);
+  if (error instanceof APIConnectionError) return new ProviderError('compat', `Could not reach the provider: ${error.message}`, undefined, { cause: error });
   if (error instanceof APIError) return new ProviderError('compat', error.message, error.status);
   if (error instanceof Error) return new ProviderError('compat', error.message);
   return new ProviderError('compat', 'The provider failed');

@@ -93,7 +93,7 @@ function translate(error: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted || (error as { name?: string })?.name === 'AbortError') return abortError();
   const e = error as { status_code?: number; message?: string; cause?: { code?: string } };
   if (typeof e?.status_code === 'number') return new ProviderError('local', e.message ?? 'The provider failed', e.status_code);
-  if (error instanceof TypeError) return new ProviderError('local', `Could not reach the provider: ${e.cause?.code ?? error.message}`);
+  if (error instanceof TypeError) return new ProviderError('local', `Could not reach the provider: ${e.cause?.code ?? error.message}`, undefined, { cause: error });
   return new ProviderError('local', e?.message ?? 'The provider failed');
 }
 

@@ -107,8 +107,9 @@ export class ProviderError extends Error {
     readonly kind: ProviderKind,
     message: string,
     readonly status?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ProviderError';
   }
 }

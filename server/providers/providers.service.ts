@@ -18,6 +18,7 @@ import { createCompatProvider } from './compat-provider';
 import { withDeadline } from './deadline';
 import { createLocalProvider } from './local-provider';
 import type { Provider } from './provider';
+import { verifyFailureReason } from './verify-failure';
 import { CompatSection, ConnectionsSection, LocalSection, providerSecretName, type ProviderEntry } from './provider-settings';
 
 export interface ProviderSettingsDeps {
@@ -104,15 +105,14 @@ export function createProviderSettings(deps: ProviderSettingsDeps) {
     return { LOCAL_BASE_URLS: stored.LOCAL_BASE_URLS, LOCAL_API_CONFIGS: configs };
   }
 
-  async function verify(provider: Provider, key: string): Promise<VerifyResponse> {
+  async function verify(provider: Provider): Promise<VerifyResponse> {
     try {
       const models = await withDeadline(verifyTimeoutMs, (signal) => provider.listModels(signal));
-      return { status: true, models: models.length };
+      return { status: true, model_count: models.length };
     } catch (error) {
-      const raw = (error as Error).message || 'no answer';
-      const reason = key ? raw.split(key).join('***') : raw;
-      log.info({ provider: provider.kind, url: provider.url, reason }, 'provider verification failed');
-      return { status: false, detail: reason.slice(0, 500) };
+      const detail = verifyFailureReason(error, provider.url);
+      log.info({ provider: provider.kind, url: provider.url, reason: detail }, 'provider verification failed');
+      return { status: false, detail };
     }
   }
 
@@ -165,10 +165,10 @@ export function createProviderSettings(deps: ProviderSettingsDeps) {
 
     /** Whether the provider lists its models with that key within a few seconds: how many, or why not. */
     verifyCompat(request: CompatVerifyRequest): Promise<VerifyResponse> {
-      return verify(createCompatProvider({ url: request.url, key: request.key }), request.key);
+      return verify(createCompatProvider({ url: request.url, key: request.key }));
     },
     verifyLocal(request: LocalVerifyRequest): Promise<VerifyResponse> {
-      return verify(createLocalProvider({ url: request.url, key: request.key }), request.key);
+      return verify(createLocalProvider({ url: request.url, key: request.key }));
     },
 
     /** Every configured provider URL (enabled or not), with its key, compat first. */

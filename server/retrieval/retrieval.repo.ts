@@ -125,12 +125,13 @@ export function createRetrievalRepo(db: Db) {
     async filesOf(collectionId: string): Promise<CollectionFileRow[]> {
       return db<CollectionFileRow>('collection_files').where({ collection_id: collectionId }).orderByRaw('created_at, rowid');
     },
-    /** File counts of these collections. */
+    /** Counts of the files of these collections that did not fail to ingest. */
     async fileCounts(collectionIds: readonly string[]): Promise<Map<string, number>> {
       const counts = new Map<string, number>();
       for (let i = 0; i < collectionIds.length; i += 500) {
         const rows = await db('collection_files')
           .whereIn('collection_id', collectionIds.slice(i, i + 500))
+          .whereNot({ status: 'failed' })
           .groupBy('collection_id')
           .select<{ collection_id: string; n: number }[]>('collection_id', db.raw('count(*) as n'));
         for (const r of rows) counts.set(r.collection_id, Number(r.n));

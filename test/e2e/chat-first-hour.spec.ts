@@ -123,3 +123,20 @@ test('bug 7: the knowledge popover closes on Escape and after sending; no stale 
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
   await snap(page, 'chat-short');
 });
+
+test('bug 7: Verify says how many models a connection lists, or why it fails; counts use the right plural', async ({ page, server, admin }) => {
+  await ready(page, server, admin);
+  await page.goto('/admin/connections');
+  const row = page.getByTestId('connection-row').first();
+  await row.getByRole('button', { name: 'Verify' }).click();
+  await expect(row.getByRole('status')).toHaveText('Connection works: 1 model found.');
+  const closed = openai.url;
+  await openai.close();
+  await row.getByRole('button', { name: 'Verify' }).click();
+  await expect(row.getByRole('status')).toHaveText(`Connection failed: Cannot reach ${closed}: nothing is listening at that address (connection refused).`);
+  await snap(page, 'admin-connection-verify-failed');
+  openai = await startFakeOpenAI({ models: ['fake-gpt'] });
+
+  await page.goto('/admin/users');
+  await expect(page.getByText('1 user', { exact: true })).toBeVisible();
+});

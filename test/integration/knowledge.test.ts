@@ -122,6 +122,10 @@ describe('knowledge bases', () => {
     expect(byId.get(image)!.error).toMatch(/image\/png/);
     const result = await query(server, alice, [id], 'vault combination', { relevance_threshold: 0 });
     expect(result.documents).toEqual([]);
+    // Failed files stay listed but are not counted, in the base and in the list of bases.
+    expect((await server.as(alice.token).get(`/api/v1/knowledge/${id}`)).body.file_count).toBe(0);
+    const bases = (await server.as(alice.token).get('/api/v1/knowledge/')).body as Array<{ id: string; file_count: number }>;
+    expect(bases.find((b) => b.id === id)?.file_count).toBe(0);
   });
 
   it('removes a file from a base: its passages are no longer found, the file itself stays', async () => {

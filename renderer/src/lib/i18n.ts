@@ -25,10 +25,23 @@ export function getLanguage(): string {
   return language;
 }
 
-/** Translates a key, filling `{name}` placeholders from `vars`. */
+/**
+ * Picks the plural form of `one form|other form` for the number in `count` (or `n`), by the
+ * language's plural rules; texts without `|` are returned as they are.
+ */
+function pluralForm(text: string, vars: Record<string, string | number>): string {
+  if (!text.includes('|')) return text;
+  const forms = text.split('|');
+  const n = typeof vars.count === 'number' ? vars.count : typeof vars.n === 'number' ? vars.n : Number(vars.count ?? vars.n);
+  if (!Number.isFinite(n)) return forms[forms.length - 1]!;
+  return new Intl.PluralRules(language).select(n) === 'one' ? forms[0]! : forms[forms.length - 1]!;
+}
+
+/** Translates a key, filling `{name}` placeholders from `vars`; `a|b` texts pick their plural form by `count` (or `n`). */
 export function t(key: StringKey, vars?: Record<string, string | number>): string {
-  const text = dictionaries[language]?.[key] ?? en[key];
-  if (!vars) return text;
+  const raw = dictionaries[language]?.[key] ?? en[key];
+  if (!vars) return raw;
+  const text = pluralForm(raw, vars);
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }
 

@@ -116,7 +116,8 @@ function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onC
     setResults((s) => ({ ...s, [i]: 'busy' }));
     try {
       const res = await verify(rows[i]!);
-      setResults((s) => ({ ...s, [i]: res.status ? { ok: true, text: res.models === 1 ? t('admin.verifyModel') : t('admin.verifyModels', { count: res.models ?? 0 }) } : { ok: false, text: t('admin.verifyFail', { detail: res.detail ?? '—' }) } }));
+      const ok = res.status ? { ok: true, text: res.model_count === undefined ? t('admin.verifyOk') : t('admin.modelsFound', { count: res.model_count }) } : undefined;
+      setResults((s) => ({ ...s, [i]: ok ?? { ok: false, text: t('admin.verifyFail', { detail: res.detail ?? t('admin.verifyNoReason') }) } }));
     } catch (err) {
       setResults((s) => ({ ...s, [i]: { ok: false, text: t('admin.verifyFail', { detail: messageOf(err) }) } }));
     }

@@ -109,7 +109,7 @@ function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnect
     setVerify('busy');
     try {
       const res = await toolsApi.verifyServer({ url, type: v.type, auth_type: v.auth_type, key: v.auth_type === 'bearer' ? (v.key ?? null) : null, path: isMcp ? null : v.path, info: v.info.id ? { id: v.info.id } : undefined });
-      setVerify(res.status ? { ok: true, text: t('admin.toolsFound', { count: res.specs?.length ?? 0 }), specs: res.specs } : { ok: false, text: t('admin.verifyFail', { detail: '—' }) });
+      setVerify(res.status ? { ok: true, text: t('admin.toolsFound', { count: res.specs?.length ?? 0 }), specs: res.specs } : { ok: false, text: t('admin.verifyFail', { detail: t('admin.toolVerifyNoReason') }) });
     } catch (err) {
       setVerify({ ok: false, text: t('admin.verifyFail', { detail: messageOf(err) }) });
     }

@@ -28,8 +28,8 @@ function ReportDialog({ report, onClose }: { report: ChatImportReport; onClose: 
       <ul className="import-report">
         {report.chats.map((c) => (
           <li key={c.index} className={c.status}>
-            <strong>{c.title || `#${c.index + 1}`}</strong> · {c.format} · {c.status === 'imported' ? `${c.messages} messages` : c.status}
-            {c.skipped_messages > 0 && ` · ${c.skipped_messages} skipped`}
+            <strong>{c.title || `#${c.index + 1}`}</strong> · {c.format} · {c.status === 'imported' ? t('library.importedMessages', { count: c.messages }) : c.status}
+            {c.skipped_messages > 0 && ` · ${t('library.skippedMessages', { count: c.skipped_messages })}`}
             {c.notes.length > 0 && (
               <ul className="muted small">
                 {c.notes.slice(0, 8).map((n, i) => (
