@@ -66,6 +66,7 @@ export interface BrowserWindowLike {
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'close', listener: () => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
+  on(event: 'session-end', listener: () => void): unknown;
 }
 
 /** The options the shell gives a new window (a subset of BrowserWindowConstructorOptions). */
@@ -98,6 +99,8 @@ export interface SecureWebPreferences {
   navigateOnDragDrop: false;
   safeDialogs: true;
   spellcheck: boolean;
+  /** Developer tools: only when running from source, never in a packaged build. */
+  devTools: boolean;
 }
 
 /** Headers as Electron's webRequest hands them over. */
@@ -117,6 +120,9 @@ export interface SessionLike {
 export interface MenuItemOptions {
   label?: string;
   type?: 'normal' | 'separator' | 'checkbox';
+  /** A built-in item of the application menu (edit commands, zoom, quit…). */
+  role?: 'appMenu' | 'editMenu' | 'windowMenu' | 'quit' | 'reload' | 'toggleDevTools' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'togglefullscreen';
+  submenu?: MenuItemOptions[];
   checked?: boolean;
   enabled?: boolean;
   visible?: boolean;

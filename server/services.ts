@@ -33,6 +33,7 @@ import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
+import { createFirstRunSetup, createOwnerHandover } from './desktop';
 
 /** What every service is built from. */
 export interface Platform {
@@ -149,7 +150,8 @@ export async function buildServices(platform: Platform) {
 
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
+  const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl }) };
+  return { ...platform, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

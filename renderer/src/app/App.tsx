@@ -15,6 +15,7 @@ const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
+const SetupScreen = lazy(() => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen })));
 
 function Splash() {
   return (
@@ -70,6 +71,8 @@ export function App() {
   return (
     <SettingsProvider>
       <Routes>
+        {/* The desktop app's first screen while no provider is connected (admins). */}
+        <Route path="setup" element={admin ? <Page><SetupScreen /></Page> : <Navigate to="/" replace />} />
         <Route element={<AppShell />}>
           <Route index element={<Page><ChatPage /></Page>} />
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />
