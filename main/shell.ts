@@ -204,8 +204,9 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
         const message = error instanceof Error ? error.message : String(error);
         log.error(`Parley could not start: ${message}`);
         // A locked keychain (macOS login keychain, Windows vault after a password change) can be
-        // unlocked by the user: offer a retry instead of quitting.
-        if (isKeychainUnavailable(error) && phase === 'starting') {
+        // unlocked by the user: offer a retry instead of quitting. (On Linux a missing Secret
+        // Service is not something to retry: the message says how to choose the file store.)
+        if (isKeychainUnavailable(error) && deps.platform !== 'linux' && phase === 'starting') {
           const choice = await deps.dialog.showMessageBox({
             type: 'warning',
             title: 'Parley',
