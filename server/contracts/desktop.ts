@@ -27,4 +27,6 @@ export interface FirstRunSetup {
   needed: boolean;
   /** A local Ollama on its default address, when one answers there. */
   ollama: { url: string; found: boolean; models: number };
+  /** Where secrets are kept: `file` is the encrypted-file fallback (no OS keychain answered). */
+  secret_store: 'keychain' | 'file' | 'memory';
 }

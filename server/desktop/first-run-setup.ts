@@ -19,11 +19,11 @@ export async function probeOllama(url: string, fetchImpl: typeof fetch = fetch):
 }
 
 /** The first-run setup state: whether a provider is configured, and whether Ollama is there. */
-export function createFirstRunSetup(deps: { providers: Pick<Providers, 'settings'>; ollamaUrl: string }) {
+export function createFirstRunSetup(deps: { providers: Pick<Providers, 'settings'>; ollamaUrl: string; secretStore: FirstRunSetup['secret_store'] }) {
   return {
     async state(): Promise<FirstRunSetup> {
       const [entries, ollama] = await Promise.all([deps.providers.settings.entries(), probeOllama(deps.ollamaUrl)]);
-      return { needed: entries.length === 0, ollama: { url: deps.ollamaUrl.replace(/\/+$/, ''), ...ollama } };
+      return { needed: entries.length === 0, ollama: { url: deps.ollamaUrl.replace(/\/+$/, ''), ...ollama }, secret_store: deps.secretStore };
     },
     /** Without the Ollama probe, for the handover's redirect. */
     async needed(): Promise<boolean> {

@@ -83,7 +83,7 @@ describe('desktop first run: owner handover and setup', () => {
 
     const before = await owner.get('/api/v1/desktop/setup');
     expect(before.status).toBe(200);
-    expect(before.body).toEqual({ needed: true, ollama: { url: ollama.url.replace(/\/+$/, ''), found: true, models: 2 } });
+    expect(before.body).toEqual({ needed: true, ollama: { url: ollama.url.replace(/\/+$/, ''), found: true, models: 2 }, secret_store: 'memory' });
 
     expect((await owner.post('/local/config/update', { LOCAL_BASE_URLS: [ollama.url] })).status).toBe(200);
     expect((await owner.get('/api/v1/desktop/setup')).body.needed).toBe(false);

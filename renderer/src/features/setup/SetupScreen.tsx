@@ -61,6 +61,11 @@ export function SetupScreen() {
             </Option>
           </div>
         )}
+        {state.data?.secret_store === 'file' && (
+          <p className="small muted" data-testid="setup-secret-file">
+            No system keychain answered on this computer: keys are kept in an encrypted file in Parley's data folder instead.
+          </p>
+        )}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
           <button type="button" className="btn ghost" onClick={() => finish()}>
             Skip for now
