@@ -48,6 +48,10 @@ export interface WebContentsLike {
   on(event: 'will-navigate', listener: (event: NavigationEvent) => void): unknown;
   on(event: 'will-redirect', listener: (event: NavigationEvent) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: ShellEvent) => void): unknown;
+  /** Any frame (also iframes) about to navigate. */
+  on(event: 'will-frame-navigate', listener: (event: NavigationEvent & { isMainFrame: boolean }) => void): unknown;
+  /** Downloads `url` with the window's session (its cookies), into the downloads folder. */
+  downloadURL(url: string): void;
   setWindowOpenHandler(handler: (details: WindowOpenDetails) => { action: 'deny' }): void;
   send(channel: string, ...args: unknown[]): void;
 }

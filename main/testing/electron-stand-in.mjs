@@ -40,6 +40,7 @@ class WebContents extends EventEmitter {
     this.openHandler = handler;
   }
   send() {}
+  downloadURL() {}
 }
 
 export class BrowserWindow extends EventEmitter {

@@ -44,8 +44,12 @@ export class FakeWebContents extends Emitter implements WebContentsLike {
   setWindowOpenHandler(handler: (details: WindowOpenDetails) => { action: 'deny' }): void {
     this.openHandler = handler;
   }
+  downloads: string[] = [];
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
+  }
+  downloadURL(url: string): void {
+    this.downloads.push(url);
   }
   /** Simulates a page navigating to `url`; returns whether the shell cancelled it. */
   navigate(url: string, kind: 'will-navigate' | 'will-redirect' = 'will-navigate'): boolean {
