@@ -113,6 +113,9 @@ export type ResponseHeaders = Record<string, string[] | string>;
 export interface SessionLike {
   setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void): void;
   setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string) => boolean): void;
+  /** WebHID, WebUSB and Web Serial device access. */
+  setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
+  on(event: 'select-hid-device' | 'select-usb-device' | 'select-serial-port', listener: (event: ShellEvent, details: unknown, callback: (deviceId?: string) => void) => void): unknown;
   webRequest: {
     onHeadersReceived(
       listener: (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: ResponseHeaders }) => void) => void,

@@ -92,7 +92,7 @@ export const Menu = {
 };
 export const nativeImage = { createFromPath: (p) => ({ path: p, exists: existsSync(p) }), createFromDataURL: (url) => ({ url }) };
 export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
-export const session = { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, webRequest: { onHeadersReceived() {} } } };
+export const session = { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, setDevicePermissionHandler() {}, on() {}, webRequest: { onHeadersReceived() {} } } };
 export const shell = { openExternal: async (url) => say(`open external ${url}`) };
 export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (title, content) => say(`error box ${title}: ${content}`) };
 export const clipboard = { writeText() {} };

@@ -215,7 +215,11 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
   }
 }
 
-export class FakeSession implements SessionLike {
+export class FakeSession extends Emitter implements SessionLike {
+  deviceHandler?: (details: unknown) => boolean;
+  setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
+    this.deviceHandler = handler;
+  }
   requestHandler?: Parameters<SessionLike['setPermissionRequestHandler']>[0];
   checkHandler?: Parameters<SessionLike['setPermissionCheckHandler']>[0];
   headersListener?: Parameters<SessionLike['webRequest']['onHeadersReceived']>[0];
