@@ -48,6 +48,10 @@ export interface WebContentsLike {
   on(event: 'will-navigate', listener: (event: NavigationEvent) => void): unknown;
   on(event: 'will-redirect', listener: (event: NavigationEvent) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: ShellEvent) => void): unknown;
+  /** Any frame (also iframes) about to navigate. */
+  on(event: 'will-frame-navigate', listener: (event: NavigationEvent & { isMainFrame: boolean }) => void): unknown;
+  /** Downloads `url` with the window's session (its cookies), into the downloads folder. */
+  downloadURL(url: string): void;
   setWindowOpenHandler(handler: (details: WindowOpenDetails) => { action: 'deny' }): void;
   send(channel: string, ...args: unknown[]): void;
 }
@@ -66,6 +70,7 @@ export interface BrowserWindowLike {
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'close', listener: () => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
+  on(event: 'session-end', listener: () => void): unknown;
 }
 
 /** The options the shell gives a new window (a subset of BrowserWindowConstructorOptions). */
@@ -98,6 +103,8 @@ export interface SecureWebPreferences {
   navigateOnDragDrop: false;
   safeDialogs: true;
   spellcheck: boolean;
+  /** Developer tools: only when running from source, never in a packaged build. */
+  devTools: boolean;
 }
 
 /** Headers as Electron's webRequest hands them over. */
@@ -106,6 +113,9 @@ export type ResponseHeaders = Record<string, string[] | string>;
 export interface SessionLike {
   setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void): void;
   setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string) => boolean): void;
+  /** WebHID, WebUSB and Web Serial device access. */
+  setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
+  on(event: 'select-hid-device' | 'select-usb-device' | 'select-serial-port', listener: (event: ShellEvent, details: unknown, callback: (deviceId?: string) => void) => void): unknown;
   webRequest: {
     onHeadersReceived(
       listener: (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: ResponseHeaders }) => void) => void,
@@ -117,6 +127,9 @@ export interface SessionLike {
 export interface MenuItemOptions {
   label?: string;
   type?: 'normal' | 'separator' | 'checkbox';
+  /** A built-in item of the application menu (edit commands, zoom, quit…). */
+  role?: 'appMenu' | 'editMenu' | 'windowMenu' | 'quit' | 'reload' | 'toggleDevTools' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'togglefullscreen';
+  submenu?: MenuItemOptions[];
   checked?: boolean;
   enabled?: boolean;
   visible?: boolean;

@@ -34,7 +34,10 @@ describe('main/index.ts wiring (built, run under Node against an Electron stand-
     const lines = run.stdout.split('\n').filter((l) => l.startsWith('STANDIN '));
     expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
     expect(lines).toContain('STANDIN window {"sandbox":true,"contextIsolation":true,"nodeIntegration":false,"preloadExists":true}');
-    expect(lines.find((l) => l.startsWith('STANDIN load '))).toMatch(/^STANDIN load http:\/\/127\.0\.0\.1:\d+$/);
+    // The window opens signed in as the owner of the new workspace (a one-time handover), on the setup screen.
+    expect(lines.find((l) => l.startsWith('STANDIN load '))).toMatch(/^STANDIN load http:\/\/127\.0\.0\.1:\d+\/auths\/desktop-handover\?code=[\w-]+$/);
+    expect(lines).toContain('STANDIN handover 303 /setup cookie=true');
+    expect(lines).toContain('STANDIN application menu File|editMenu|View|windowMenu');
     expect(lines).toContain('STANDIN health 200');
     expect(lines).toContain('STANDIN external navigation prevented=true');
     expect(lines).toContain('STANDIN open external https://example.com/');
@@ -43,7 +46,8 @@ describe('main/index.ts wiring (built, run under Node against an Electron stand-
     for (const channel of ['parley:app-version', 'parley:lan-sharing', 'parley:open-external']) expect(lines).toContain(`STANDIN ipc ${channel}`);
     // The first quit is held back until the service has closed; the second goes through.
     expect(lines.slice(-3)).toEqual(['STANDIN before-quit prevented=true', 'STANDIN before-quit prevented=false', 'STANDIN quit']);
-    expect(existsSync(path.join(userData, 'parley.db'))).toBe(true);
+    // Parley's data in userData/data, apart from Chromium's profile.
+    expect(existsSync(path.join(userData, 'data', 'parley.db'))).toBe(true);
     expect(existsSync(path.join(userData, 'shell-state.json'))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 // Wiring only: the real Electron objects go into the plain modules of main/ (see shell.ts).
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
@@ -22,6 +23,15 @@ function trayIcon(): Electron.NativeImage {
   return nativeImage.createFromPath(path.join(assets, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'));
 }
 
+/** The OS account's name, for the owner account of a new workspace. */
+function ownerName(): string {
+  try {
+    return os.userInfo().username || 'Owner';
+  } catch {
+    return 'Owner';
+  }
+}
+
 runShell({
   app,
   platform: process.platform,
@@ -37,6 +47,8 @@ runShell({
   ipc: ipcMain,
   createTray: () => new Tray(trayIcon()),
   buildMenu: (items) => Menu.buildFromTemplate(items),
+  setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
+  ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   updater: (): UpdaterLike => electronUpdater.autoUpdater,
   preloadPath: path.join(here, 'preload.cjs'),

@@ -5,6 +5,32 @@ import { FakeShell, FakeWebContents, recordingLog } from './testing/fake-electro
 
 const ORIGIN = 'http://127.0.0.1:41234';
 
+describe('frames and links of the app', () => {
+  it('downloads the app\'s own links in the window and sends other web links to the browser', () => {
+    const contents = new FakeWebContents();
+    const shell = new FakeShell();
+    guardWebContents(contents, () => ORIGIN, (url) => shell.openExternal(url));
+    expect(contents.openHandler?.({ url: `${ORIGIN}/api/v1/files/f1/content` })).toEqual({ action: 'deny' });
+    expect(contents.downloads).toEqual([`${ORIGIN}/api/v1/files/f1/content`]);
+    contents.openHandler?.({ url: 'https://example.com/paper.pdf' });
+    expect(shell.opened).toEqual(['https://example.com/paper.pdf']);
+    expect(contents.downloads).toHaveLength(1);
+  });
+
+  it('stops a frame inside the page from navigating away from the service', () => {
+    const contents = new FakeWebContents();
+    guardWebContents(contents, () => ORIGIN, async () => undefined);
+    const frame = (url: string) => {
+      let prevented = false;
+      contents.emit('will-frame-navigate', { url, isMainFrame: false, preventDefault: () => (prevented = true) });
+      return prevented;
+    };
+    expect(frame('https://evil.example/')).toBe(true);
+    expect(frame('data:text/html,<script>1</script>')).toBe(true);
+    expect(frame(`${ORIGIN}/s/share1`)).toBe(false);
+  });
+});
+
 describe('navigation lock', () => {
   it('lets the window move between pages of the local service', () => {
     for (const url of [`${ORIGIN}/`, `${ORIGIN}/c/abc?x=1#top`, `${ORIGIN}/admin/settings`, 'HTTP://127.0.0.1:41234/chat']) {

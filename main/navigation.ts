@@ -55,8 +55,16 @@ export function guardWebContents(contents: WebContentsLike, origin: () => string
     if (!allowed(event.url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // Frames inside the page (a preview, a sandboxed tool result) never leave the service either.
+  contents.on('will-frame-navigate', (event) => {
+    if (event.isMainFrame || allowed(event.url)) return;
+    event.preventDefault();
+  });
   contents.setWindowOpenHandler((details) => {
-    openExternal(details.url, open, log);
+    // The app's own files and citation links need the window's session: download them here,
+    // since the system browser is not signed in.
+    if (allowed(details.url)) contents.downloadURL(details.url);
+    else openExternal(details.url, open, log);
     return { action: 'deny' };
   });
 }

@@ -14,6 +14,19 @@ describe('session security', () => {
     }
   });
 
+  it('denies USB, HID and serial devices without showing a picker', () => {
+    const session = new FakeSession();
+    secureSession(session, () => ORIGIN);
+    expect(session.deviceHandler?.({ deviceType: 'usb', origin: ORIGIN })).toBe(false);
+    for (const event of ['select-hid-device', 'select-usb-device', 'select-serial-port']) {
+      let prevented = false;
+      const picked: Array<string | undefined> = [];
+      session.emit(event, { preventDefault: () => (prevented = true) }, {}, (id?: string) => picked.push(id));
+      expect(prevented, event).toBe(true);
+      expect(picked, event).toEqual([undefined]);
+    }
+  });
+
   it('lets the app itself copy to the clipboard and go full screen, but no other page', async () => {
     const session = new FakeSession();
     secureSession(session, () => ORIGIN);

@@ -27,6 +27,14 @@ export function secureSession(session: SessionLike, origin: () => string | undef
     callback(isPermissionAllowed(permission, details?.requestingUrl, origin()));
   });
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, origin()));
+  // No page gets a USB, HID or serial device: the requests are denied and no picker is shown.
+  session.setDevicePermissionHandler(() => false);
+  for (const event of ['select-hid-device', 'select-usb-device', 'select-serial-port'] as const) {
+    session.on(event, (e, _details, callback) => {
+      e.preventDefault();
+      callback();
+    });
+  }
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) });
   });

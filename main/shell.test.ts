@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,8 @@ import { startServer, type RunningServer, type StartServerOptions } from '../ser
 import { lanAddresses } from '../server/lan';
 import type { LanStatus } from '../server/contracts/lan';
 import { IPC } from './ipc-channels';
-import { runShell, type ShellDeps } from './shell';
+import type { MenuItemOptions } from './facade';
+import { applicationMenu, runShell, type ShellDeps } from './shell';
 import { FakeApp, FakeClipboard, FakeDialog, FakeSession, FakeShell, FakeTray, FakeUpdater, FakeWebContents, FakeWindow, recordingLog } from './testing/fake-electron';
 
 const dirs: string[] = [];
@@ -28,7 +29,10 @@ function fakeStartServer(timeline: string[], calls: StartServerOptions[], lanSta
       port,
       host: '127.0.0.1',
       dataDir: options.dataDir ?? '',
-      services: { lan: { status: async () => lanStatus(), update: async () => lanStatus(), onChange: () => () => undefined } },
+      services: {
+        lan: { status: async () => lanStatus(), update: async () => lanStatus(), onChange: () => () => undefined },
+        desktop: { handover: { issue: async () => 'one-time-code' } },
+      },
       close: async () => {
         timeline.push('server:close');
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -96,8 +100,9 @@ describe('desktop shell lifecycle', () => {
   it('starts the service on loopback in the user-data folder, then opens the window on it', async () => {
     const h = harness();
     const runtime = await h.ready;
-    expect(h.calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: h.userData, secretStore: 'auto' }]);
-    expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}`]);
+    expect(h.calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: path.join(h.userData, 'data'), secretStore: 'auto' }]);
+    // The owner is signed in through a one-time handover, never a sign-in form.
+    expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}/auths/desktop-handover?code=one-time-code`]);
     expect(h.windows[0]?.visible).toBe(true);
     expect(h.windows[0]?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/main/preload.cjs' });
     expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal].sort());
@@ -137,8 +142,74 @@ describe('desktop shell lifecycle', () => {
     expect(h.app.quitted).toBe(false);
     h.app.emit('activate');
     expect(h.windows).toHaveLength(2);
-    expect(h.windows[1]?.loaded).toEqual([runtime?.server.url]);
+    await until(() => h.windows[1]!.loaded.length > 0);
+    expect(h.windows[1]?.loaded).toEqual([`${runtime?.server.url}/auths/desktop-handover?code=one-time-code`]);
     expect(h.calls).toHaveLength(1);
+  });
+
+  it('keeps Parley\'s data in userData/data and moves data an earlier version kept in userData there once', async () => {
+    const userData = mkdtempSync(path.join(os.tmpdir(), 'parley-shell-'));
+    dirs.push(userData);
+    writeFileSync(path.join(userData, 'parley.db'), 'old database');
+    writeFileSync(path.join(userData, 'Cookies'), 'chromium profile');
+    const h = harness({ userData });
+    await h.ready;
+    expect(readFileSync(path.join(userData, 'data', 'parley.db'), 'utf8')).toBe('old database');
+    expect(existsSync(path.join(userData, 'parley.db'))).toBe(false);
+    expect(existsSync(path.join(userData, 'Cookies'))).toBe(true);
+  });
+
+  it('offers a retry when the keychain is locked at start, and starts once it is unlocked', async () => {
+    let attempts = 0;
+    const timeline: string[] = [];
+    const inner = fakeStartServer(timeline, []);
+    const h = harness({
+      platform: 'darwin',
+      startServer: async (options) => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('The OS keychain is not available: User interaction is not allowed.');
+        return inner(options);
+      },
+    });
+    h.dialog.answer = 0; // "Try again"
+    const runtime = await h.ready;
+    expect(runtime).toBeDefined();
+    expect(attempts).toBe(2);
+    expect(h.dialog.boxes[0]).toMatchObject({ message: 'Parley cannot open its keys in the system keychain', buttons: ['Try again', 'Quit'] });
+    expect(h.app.exitCode).toBeUndefined();
+
+    const quitting = harness({
+      platform: 'win32',
+      startServer: async () => {
+        throw new Error('The OS keychain is not available: locked');
+      },
+    });
+    quitting.dialog.answer = 1; // "Quit"
+    expect(await quitting.ready).toBeUndefined();
+    expect(quitting.app.exitCode).toBe(1);
+    expect(quitting.dialog.errors).toEqual([]);
+  });
+
+  it('closes the service when Windows ends the session (shutdown, log-off)', async () => {
+    const h = harness({ platform: 'win32' });
+    await h.ready;
+    h.windows[0]!.emit('session-end');
+    await until(() => h.timeline.includes('server:closed'));
+  });
+
+  it('has developer tools and reload only when running from source, and a minimal menu', async () => {
+    const packaged = harness({ isPackaged: true });
+    await packaged.ready;
+    expect(packaged.windows[0]?.options.webPreferences.devTools).toBe(false);
+    const source = harness({ isPackaged: false });
+    await source.ready;
+    expect(source.windows[0]?.options.webPreferences.devTools).toBe(true);
+
+    const roles = (items: MenuItemOptions[]): string[] => items.flatMap((i) => [i.role ?? i.label ?? '', ...roles(i.submenu ?? [])]);
+    expect(roles(applicationMenu('win32', false))).not.toContain('toggleDevTools');
+    expect(roles(applicationMenu('win32', false))).not.toContain('reload');
+    expect(roles(applicationMenu('win32', true))).toContain('toggleDevTools');
+    expect(applicationMenu('darwin', false)[0]?.role).toBe('appMenu');
   });
 
   it('closes the service completely before the app ends on quit', async () => {
@@ -249,7 +320,7 @@ describe('desktop shell with the real service', () => {
     const runtime = await h.ready;
     expect(runtime).toBeDefined();
     const server = runtime!.server;
-    expect(dataDirs).toEqual([h.userData]);
+    expect(dataDirs).toEqual([path.join(h.userData, 'data')]);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
 
     // A free port for the LAN listener, so parallel test runs do not fight over 8765.

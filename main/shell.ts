@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RunningServer, StartServerOptions } from '../server';
+import { adoptLegacyDataDir } from '../server/platform/paths';
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
 } from './facade';
@@ -37,6 +38,10 @@ export interface ShellDeps {
   updater: () => UpdaterLike;
   preloadPath: string;
   iconPath?: string;
+  /** The desktop owner's name for a new workspace (the OS account's name). */
+  ownerName?: string;
+  /** Installs the application menu (Menu.setApplicationMenu). */
+  setApplicationMenu?: (menu: unknown) => void;
 }
 
 /** The running shell, for index.ts and tests. */
@@ -44,6 +49,32 @@ export interface ShellRuntime {
   server: RunningServer;
   window(): BrowserWindowLike | undefined;
   updatesEnabled: boolean;
+}
+
+/** True for the service's "keychain not available" start-up error (see server/secrets). */
+export function isKeychainUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('The OS keychain is not available');
+}
+
+/**
+ * The application menu: only what a chat app needs (edit commands for the text fields, zoom,
+ * window, quit). Reload and developer tools only when running from source.
+ */
+export function applicationMenu(platform: NodeJS.Platform, development: boolean): MenuItemOptions[] {
+  const view: MenuItemOptions[] = [
+    ...(development ? [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] : []),
+    { role: 'resetZoom' },
+    { role: 'zoomIn' },
+    { role: 'zoomOut' },
+    { type: 'separator' },
+    { role: 'togglefullscreen' },
+  ] as MenuItemOptions[];
+  return [
+    ...(platform === 'darwin' ? [{ role: 'appMenu' } as MenuItemOptions] : [{ label: 'File', submenu: [{ role: 'quit' }] } as MenuItemOptions]),
+    { role: 'editMenu' },
+    { label: 'View', submenu: view },
+    { role: 'windowMenu' },
+  ];
 }
 
 /** Start at login exists on macOS and Windows only. */
@@ -78,7 +109,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
 
   function openWindow(running: RunningServer): BrowserWindowLike {
     const remembered = state.read().window;
-    const created = deps.createWindow(mainWindowOptions(deps.preloadPath, remembered, deps.workAreas(), deps.iconPath));
+    const created = deps.createWindow(mainWindowOptions(deps.preloadPath, remembered, deps.workAreas(), deps.iconPath, !app.isPackaged));
     rememberWindowState(created, (saved) => state.write({ window: saved }));
     created.once('ready-to-show', () => {
       if (remembered?.maximized) created.maximize();
@@ -87,8 +118,26 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     created.on('closed', () => {
       if (win === created) win = undefined;
     });
-    created.loadURL(running.url).catch((error: unknown) => log.error(`could not load the UI: ${String(error)}`));
+    // Windows shutdown or log-off: close the service (and flush the database) before the process dies.
+    created.on('session-end', () => void stop());
+    void firstPageUrl(running)
+      .then((url) => created.loadURL(url))
+      .catch((error: unknown) => log.error(`could not load the UI: ${String(error)}`));
     return created;
+  }
+
+  /**
+   * The page a new window opens on: a one-time owner handover (the desktop owner never sees a
+   * sign-in form; a new workspace gets its owner here), else the service's home page.
+   */
+  async function firstPageUrl(running: RunningServer): Promise<string> {
+    try {
+      const code = await running.services.desktop.handover.issue(deps.ownerName);
+      if (code) return `${running.url}/auths/desktop-handover?code=${encodeURIComponent(code)}`;
+    } catch (error) {
+      log.warn(`owner sign-in handover failed, showing the sign-in form: ${String(error)}`);
+    }
+    return running.url;
   }
 
   function showWindow(): void {
@@ -135,22 +184,46 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
   const ready = (async (): Promise<ShellRuntime | undefined> => {
     await app.whenReady();
     secureSession(deps.session(), origin);
-    let running: RunningServer;
-    try {
-      running = await startHost({
-        startServer: (options) => deps.startServer({ ...options, ...deps.serverOptions }),
-        dataDir: app.getPath('userData'),
-        secretStore: chooseSecretStore(deps.platform, deps.env),
-        rememberedPort: state.read().port,
-        log,
-      });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(`Parley could not start: ${message}`);
-      deps.dialog.showErrorBox('Parley could not start', message);
-      phase = 'stopped';
-      app.exit(1);
-      return undefined;
+    deps.setApplicationMenu?.(deps.buildMenu(applicationMenu(deps.platform, !app.isPackaged)));
+    // Parley's data lives in userData/data, apart from Chromium's own profile files; data an
+    // earlier version kept in userData itself moves there once.
+    const dataDir = path.join(app.getPath('userData'), 'data');
+    const adopted = adoptLegacyDataDir(dataDir, [app.getPath('userData')]);
+    if (adopted) log.info(`moved Parley's data from ${adopted} to ${dataDir}`);
+    let running: RunningServer | undefined;
+    while (!running) {
+      try {
+        running = await startHost({
+          startServer: (options) => deps.startServer({ ...options, ...deps.serverOptions }),
+          dataDir,
+          secretStore: chooseSecretStore(deps.platform, deps.env),
+          rememberedPort: state.read().port,
+          log,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(`Parley could not start: ${message}`);
+        // A locked keychain (macOS login keychain, Windows vault after a password change) can be
+        // unlocked by the user: offer a retry instead of quitting. (On Linux a missing Secret
+        // Service is not something to retry: the message says how to choose the file store.)
+        if (isKeychainUnavailable(error) && deps.platform !== 'linux' && phase === 'starting') {
+          const choice = await deps.dialog.showMessageBox({
+            type: 'warning',
+            title: 'Parley',
+            message: 'Parley cannot open its keys in the system keychain',
+            detail: `${message}\n\nUnlock the keychain (or sign in to your account again), then choose Try again.`,
+            buttons: ['Try again', 'Quit'],
+            defaultId: 0,
+            cancelId: 1,
+          });
+          if (choice.response === 0) continue;
+        } else {
+          deps.dialog.showErrorBox('Parley could not start', message);
+        }
+        phase = 'stopped';
+        app.exit(1);
+        return undefined;
+      }
     }
     server = running;
     state.write({ port: running.port });

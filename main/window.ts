@@ -6,7 +6,7 @@ const DEFAULT_SIZE = { width: 1200, height: 800 };
 const MIN_VISIBLE = 100;
 
 /** The web preferences of every Parley window: isolated, sandboxed, no Node in the page. */
-export function secureWebPreferences(preload: string): SecureWebPreferences {
+export function secureWebPreferences(preload: string, devTools = false): SecureWebPreferences {
   return {
     preload,
     contextIsolation: true,
@@ -20,6 +20,7 @@ export function secureWebPreferences(preload: string): SecureWebPreferences {
     navigateOnDragDrop: false,
     safeDialogs: true,
     spellcheck: true,
+    devTools,
   };
 }
 
@@ -33,7 +34,7 @@ export function isOnScreen(bounds: Rectangle, workAreas: Rectangle[]): boolean {
 }
 
 /** The main window's options: the remembered size and position when still on a screen, else a default size. */
-export function mainWindowOptions(preload: string, remembered: ShellState['window'], workAreas: Rectangle[], icon?: string): WindowOptions {
+export function mainWindowOptions(preload: string, remembered: ShellState['window'], workAreas: Rectangle[], icon?: string, devTools = false): WindowOptions {
   const place = remembered && isOnScreen(remembered.bounds, workAreas) ? remembered.bounds : undefined;
   return {
     ...(place ? { x: place.x, y: place.y, width: place.width, height: place.height } : DEFAULT_SIZE),
@@ -44,7 +45,7 @@ export function mainWindowOptions(preload: string, remembered: ShellState['windo
     backgroundColor: '#ffffff',
     ...(icon ? { icon } : {}),
     autoHideMenuBar: true,
-    webPreferences: secureWebPreferences(preload),
+    webPreferences: secureWebPreferences(preload, devTools),
   };
 }
 

@@ -13,5 +13,36 @@ const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const publish = args.some((a) => a === '--publish' || a.startsWith('--publish=') || a === '-p') ? [] : ['--publish', 'never'];
-const builder = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-builder', 'cli.js'), ...publish, ...args], { cwd: root, stdio: 'inherit' });
+// electron-builder's output is kept (and shown) so a download failure can be said in one line.
+const builder = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-builder', 'cli.js'), ...publish, ...args], {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: ['inherit', 'pipe', 'pipe'],
+  maxBuffer: 256 * 1024 * 1024,
+});
+const output = `${builder.stdout ?? ''}\n${builder.stderr ?? ''}`;
+if (builder.status === 0) {
+  process.stdout.write(builder.stdout ?? '');
+  process.exit(0);
+}
+const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|getaddrinfo|unable to download|cannot download|download.*failed/i.test(output);
+if (offline) {
+  const line = (output.split('\n').map((l) => l.trim()).find((l) => /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|getaddrinfo|download/i.test(l) && !l.startsWith('at ')) ?? '').replace(/\s*(failedTask|stackTrace)=.*$/, '');
+  process.stderr.write(
+    [
+      '',
+      'Parley: the installers could not be built because electron-builder needs to download files',
+      '(the Electron binary and packaging tools for this OS) and this machine could not reach them.',
+      `  (${line.replace(/\s+/g, ' ').slice(0, 300)})`,
+      '',
+      'Run `npm run dist` again on a machine with network access (they are cached after the first run),',
+      'or set ELECTRON_MIRROR / ELECTRON_BUILDER_BINARIES_MIRROR to a local mirror.',
+      'Without installers, `npm run serve` runs the same service and UI in a browser.',
+      '',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+process.stdout.write(builder.stdout ?? '');
+process.stderr.write(builder.stderr ?? '');
 process.exit(builder.status ?? 1);

@@ -17,6 +17,7 @@ import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } 
 import { builtinRoutes } from './builtin';
 import { retrievalRoutes } from './retrieval';
 import { ratingsRoutes } from './ratings';
+import { desktopHandoverRoutes, firstRunSetupRoutes } from './desktop';
 import { suggestionsRoutes } from './config/suggestions';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
@@ -35,6 +36,8 @@ export function mountRoutes(app: Express, services: Services): void {
   const auths = authRoutes(services.auth);
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);
+  app.use('/auths', desktopHandoverRoutes(services.desktop.handover, services.desktop.setup));
+  app.use('/api/v1/desktop/setup', firstRunSetupRoutes(services.desktop.setup));
   app.use(defaultAvatarRoutes(defaultAvatarPng));
   app.use('/api/v1/users', usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) }));
   app.use('/api/v1/groups', groupsRoutes(services.groups));

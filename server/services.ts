@@ -34,6 +34,7 @@ import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
+import { createFirstRunSetup, createOwnerHandover } from './desktop';
 
 /** What every service is built from. */
 export interface Platform {
@@ -153,7 +154,8 @@ export async function buildServices(platform: Platform) {
   const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
-  return { ...platform, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
+  return { ...platform, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

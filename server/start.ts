@@ -15,7 +15,7 @@ import { ensurePrivateDir, restrictFiles, writePrivateFile } from './platform/pr
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
 import { createRealtimeHub } from './realtime';
-import { selectSecretStore, type SecretStore } from './secrets';
+import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
 
 /** A running service. */
@@ -40,7 +40,12 @@ export interface StartServerOptions extends StartOptions {
 
 function installId(dataDir: string): string {
   const file = path.join(dataDir, 'install-id');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    const id = readFileSync(file, 'utf8').trim();
+    // The id names this data dir's keychain entries: a damaged or edited file must not point elsewhere.
+    if (!INSTALL_ID.test(id)) throw new Error(`${file} is damaged (an install id is letters, digits and dashes); restore it from a backup of this data folder`);
+    return id;
+  }
   const id = randomUUID().slice(0, 8);
   writePrivateFile(file, id);
   return id;

@@ -40,6 +40,7 @@ class WebContents extends EventEmitter {
     this.openHandler = handler;
   }
   send() {}
+  downloadURL() {}
 }
 
 export class BrowserWindow extends EventEmitter {
@@ -52,7 +53,12 @@ export class BrowserWindow extends EventEmitter {
   }
   async loadURL(url) {
     say(`load ${url}`);
-    say(`health ${(await fetch(`${url}/health`)).status}`);
+    const origin = new URL(url).origin;
+    say(`health ${(await fetch(`${origin}/health`)).status}`);
+    if (url !== origin) {
+      const handover = await fetch(url, { redirect: 'manual' });
+      say(`handover ${handover.status} ${handover.headers.get('location')} cookie=${handover.headers.has('set-cookie')}`);
+    }
     const navigation = cancellable({ url: 'https://example.com/' });
     this.webContents.emit('will-navigate', navigation);
     say(`external navigation prevented=${navigation.defaultPrevented}`);
@@ -80,10 +86,13 @@ export class Tray extends EventEmitter {
   destroy() {}
 }
 
-export const Menu = { buildFromTemplate: (items) => ({ items }) };
+export const Menu = {
+  buildFromTemplate: (items) => ({ items }),
+  setApplicationMenu: (menu) => say(`application menu ${menu.items.map((i) => i.label ?? i.role).join('|')}`),
+};
 export const nativeImage = { createFromPath: (p) => ({ path: p, exists: existsSync(p) }), createFromDataURL: (url) => ({ url }) };
 export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
-export const session = { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, webRequest: { onHeadersReceived() {} } } };
+export const session = { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, setDevicePermissionHandler() {}, on() {}, webRequest: { onHeadersReceived() {} } } };
 export const shell = { openExternal: async (url) => say(`open external ${url}`) };
 export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (title, content) => say(`error box ${title}: ${content}`) };
 export const clipboard = { writeText() {} };

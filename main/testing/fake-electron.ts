@@ -44,8 +44,12 @@ export class FakeWebContents extends Emitter implements WebContentsLike {
   setWindowOpenHandler(handler: (details: WindowOpenDetails) => { action: 'deny' }): void {
     this.openHandler = handler;
   }
+  downloads: string[] = [];
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
+  }
+  downloadURL(url: string): void {
+    this.downloads.push(url);
   }
   /** Simulates a page navigating to `url`; returns whether the shell cancelled it. */
   navigate(url: string, kind: 'will-navigate' | 'will-redirect' = 'will-navigate'): boolean {
@@ -211,7 +215,11 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
   }
 }
 
-export class FakeSession implements SessionLike {
+export class FakeSession extends Emitter implements SessionLike {
+  deviceHandler?: (details: unknown) => boolean;
+  setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
+    this.deviceHandler = handler;
+  }
   requestHandler?: Parameters<SessionLike['setPermissionRequestHandler']>[0];
   checkHandler?: Parameters<SessionLike['setPermissionCheckHandler']>[0];
   headersListener?: Parameters<SessionLike['webRequest']['onHeadersReceived']>[0];

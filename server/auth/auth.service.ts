@@ -13,7 +13,7 @@ import { parseDuration } from '../platform/duration';
 import type { AddressSet } from '../platform/http/trusted-proxies';
 import type { PermissionsService } from '../permissions';
 import type { SecretStore } from '../secrets';
-import { presentUser, safeImageUrl, type UserRow, type UsersRepo } from '../users';
+import { isPrimaryAdmin, presentUser, safeImageUrl, type UserRow, type UsersRepo } from '../users';
 import type { AuthContext, AuthFailure } from './auth-context';
 import { AuthConfigSection } from './auth-config';
 import type { AuthRepo } from './auth.repo';
@@ -151,6 +151,32 @@ export function createAuthService(deps: AuthServiceDeps) {
       return session(user, true);
     },
 
+    /**
+     * The desktop owner: the primary admin, created without a password on the app's first start
+     * (they set one when they first share on the LAN or sign in elsewhere). Returns the owner
+     * when one exists, or creates it when the workspace has no account yet; undefined when the
+     * workspace already has accounts but no primary admin to hand over to.
+     */
+    async ensureOwner(name: string): Promise<UserRow | undefined> {
+      const everyone = await users.all();
+      const owner = everyone.find((u) => isPrimaryAdmin(u) && u.role === 'admin');
+      if (owner) return owner;
+      if (everyone.length > 0) return undefined;
+      const created = await createUser({ name, email: 'owner@parley.local', password: null, role: 'admin' });
+      deps.log.info({ userId: created.id }, 'desktop owner created');
+      return created;
+    },
+
+    /** A session for a user the caller has already vouched for (the desktop owner handover). */
+    async sessionFor(user: UserRow) {
+      return session(user, true);
+    },
+
+    /** Whether the user has a password yet (the desktop owner starts without one). */
+    async hasPassword(userId: string): Promise<boolean> {
+      return (await users.passwordHash(userId)) !== null;
+    },
+
     /** The current session with a fresh token. */
     async refresh(auth: AuthContext) {
       return session(auth.user, true);
@@ -210,7 +236,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       const { user } = auth;
       await deps.limiter.check(user.email, ip);
-      const ok = await verifyPassword(body.password, await users.passwordHash(user.id));
+      const current = await users.passwordHash(user.id);
+      // An account created without a password (the desktop owner) sets its first one here.
+      const ok = current === null ? body.password === '' : await verifyPassword(body.password, current);
       if (!ok) {
         await deps.limiter.failed(user.email, ip);
         throw badRequest('The current password is incorrect', 'WRONG_PASSWORD');

@@ -20,3 +20,13 @@ export interface DesktopLanState {
   urls: string[];
   warnings: string[];
 }
+
+/** GET /api/v1/desktop/setup: what the desktop app's first-run setup screen offers. */
+export interface FirstRunSetup {
+  /** True while no provider connection is configured (the app then opens on the setup screen). */
+  needed: boolean;
+  /** A local Ollama on its default address, when one answers there. */
+  ollama: { url: string; found: boolean; models: number };
+  /** Where secrets are kept: `file` is the encrypted-file fallback (no OS keychain answered). */
+  secret_store: 'keychain' | 'file' | 'memory';
+}

@@ -57,6 +57,8 @@ const BootSchema = z.object({
   compatApiKey: z.string().optional(),
   /** Seeds a first local (Ollama-style) provider when none is configured. */
   localBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** Where the first-run setup looks for a local Ollama (its default port unless set). */
+  ollamaProbeUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
 });
 
 /** Validated boot configuration. */
@@ -91,6 +93,7 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   compatBaseUrl: 'PARLEY_COMPAT_BASE_URL',
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
+  ollamaProbeUrl: 'PARLEY_OLLAMA_PROBE_URL',
 };
 
 /** A comma-separated setting as a list of trimmed, non-empty items. */
@@ -136,6 +139,7 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     compatBaseUrl: pick(undefined, 'compatBaseUrl'),
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),
+    ollamaProbeUrl: pick(undefined, 'ollamaProbeUrl', 'http://127.0.0.1:11434'),
   };
   const result = BootSchema.superRefine((boot, ctx) => {
     if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {

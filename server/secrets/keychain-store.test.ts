@@ -43,7 +43,7 @@ describe.runIf(required || available)('keychain secret store (real OS keychain)'
     await a.delete('jwt-secret');
   });
 
-  it('is what a service started with PARLEY_SECRET_STORE=keychain uses, with nothing secret left in the data dir', async () => {
+  it('holds the master key of a service started with PARLEY_SECRET_STORE=keychain, with no key to the secrets file left in the data dir', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-keychain-'));
     const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', logToStdout: false, env: { PARLEY_SECRET_STORE: 'keychain' } });
     try {
@@ -55,10 +55,13 @@ describe.runIf(required || available)('keychain secret store (real OS keychain)'
       });
       expect(signup.status).toBe(200);
       const installId = readFileSync(path.join(dataDir, 'install-id'), 'utf8').trim();
+      // One master key in the keychain; the secrets themselves in the encrypted file, whose key is not on disk.
       const direct = keychainSecretStore(keychainService(installId));
-      expect(await direct.get('jwt-secret')).toBeTruthy();
-      expect(existsSync(path.join(dataDir, 'secrets.enc'))).toBe(false);
-      await direct.delete('jwt-secret');
+      expect(await direct.get('master-key')).toMatch(/^[0-9a-f]{64}$/);
+      expect(await direct.get('jwt-secret')).toBeNull();
+      expect(existsSync(path.join(dataDir, 'secrets.enc'))).toBe(true);
+      expect(existsSync(path.join(dataDir, 'secrets.key'))).toBe(false);
+      await direct.delete('master-key');
     } finally {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { SecretStore } from './secret-store';
 
-interface Keytar {
+export interface Keytar {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;

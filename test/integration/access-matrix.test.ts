@@ -135,6 +135,9 @@ const ROWS: Record<string, Row> = {
   'GET /api/models': { access: 'admin' },
   'POST /api/chat/completions': { access: 'user' },
   ...AUTH_ROWS,
+  // The desktop owner's one-time sign-in: a code is the credential, so a missing one is a 400 for everyone.
+  'GET /auths/desktop-handover': { access: 'public', over: { none: 400, bad: 400, expired: 400, pending: 400, apikey: 400, user: 400, other: 400, admin: 400 } },
+  'GET /api/v1/desktop/setup': { access: 'admin' },
   ...Object.fromEntries(Object.entries(AUTH_ROWS).map(([k, v]) => [k.replace(' /auths', ' /api/v1/auths'), v])),
   ...KNOWLEDGE_ROWS('/api/knowledge'),
   ...KNOWLEDGE_ROWS('/api/v1/knowledge'),

@@ -54,6 +54,20 @@ describe('installer configuration (electron-builder.yml)', () => {
     const plist = readFileSync(path.join(root, config.mac.entitlements), 'utf8');
     expect(plist).toContain('com.apple.security.cs.allow-jit');
     expect(plist).not.toContain('get-task-allow');
+    expect(plist).not.toContain('disable-library-validation');
+    expect(plist).not.toContain('allow-unsigned-executable-memory');
+  });
+
+  it('flips the Electron fuses: no running as Node, no NODE_OPTIONS or --inspect, only the checked app.asar', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      enableCookieEncryption: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
   });
 
   it('ships icons for every OS: a 1024 px PNG, an ICO, an ICNS and Linux sizes', () => {
@@ -141,8 +155,14 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
     writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\necho "stub Electron for packaging tests"\n');
     chmodSync(path.join(stub, 'electron'), 0o755);
     const electronVersion = JSON.parse(readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
+    // The same configuration without fuses: a stub executable has none to flip.
+    const { electronFuses: _fuses, ...withoutFuses } = config;
+    const configFile = path.join(work, 'electron-builder.json');
+    writeFileSync(configFile, JSON.stringify(withoutFuses));
     await packageWithRetry(
       [
+        '--config',
+        configFile,
         '--dir',
         '--linux',
         '--publish',

