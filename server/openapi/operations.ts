@@ -43,7 +43,8 @@ const KNOWLEDGE: Record<string, OperationDoc> = {
   'GET ': op('Knowledge bases the caller may read'),
   'POST /create': op('Create a knowledge base'),
   'GET /:id': op('A knowledge base with its files'),
-  'POST /:id/update': op('Rename or describe a knowledge base'),
+  'POST /:id/update': op('Rename, describe or share a knowledge base, or change its language (re-indexes it)'),
+  'GET /:id/file/:file_id/preview': op('A file’s extracted text and its chunks'),
   'DELETE /:id/delete': op('Delete a knowledge base'),
   'POST /:id/file/add': op('Add an uploaded file to a knowledge base (ingested in the background)'),
   'POST /:id/file/remove': op('Remove a file from a knowledge base'),
@@ -216,6 +217,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/v1/retrieval/embedding': op('Embedding settings and re-embedding progress'),
   'POST /api/v1/retrieval/embedding/update': op('Update the embedding settings'),
   'POST /api/v1/retrieval/query/collection': op('Search knowledge bases'),
+  'GET /auths/desktop-handover': op('One-time sign-in of the desktop window as its owner (loopback only); redirects to the app or the setup screen', { access: 'public' }),
+  'GET /api/v1/desktop/setup': op('What the first-run setup screen offers: connected providers, a local Ollama, the secret store in use (admin)'),
   'GET /api/v1/usage': op('Requests and tokens through /v1 per day, user and model', { response: ApiUsageReport }),
 
   'GET /v1/models': op('Models the caller may use (OpenAI list)', { response: V1ModelList }),
