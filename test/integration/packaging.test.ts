@@ -114,7 +114,7 @@ async function runBuilder(args: string[]): Promise<void> {
       cwd: root,
       env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
       maxBuffer: 64 * 1024 * 1024,
-      timeout: 170_000,
+      timeout: 280_000,
     });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string; code?: unknown; signal?: unknown };
@@ -184,7 +184,7 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
     );
     resources = path.join(work, 'out', 'linux-unpacked', 'resources');
     files = new Set(asar.listPackage(path.join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(path.sep).join('/')));
-  }, 300_000);
+  }, 600_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
