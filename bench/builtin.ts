@@ -1,7 +1,7 @@
 /**
  * Built-in model benchmark: the same GGUF answered through Parley (/api/chat/completions →
  * completion pipeline → runtime child process → node-llama-cpp) and by node-llama-cpp called
- * directly in this process, alternating in one run with the same threads, context size and
+ * directly in a process of its own, alternating in one run with the same threads, context size and
  * greedy decoding (so both produce the same tokens). Also the service's event-loop delay while
  * it streams answers. Run with `npm run bench:builtin`.
  *
@@ -11,12 +11,11 @@
  *
  * Targets: tokens/s ≥ 0.95× direct, time to first token ≤ +5 ms, event-loop delay p99 ≤ 20 ms.
  */
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaContext } from 'node-llama-cpp';
 import { writeTinyGguf } from '../test/fixtures/tiny-gguf';
 import { median, percentile, startChild } from './lib/process';
 
@@ -94,31 +93,21 @@ function parleyRun(url: string, token: string, model: string, maxTokens: number)
   });
 }
 
-/**
- * One answer from node-llama-cpp directly, timed from taking a sequence to the first text. The
- * chat template is resolved once beforehand, as a program keeping a LlamaChatSession would.
- */
-async function directRun(context: LlamaContext, chatWrapper: ChatWrapper, maxTokens: number): Promise<Run> {
-  const started = performance.now();
-  const sequence = context.getSequence();
-  const chat = new LlamaChat({ contextSequence: sequence, chatWrapper });
-  const history: ChatHistoryItem[] = [
-    { type: 'user', text: PROMPT },
-    { type: 'model', response: [] },
-  ];
-  let ttftMs = NaN;
-  const answer = await chat.generateResponse(history, {
-    maxTokens,
-    temperature: 0,
-    onTextChunk: () => {
-      if (Number.isNaN(ttftMs)) ttftMs = performance.now() - started;
-    },
+/** node-llama-cpp called directly, in its own process like Parley's runtime (bench/lib/direct-llama-child.ts). */
+async function startDirect(modelPath: string, contextSize: number): Promise<{ run(maxTokens: number): Promise<Run>; stop(): void }> {
+  const child = fork(path.join(root, 'bench', 'lib', 'direct-llama-child.ts'), [modelPath, String(THREADS), String(contextSize)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the direct node-llama-cpp process exited with ${code}`)));
   });
-  const totalMs = performance.now() - started;
-  const tokens = sequence.tokenMeter.usedOutputTokens;
-  chat.dispose({ disposeSequence: false });
-  sequence.dispose();
-  return { ttftMs, totalMs, tokens, text: answer.response };
+  return {
+    run: (maxTokens) =>
+      new Promise<Run>((resolve) => {
+        child.once('message', (run: Run) => resolve(run));
+        child.send({ type: 'run', prompt: PROMPT, maxTokens });
+      }),
+    stop: () => child.kill(),
+  };
 }
 
 /** Asks the service child for its event-loop delay histogram (see bench/lib/server-child.ts). */
@@ -153,15 +142,12 @@ try {
   const entry = await json(`${server.url}/builtin/models/import`, 'POST', { path: modelPath }, token);
   const contextSize = Math.min(entry.context_length as number, 8192);
 
-  // The same model, context and threads, in this process.
-  const llama = await getLlama({ build: 'never', gpu: false, maxThreads: THREADS, logLevel: LlamaLogLevel.error, progressLogs: false });
-  const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
-  const context = await model.createContext({ contextSize, sequences: 4, threads: THREADS });
-  const chatWrapper = resolveChatWrapper(model);
+  // The same model, context and threads, in a process of its own.
+  const direct = await startDirect(modelPath, contextSize);
 
   // Warm both paths (model load in the runtime, JIT, template parsing).
   for (let i = 0; i < 5; i += 1) {
-    await directRun(context, chatWrapper, 8);
+    await direct.run(8);
     await parleyRun(server.url, token, entry.id, 8);
   }
 
@@ -169,7 +155,7 @@ try {
   const ttftDirect: number[] = [];
   const ttftParley: number[] = [];
   for (let i = 0; i < TTFT_RUNS; i += 1) {
-    ttftDirect.push((await directRun(context, chatWrapper, TTFT_TOKENS)).ttftMs);
+    ttftDirect.push((await direct.run(TTFT_TOKENS)).ttftMs);
     ttftParley.push((await parleyRun(server.url, token, entry.id, TTFT_TOKENS)).ttftMs);
   }
 
@@ -179,15 +165,14 @@ try {
   let sameText = true;
   let tokens = 0;
   for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
-    const direct = await directRun(context, chatWrapper, ANSWER_TOKENS);
+    const alone = await direct.run(ANSWER_TOKENS);
     const parley = await parleyRun(server.url, token, entry.id, ANSWER_TOKENS);
-    sameText &&= direct.text === parley.text;
+    sameText &&= alone.text === parley.text;
     tokens = parley.tokens;
-    rateDirect.push(tokensPerSecond(direct));
+    rateDirect.push(tokensPerSecond(alone));
     rateParley.push(tokensPerSecond(parley));
   }
-  await context.dispose();
-  await model.dispose();
+  direct.stop();
 
   // 3. The service's event-loop delay while it streams answers (two at once), and idle as a baseline.
   await loopDelay(server.child, 'loop-delay-reset');
