@@ -96,6 +96,8 @@ describe('installer configuration (electron-builder.yml)', () => {
     expect(shipped('win', 'arm64')).toEqual(['win-arm64']);
     expect(shipped('mac', 'arm64')).toEqual(['mac-arm64-metal']);
     expect(shipped('mac', 'x64')).toEqual(['mac-x64']);
+    // With per-OS `files`, electron-builder packed the whole project (sources too): the rules stay common.
+    for (const os of ['mac', 'win', 'linux']) expect(config[os].files, os).toBeUndefined();
     // Its shared libraries load by path: outside app.asar.
     expect(config.asarUnpack).toContain('node_modules/@node-llama-cpp/**');
   });
