@@ -23,11 +23,12 @@ export function rssMb(pid: number): number {
 
 /**
  * Spawns `node args…`, waits for a line `… listening on http://…`, then polls /health until
- * the first 200, and reports the time from spawn to that answer.
+ * the first 200, and reports the time from spawn to that answer. With `ipc`, the child gets an
+ * IPC channel (the server child then answers event-loop delay questions on it).
  */
-export function startChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<StartedChild> {
+export function startChild(args: string[], env: NodeJS.ProcessEnv = {}, options: { ipc?: boolean } = {}): Promise<StartedChild> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let buffer = '';
     let errors = '';

@@ -3,11 +3,13 @@
  * concurrent rebuild of dist/ cannot break a run). Settings come from the environment as for the
  * CLI; the data dir is the first argument. Prints `Parley listening on <url>`.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../../server/start';
 
 const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: process.argv[2], logToStdout: false });
 console.log(`Parley listening on ${server.url}`);
 exitWithParent(() => server.close());
+answerLoopDelay();
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));
 });
@@ -18,4 +20,22 @@ function exitWithParent(close: () => Promise<void>): void {
   setInterval(() => {
     if (process.ppid !== parent) void close().finally(() => process.exit(0));
   }, 500).unref();
+}
+
+/**
+ * With an IPC channel (a benchmark forked this process): `{type: 'loop-delay-reset'}` starts a
+ * new event-loop delay histogram, `{type: 'loop-delay-report'}` answers its percentiles in ms.
+ */
+function answerLoopDelay(): void {
+  if (!process.send) return;
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type === 'loop-delay-reset') histogram.reset();
+    if (message?.type === 'loop-delay-report') {
+      const ms = (ns: number) => ns / 1e6;
+      process.send?.({ type: 'loop-delay', p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), count: histogram.count });
+    }
+  });
+  process.channel?.unref();
 }

@@ -29,24 +29,45 @@ const numeric = (row: BuiltinModelRow): BuiltinModelRow => ({
   ram_estimate: row.ram_estimate === null ? null : Number(row.ram_estimate),
 });
 
-/** The model library's table. */
+/**
+ * The model library's table. Every built-in chat reads its entry: rows (and absences) are kept
+ * by id in memory, and every write (all of which go through here) drops them.
+ */
 export function createBuiltinRepo(db: Db) {
+  const cache = new Map<string, BuiltinModelRow | null>();
+  let version = 0;
+  const writing = async (write: () => Promise<unknown>): Promise<void> => {
+    version += 1;
+    cache.clear();
+    try {
+      await write();
+    } finally {
+      version += 1;
+      cache.clear();
+    }
+  };
   return {
     async list(): Promise<BuiltinModelRow[]> {
       return (await db<BuiltinModelRow>('builtin_models').orderBy('created_at', 'asc').orderBy('id')).map(numeric);
     },
     async find(id: string): Promise<BuiltinModelRow | undefined> {
-      const row = await db<BuiltinModelRow>('builtin_models').where({ id }).first();
-      return row ? numeric(row) : undefined;
+      const cached = cache.get(id);
+      if (cached !== undefined) return cached === null ? undefined : { ...cached };
+      const readAt = version;
+      const found = await db<BuiltinModelRow>('builtin_models').where({ id }).first();
+      const row = found ? numeric(found) : undefined;
+      // A write that ran meanwhile may have changed it: keep only what no write overtook.
+      if (readAt === version) cache.set(id, row ? { ...row } : null);
+      return row;
     },
     async insert(row: BuiltinModelRow): Promise<void> {
-      await db('builtin_models').insert(row);
+      await writing(() => db('builtin_models').insert(row));
     },
     async update(id: string, patch: Partial<BuiltinModelRow>): Promise<void> {
-      await db('builtin_models').where({ id }).update(patch);
+      await writing(() => db('builtin_models').where({ id }).update(patch));
     },
     async remove(id: string): Promise<void> {
-      await db('builtin_models').where({ id }).delete();
+      await writing(() => db('builtin_models').where({ id }).delete());
     },
   };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { tinyGguf, writeTinyGguf } from '../fixtures/tiny-gguf';
-import { addAndWait, createBase, query, uploadFile } from './knowledge-helpers';
+import { createBase, query, uploadFile, waitForFiles } from './knowledge-helpers';
 
 /**
  * Built-in models end to end: a tiny generated GGUF is imported, read, chatted with through
@@ -145,6 +145,25 @@ describe('chatting with a built-in model', () => {
     expect(a.body.choices[0].message.content).toBe(b.body.choices[0].message.content);
   }, 60_000);
 
+  it('answers through a custom model built on it, with its system prompt, only for whom it is shared with', async () => {
+    const created = await server.as(admin.token).post('/api/v1/models/create', {
+      id: 'tiny-helper',
+      name: 'Tiny helper',
+      base_model_id: modelId,
+      params: { system: 'You are a terse helper who answers in few words.' },
+      meta: {},
+      access_control: { read: { group_ids: [], user_ids: [alice.id] }, write: { group_ids: [], user_ids: [] } },
+    });
+    expect(created.status, created.text).toBe(200);
+    const plain = await ask(alice, { max_tokens: 4 });
+    const helped = await ask(alice, { model: 'tiny-helper', max_tokens: 4 });
+    expect(helped.status, helped.text).toBe(200);
+    expect(helped.body.usage.completion_tokens).toBe(4);
+    expect(helped.body.usage.prompt_tokens).toBeGreaterThan(plain.body.usage.prompt_tokens + 5);
+    const refused = await ask(bob, { model: 'tiny-helper', max_tokens: 4 });
+    expect(refused.status).toBe(404);
+  }, 60_000);
+
   it('stops generating when the client goes away, and the next request is answered', async () => {
     const controller = new AbortController();
     const started = Date.now();
@@ -214,7 +233,10 @@ describe('built-in embeddings for RAG', () => {
     const file = await uploadFile(server, alice, 'notes.txt', 'Parley runs small language models on the laptop itself.\n\nThe office coffee machine is on the second floor.');
     const set = await server.as(admin.token).post('/api/v1/retrieval/embedding/update', { embedding_engine: 'builtin', embedding_model: imported.body.id });
     expect(set.status, set.text).toBe(200);
-    const added = await addAndWait(server, alice, base, file);
+    // The first embedding starts the runtime process and loads the model: slow on a busy machine.
+    const add = await server.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file });
+    expect(add.status, add.text).toBe(200);
+    const added = (await waitForFiles(server, alice, base, 90_000)).find((f) => f.id === file)!;
     expect(added.status).toBe('completed');
     const status = await waitFor(
       () => server.as(admin.token).get('/api/v1/retrieval/embedding'),
@@ -228,7 +250,7 @@ describe('built-in embeddings for RAG', () => {
     expect(exact.documents[0]).toBe(found.documents[0]);
     expect(exact.distances[0]).toBeGreaterThan(0.99);
     await server.as(admin.token).post('/api/v1/retrieval/embedding/update', { embedding_engine: '', embedding_model: '' });
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('downloads', () => {
@@ -275,9 +297,11 @@ describe('downloads', () => {
     const res = await server.as(admin.token).post('/builtin/models/download', { url: `${base}/cut/tiny-download.gguf`, sha256 });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: 'tiny-download', status: 'downloading' });
+    // A finished download is loaded once in a new runtime process before it is ready.
     const done = await waitFor(
       () => entry(res.body.id),
       (r) => r.body.status !== 'downloading',
+      90_000,
     );
     expect(done.body).toMatchObject({ status: 'ready', size: goodBytes.length, downloaded: goodBytes.length, architecture: 'llama', sha256 });
     const requests = seen.filter((s) => s.url.startsWith('/cut'));
@@ -286,7 +310,7 @@ describe('downloads', () => {
     expect(Number(/=(\d+)-/.exec(requests[1]!.range!)![1])).toBeGreaterThan(0);
     const chat = await server.as(alice.token).post('/api/chat/completions', { model: 'tiny-download', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 });
     expect(chat.status, chat.text).toBe(200);
-  }, 60_000);
+  }, 150_000);
 
   it('fails a download whose SHA-256 does not match', async () => {
     const res = await server.as(admin.token).post('/builtin/models/download', { url: `${base}/ok/wrong-sum.gguf`, sha256: '0'.repeat(64) });

@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -85,6 +86,36 @@ describe('installer configuration (electron-builder.yml)', () => {
     for (const tray of ['tray.png', 'tray@2x.png', 'trayTemplate.png', 'trayTemplate@2x.png']) expect(existsSync(path.join(root, 'assets', tray)), tray).toBe(true);
   });
 
+  it('ships only the target system’s llama.cpp build and its GPU backend (no CUDA, no sources)', () => {
+    // electron-builder's own matcher for node_modules files, fed this configuration.
+    const { getNodeModuleFileMatcher } = createRequire(import.meta.url)('app-builder-lib/out/fileMatcher') as {
+      getNodeModuleFileMatcher: (appDir: string, destination: string, expand: (p: string) => string, platformOptions: unknown, packager: unknown) => { createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean };
+    };
+    const appDir = path.join(root, 'app');
+    const file = { isDirectory: () => false };
+    const optional = Object.keys(JSON.parse(readFileSync(path.join(root, 'node_modules', 'node-llama-cpp', 'package.json'), 'utf8')).optionalDependencies as Record<string, string>);
+    expect(optional.length).toBeGreaterThan(10);
+    const shipped = (os: 'mac' | 'win' | 'linux', arch: string) => {
+      const expand = (pattern: string) => pattern.replace(/\$\{arch\}/g, arch).replace(/\$\{os\}/g, os);
+      const filter = getNodeModuleFileMatcher(appDir, '/out', expand, config[os], { config, debugLogger: { isEnabled: false } }).createFilter();
+      const ships = (relative: string) => filter(path.join(appDir, relative), file);
+      expect(ships('node_modules/node-llama-cpp/dist/index.js')).toBe(true);
+      expect(ships('node_modules/node-llama-cpp/llama/gitRelease.bundle')).toBe(false);
+      return optional.filter((name) => ships(`node_modules/${name}/bins/build/libllama.so`) && ships(`node_modules/${name}/package.json`)).map((name) => name.replace('@node-llama-cpp/', ''));
+    };
+    expect(shipped('linux', 'x64')).toEqual(['linux-x64', 'linux-x64-vulkan']);
+    expect(shipped('linux', 'arm64')).toEqual(['linux-arm64']);
+    expect(shipped('linux', 'armv7l')).toEqual(['linux-armv7l']);
+    expect(shipped('win', 'x64')).toEqual(['win-x64', 'win-x64-vulkan']);
+    expect(shipped('win', 'arm64')).toEqual(['win-arm64']);
+    expect(shipped('mac', 'arm64')).toEqual(['mac-arm64-metal']);
+    expect(shipped('mac', 'x64')).toEqual(['mac-x64']);
+    // With per-OS `files`, electron-builder packed the whole project (sources too): the rules stay common.
+    for (const os of ['mac', 'win', 'linux']) expect(config[os].files, os).toBeUndefined();
+    // Its shared libraries load by path: outside app.asar.
+    expect(config.asarUnpack).toContain('node_modules/@node-llama-cpp/**');
+  });
+
   it('configures an update feed for electron-updater', () => {
     expect(config.publish).toMatchObject({ provider: 'github' });
     expect(config.publish.owner).toBeTruthy();
@@ -99,7 +130,7 @@ async function runBuilder(args: string[]): Promise<void> {
       cwd: root,
       env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
       maxBuffer: 64 * 1024 * 1024,
-      timeout: 170_000,
+      timeout: 280_000,
     });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string; code?: unknown; signal?: unknown };
@@ -175,7 +206,7 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
     );
     resources = path.join(work, 'out', 'linux-unpacked', 'resources');
     files = new Set(asar.listPackage(path.join(resources, 'app.asar'), { isPack: false }).map((f) => f.split(path.sep).join('/')));
-  }, 300_000);
+  }, 600_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -230,6 +261,19 @@ describe('the packaged app (electron-builder --dir with a stub Electron)', () =>
     expect(natives(path.join(unpacked, 'keytar')).length).toBeGreaterThan(0);
     expect(readdirSync(path.join(unpacked, 'pyodide')).some((f) => f.endsWith('.wasm'))).toBe(true);
     expect(existsSync(path.join(unpacked, 'pyodide', 'pyodide.mjs'))).toBe(true);
+  });
+
+  it('carries llama.cpp for this system only, unpacked beside app.asar', () => {
+    const arch = process.arch === 'arm' ? 'armv7l' : process.arch;
+    const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules', '@node-llama-cpp');
+    const shipped = readdirSync(unpacked);
+    expect(shipped.length).toBeGreaterThan(0);
+    for (const name of shipped) expect(name, name).toMatch(new RegExp(`^linux-${arch}(-vulkan)?$`));
+    expect(existsSync(path.join(unpacked, `linux-${arch}`, 'bins', `linux-${arch}`, 'llama-addon.node'))).toBe(true);
+    const listed = new Set([...files].filter((f) => f.startsWith('/node_modules/@node-llama-cpp/')).map((f) => f.split('/')[3]));
+    expect([...listed].sort()).toEqual([...shipped].sort());
+    expect(files.has('/node_modules/node-llama-cpp/package.json')).toBe(true);
+    expect(files.has('/node_modules/node-llama-cpp/llama/gitRelease.bundle')).toBe(false);
   });
 
   it('writes the update feed the packaged app reads', () => {

@@ -8,7 +8,9 @@ import {
   getLlama,
   LlamaChat,
   LlamaLogLevel,
+  resolveChatWrapper,
   type ChatHistoryItem,
+  type ChatWrapper,
   type ChatModelFunctionCall,
   type ChatModelFunctions,
   type Llama,
@@ -17,6 +19,7 @@ import {
   type LlamaModel,
 } from 'node-llama-cpp';
 import type { ChatMessage, ToolCall } from '../../providers/provider';
+import { createChunkBatcher } from './chunk-batcher';
 import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
 
 class RuntimeError extends Error {
@@ -47,6 +50,12 @@ interface Loaded {
   estimate: number;
   context?: LlamaContext;
   embedding?: LlamaEmbeddingContext;
+  /**
+   * The model's chat template, resolved once: resolving it (node-llama-cpp checks a Jinja
+   * template against sample chats) took longer than the whole answer of a small model, and
+   * `new LlamaChat` does it again every time unless it is given one.
+   */
+  chatWrapper?: ChatWrapper;
   busy: number;
   lastUsed: number;
 }
@@ -63,6 +72,9 @@ async function unload(entry: Loaded): Promise<void> {
   await entry.model.dispose();
   announceLoaded();
 }
+
+/** Text generated within this many ms leaves in one message (see chunk-batcher.ts). */
+const CHUNK_INTERVAL_MS = 10;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -170,7 +182,8 @@ async function chat(request: RuntimeRequest & { type: 'chat' }, signal: AbortSig
     }
     const sequence = context.getSequence();
     try {
-      const llamaChat = new LlamaChat({ contextSequence: sequence });
+      entry.chatWrapper ??= resolveChatWrapper(entry.model);
+      const llamaChat = new LlamaChat({ contextSequence: sequence, chatWrapper: entry.chatWrapper });
       const history = toHistory(request.messages);
       const last = [...request.messages].reverse().find((m) => m.role === 'user');
       const lastTokens = last ? entry.model.tokenize(textOf(last.content)).length : 0;
@@ -186,11 +199,12 @@ async function chat(request: RuntimeRequest & { type: 'chat' }, signal: AbortSig
       } catch (error) {
         throw new RuntimeError('tools', `The tool definitions cannot be used for function calling: ${(error as Error).message}`);
       }
+      const chunks = createChunkBatcher((text) => send({ type: 'chunk', id: request.id, text }), CHUNK_INTERVAL_MS);
       const response = await llamaChat
         .generateResponse(history, {
           signal,
           stopOnAbortSignal: true,
-          onTextChunk: (text) => send({ type: 'chunk', id: request.id, text }),
+          onTextChunk: chunks.push,
           maxTokens,
           ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
           ...(request.options.topP !== undefined ? { topP: request.options.topP } : {}),
@@ -198,6 +212,7 @@ async function chat(request: RuntimeRequest & { type: 'chat' }, signal: AbortSig
           ...(request.options.stop?.length ? { customStopTriggers: request.options.stop } : {}),
           ...(functions ? { functions } : {}),
         } as Parameters<LlamaChat['generateResponse']>[1])
+        .finally(chunks.flush)
         .catch((error: unknown) => {
           if (signal.aborted) throw new RuntimeError('aborted', 'aborted');
           const message = (error as Error).message;
