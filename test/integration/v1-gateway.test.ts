@@ -66,6 +66,23 @@ describe('/v1 embeddings, knowledge sources and the admin usage table', () => {
     expect((size as InstanceType<typeof OpenAI.BadRequestError>).message).toMatch(/384/);
   });
 
+  it('refuses a body over the size limit with 413 in OpenAI’s error shape', async () => {
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    const viaSdk = await client.chat.completions.create({ model: 'gpt-fake', messages: [{ role: 'user', content: huge }] }).catch((e: unknown) => e);
+    expect(viaSdk).toBeInstanceOf(OpenAI.APIError);
+    expect((viaSdk as InstanceType<typeof OpenAI.APIError>).status).toBe(413);
+    const raw = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${client.apiKey}` },
+      body: JSON.stringify({ model: 'gpt-fake', messages: [{ role: 'user', content: huge }] }),
+    });
+    expect(raw.status).toBe(413);
+    const body = (await raw.json()) as { error?: { message?: string; type?: string }; detail?: unknown };
+    expect(body.detail).toBeUndefined();
+    expect(body.error?.message).toEqual(expect.any(String));
+    expect(body.error?.type).toEqual(expect.any(String));
+  });
+
   it("returns a custom model's knowledge sources in the `sources` extension field", async () => {
     // The caller must be able to read the knowledge: Alice's own base, in a model the admin made.
     const base = await createBase(server, alice, 'Falcon');
