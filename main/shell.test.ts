@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../server';
 import { lanAddresses } from '../server/lan';
+import { httpsGet } from '../test/helpers/https-get';
 import type { LanStatus } from '../server/contracts/lan';
 import { IPC } from './ipc-channels';
 import type { MenuItemOptions } from './facade';
@@ -334,15 +334,7 @@ describe('desktop shell with the real service', () => {
     // LAN sharing needs an admin account, and serves HTTPS with its own certificate.
     const signup = await fetch(`${server.url}/api/v1/auths/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Owner', email: 'owner@example.com', password: 'correct horse battery' }) });
     expect(signup.status).toBe(200);
-    const reach = () =>
-      new Promise<number | string | undefined>((resolve) => {
-        const req = request(`https://${host}:${port}/health`, { rejectUnauthorized: false, agent: false, timeout: 3000 }, (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        });
-        req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code));
-        req.end();
-      });
+    const reach = () => httpsGet(`https://${host}:${port}/health`).then((r) => r.status, (e: NodeJS.ErrnoException) => e.code);
     expect(await reach()).toBe('ECONNREFUSED');
 
     h.tray.click('Share on local network');

@@ -1,8 +1,7 @@
 import { createServer } from 'node:net';
-import { request as httpsRequest } from 'node:https';
-import type { TLSSocket } from 'node:tls';
 import { lanAddresses, lanUrl } from '../../server/lan/lan-addresses';
 import { buildUser } from '../helpers/builders';
+import { httpsGet } from '../helpers/https-get';
 import { startMcpServer } from '../fixtures/mcp-server';
 import { expect, signIn, snap, test } from './fixtures';
 
@@ -171,15 +170,7 @@ test('sharing on the local network shows the addresses with QR codes, warns abou
       await expect(page.getByRole('img', { name: `QR code for ${url}` })).toBeVisible();
     }
     // The address really answers over HTTPS with the certificate whose fingerprint the page shows.
-    const served = await new Promise<{ status: number; fingerprint: string }>((resolve, reject) => {
-      const req = httpsRequest(`${urls[0]}/api/config`, { rejectUnauthorized: false, agent: false }, (res) => {
-        const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, fingerprint }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const served = await httpsGet(`${urls[0]}/api/config`);
     expect(served.status).toBe(200);
     await expect(page.getByTestId('lan-fingerprint')).toHaveText(served.fingerprint);
   } else {

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TLSSocket } from 'node:tls';
 import { generate as generateCertificate } from 'selfsigned';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanConfigSection, lanAddresses } from '../../server/lan';
 import { memorySecretStore } from '../../server/secrets';
 import { signupAdmin, buildUser, type TestUser } from '../helpers/builders';
+import { httpsGet } from '../helpers/https-get';
 import { rawRequest } from '../helpers/raw-http';
 import { startTestServer, tempDataDir, type TestServer } from '../helpers/server';
 
@@ -27,21 +27,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** One HTTPS GET that accepts the self-signed certificate: status, body and the certificate's SHA-256 fingerprint. */
-function httpsGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; fingerprint: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, rejectUnauthorized: false, agent: false, timeout: 3000 }, (res) => {
-      const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint }));
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** GET /health on host:port over HTTPS: the status code, or the connection error code. */
 async function probe(host: string, port: number): Promise<number | string> {
