@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/http';
 import { usersApi } from '../../api/users';
@@ -9,9 +9,11 @@ import { Avatar } from '../../components/Avatar';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, messageOf } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
+import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
 import { useToast } from '../../components/Toasts';
+import { useFormSubmit } from '../../hooks/use-form-submit';
 import { copyText } from '../../lib/clipboard';
 import { LANGUAGES, useT } from '../../lib/i18n';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
@@ -40,24 +42,13 @@ function Profile() {
   const toast = useToast();
   const [name, setName] = useState(user.name);
   const [image, setImage] = useState(user.profile_image_url);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const file = useRef<HTMLInputElement>(null);
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await authApi.updateProfile({ name: name.trim(), profile_image_url: image });
-      await refresh();
-      toast(t('common.saved'));
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit: save } = useFormSubmit(async () => {
+    await authApi.updateProfile({ name: name.trim(), profile_image_url: image });
+    await refresh();
+    toast(t('common.saved'));
+  });
 
   const upload = async (f: File) => {
     try {
@@ -90,12 +81,7 @@ function Profile() {
           <TextField label={t('common.name')} value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
           <TextField label={t('common.email')} value={user.email} readOnly disabled />
         </div>
-        {error && <div className="notice error">{error}</div>}
-        <div className="row end">
-          <button type="submit" className="btn primary" disabled={busy || !name.trim()}>
-            {t('common.save')}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} disabled={!name.trim()} />
       </form>
     </section>
   );
@@ -235,26 +221,15 @@ function Password() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    if (next !== again) return setError(t('account.passwordsDiffer'));
-    if (new TextEncoder().encode(next).length > 72) return setError(t('auth.passwordTooLong'));
-    setBusy(true);
-    try {
-      await authApi.updatePassword({ password: current, new_password: next });
-      setCurrent('');
-      setNext('');
-      setAgain('');
-      toast(t('account.passwordChanged'));
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit: submit } = useFormSubmit(async () => {
+    if (next !== again) throw new Error(t('account.passwordsDiffer'));
+    if (new TextEncoder().encode(next).length > 72) throw new Error(t('auth.passwordTooLong'));
+    await authApi.updatePassword({ password: current, new_password: next });
+    setCurrent('');
+    setNext('');
+    setAgain('');
+    toast(t('account.passwordChanged'));
+  });
   return (
     <section className="card" aria-labelledby="pw-h">
       <div className="card-title">
@@ -267,16 +242,7 @@ function Password() {
           <TextField label={t('account.newPassword')} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
           <TextField label={t('account.confirmPassword')} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
         </div>
-        {error && (
-          <div className="notice error" role="alert">
-            {error}
-          </div>
-        )}
-        <div className="row end">
-          <button type="submit" className="btn primary" disabled={busy || !current || !next}>
-            {t('account.changePassword')}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} disabled={!current || !next} submitLabel={t('account.changePassword')} />
       </form>
     </section>
   );

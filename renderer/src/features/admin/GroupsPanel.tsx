@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { Group } from '../../../../server/contracts/groups';
 import type { PartialPermissions } from '../../../../server/contracts/permissions';
 import { groupsApi } from '../../api/groups';
@@ -7,9 +7,11 @@ import { usersApi } from '../../api/users';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { TextArea, TextField } from '../../components/Field';
+import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toasts';
+import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 import { PermissionsEditor } from './PermissionsEditor';
 
@@ -75,31 +77,20 @@ function GroupEditor({ group, onClose, onDone }: { group: Group | null; onClose:
   const [permissions, setPermissions] = useState<PartialPermissions>(group?.permissions ?? {});
   const [members, setMembers] = useState<string[]>(group?.user_ids ?? []);
   const [filter, setFilter] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const users = useQuery({ queryKey: ['users', 'all'], queryFn: usersApi.all, enabled: group !== null });
   const shown = useMemo(() => {
     const q = filter.toLowerCase();
     return (users.data?.users ?? []).filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
   }, [users.data, filter]);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (group) await groupsApi.update(group.id, { name, description, permissions, user_ids: members });
-      else await groupsApi.create({ name, description, permissions });
-      onDone();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useFormSubmit(async () => {
+    if (group) await groupsApi.update(group.id, { name, description, permissions, user_ids: members });
+    else await groupsApi.create({ name, description, permissions });
+    onDone();
+  });
   return (
     <Modal title={group ? group.name : t('admin.addGroup')} onClose={onClose} wide>
-      <form className="col" onSubmit={submit}>
+      <form className="col" onSubmit={onSubmit}>
         <TextField label={t('common.name')} value={name} onChange={(e) => setName(e.target.value)} required />
         <TextArea label={t('common.description')} value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
         <div className="field">
@@ -122,15 +113,7 @@ function GroupEditor({ group, onClose, onDone }: { group: Group | null; onClose:
             </div>
           </div>
         )}
-        {error && <div className="notice error">{error}</div>}
-        <div className="row end">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="btn primary" disabled={busy || !name.trim()}>
-            {group ? t('common.save') : t('common.create')}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} disabled={!name.trim()} onCancel={onClose} submitLabel={group ? t('common.save') : t('common.create')} />
       </form>
     </Modal>
   );

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { Role } from '../../../../server/contracts/auth';
 import type { UserListItem } from '../../../../server/contracts/users';
 import { authApi } from '../../api/auth';
@@ -10,10 +10,12 @@ import { Avatar } from '../../components/Avatar';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Field';
+import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toasts';
 import { formatDate, formatDateTime } from '../../lib/dates';
+import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 
 const PAGE_SIZE = 30;
@@ -166,24 +168,13 @@ export function UsersPanel() {
 function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const t = useT();
   const [form, setForm] = useState({ name: '', email: '', password: '', role: 'user' as Role });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await authApi.addUser(form);
-      onDone();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useFormSubmit(async () => {
+    await authApi.addUser(form);
+    onDone();
+  });
   return (
     <Modal title={t('admin.addUser')} onClose={onClose}>
-      <form className="col" onSubmit={submit}>
+      <form className="col" onSubmit={onSubmit}>
         <TextField label={t('common.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
         <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
         <TextField label={t('common.password')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
@@ -192,15 +183,7 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
             <option key={r}>{r}</option>
           ))}
         </SelectField>
-        {error && <div className="notice error">{error}</div>}
-        <div className="row end">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="btn primary" disabled={busy}>
-            {t('common.add')}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} onCancel={onClose} submitLabel={t('common.add')} />
       </form>
     </Modal>
   );
@@ -209,24 +192,13 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
 function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () => void; onDone: () => void }) {
   const t = useT();
   const [form, setForm] = useState({ name: user.name, email: user.email, role: user.role, password: '' });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await usersApi.update(user.id, { name: form.name, email: form.email, role: form.role, ...(form.password ? { password: form.password } : {}) });
-      onDone();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useFormSubmit(async () => {
+    await usersApi.update(user.id, { name: form.name, email: form.email, role: form.role, ...(form.password ? { password: form.password } : {}) });
+    onDone();
+  });
   return (
     <Modal title={t('admin.editUser')} onClose={onClose}>
-      <form className="col" onSubmit={submit}>
+      <form className="col" onSubmit={onSubmit}>
         <TextField label={t('common.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
         <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
         <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
@@ -235,15 +207,7 @@ function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () =
           ))}
         </SelectField>
         <TextField label={t('admin.newPasswordOptional')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
-        {error && <div className="notice error">{error}</div>}
-        <div className="row end">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="btn primary" disabled={busy}>
-            {t('common.save')}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { AccessControl } from '../../../../server/contracts/access';
 import { promptsApi, type Prompt } from '../../api/library';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { TextArea, TextField } from '../../components/Field';
+import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toasts';
+import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 import { AccessEditor } from '../workspace/AccessEditor';
 
@@ -87,27 +89,16 @@ function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () 
   const [title, setTitle] = useState(prompt?.title ?? '');
   const [content, setContent] = useState(prompt?.content ?? '');
   const [access, setAccess] = useState<AccessControl>(prompt ? prompt.access_control : {});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, onSubmit } = useFormSubmit(async () => {
     const body = { command: command.trim(), title: title.trim(), content, access_control: access };
-    try {
-      if (prompt) await promptsApi.update(prompt.command, body);
-      else await promptsApi.create(body);
-      await qc.invalidateQueries({ queryKey: ['prompts'] });
-      onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    if (prompt) await promptsApi.update(prompt.command, body);
+    else await promptsApi.create(body);
+    await qc.invalidateQueries({ queryKey: ['prompts'] });
+    onClose();
+  });
   return (
     <Modal title={prompt ? `${t('common.edit')}: ${prompt.command}` : t('prompts.new')} onClose={onClose} wide>
-      <form className="col" onSubmit={submit}>
+      <form className="col" onSubmit={onSubmit}>
         <div className="form-grid">
           <TextField label={t('prompts.command')} hint={t('prompts.commandHint')} value={command} onChange={(e) => setCommand(e.target.value)} required autoFocus />
           <TextField label={t('prompts.promptTitle')} value={title} onChange={(e) => setTitle(e.target.value)} required />
@@ -117,19 +108,7 @@ function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () 
           <span className="field-label">{t('prompts.access')}</span>
           <AccessEditor name="prompt-access" value={access} onChange={setAccess} publicLabel={t('prompts.public')} privateLabel={t('prompts.private')} />
         </div>
-        {error && (
-          <div className="notice error" role="alert">
-            {error}
-          </div>
-        )}
-        <div className="row end">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="btn primary" disabled={busy || !title.trim() || command.trim().length < 2 || !content.trim()}>
-            {t('common.save')}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} disabled={!title.trim() || command.trim().length < 2 || !content.trim()} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { AccessControl } from '../../../../server/contracts/access';
 import { groupsApi } from '../../api/groups';
@@ -7,8 +7,10 @@ import { knowledgeApi } from '../../api/knowledge';
 import { modelsApi, type ModelCapability, type ModelForm } from '../../api/models';
 import { toolsApi } from '../../api/tools';
 import { useUser } from '../../app/session';
-import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
+import { FormFooter } from '../../components/FormFooter';
+import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 
 const CAPABILITIES: ModelCapability[] = ['vision', 'file_upload', 'web_search', 'image_generation', 'code_interpreter', 'citations', 'status_updates', 'usage'];
@@ -29,8 +31,6 @@ export function ModelEditor() {
   const [form, setForm] = useState<ModelForm>(emptyForm);
   const [tags, setTags] = useState('');
   const [idTouched, setIdTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const existing = useQuery({ queryKey: ['models', 'one', editId], queryFn: () => modelsApi.get(editId!), enabled: !!editId });
   const bases = useQuery({
@@ -70,10 +70,7 @@ export function ModelEditor() {
     />
   );
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, onSubmit: submit } = useFormSubmit(async () => {
     const body: ModelForm = {
       ...form,
       id: form.id.trim(),
@@ -81,17 +78,11 @@ export function ModelEditor() {
       meta: { ...meta, tags: tags.split(',').map((s) => s.trim()).filter(Boolean).map((name) => ({ name })) },
       params: Object.fromEntries(Object.entries(form.params).filter(([, v]) => v !== undefined && !(typeof v === 'number' && Number.isNaN(v)))),
     };
-    try {
-      if (editId) await modelsApi.update(editId, body);
-      else await modelsApi.create(body);
-      await qc.invalidateQueries({ queryKey: ['models'] });
-      navigate('/workspace/models');
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    if (editId) await modelsApi.update(editId, body);
+    else await modelsApi.create(body);
+    await qc.invalidateQueries({ queryKey: ['models'] });
+    navigate('/workspace/models');
+  });
 
   if (editId && existing.isPending) return <Loading />;
   if (editId && existing.isError) return <ErrorNotice error={existing.error} onRetry={() => void existing.refetch()} />;
@@ -210,19 +201,7 @@ export function ModelEditor() {
         )}
         <Switch label={t('workspace.active')} checked={form.is_active} onChange={(v) => setForm({ ...form, is_active: v })} />
       </section>
-      {error && (
-        <div className="notice error" role="alert">
-          {error}
-        </div>
-      )}
-      <div className="row end">
-        <button type="button" className="btn" onClick={() => navigate('/workspace/models')}>
-          {t('common.cancel')}
-        </button>
-        <button type="submit" className="btn primary" disabled={busy || !form.name.trim() || !form.id.trim() || !form.base_model_id || !!idError}>
-          {t('common.save')}
-        </button>
-      </div>
+      <FormFooter error={error} busy={busy} disabled={!form.name.trim() || !form.id.trim() || !form.base_model_id || !!idError} onCancel={() => navigate('/workspace/models')} />
     </form>
   );
 }
