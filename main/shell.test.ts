@@ -291,9 +291,16 @@ describe('desktop shell lifecycle', () => {
     const dev = harness();
     expect((await dev.ready)?.updatesEnabled).toBe(false);
     expect(dev.updater.checks).toBe(0);
-    const packaged = harness({ isPackaged: true });
+    const packaged = harness({ isPackaged: true, env: { APPIMAGE: '/home/ada/Parley.AppImage' } });
     expect((await packaged.ready)?.updatesEnabled).toBe(true);
-    expect(packaged.updater.checks).toBe(1);
+    await until(() => packaged.updater.checks === 1);
+    // A deb install is updated by the package manager: the app only checks, never installs.
+    const deb = harness({ isPackaged: true, packageType: () => 'deb' });
+    expect((await deb.ready)?.updatesEnabled).toBe(true);
+    await until(() => deb.updater.checks === 1);
+    expect(deb.updater.autoDownload).toBe(false);
+    deb.app.quit();
+    await until(() => deb.app.quitted);
     packaged.app.quit();
     await until(() => packaged.app.quitted);
   });

@@ -121,6 +121,13 @@ describe('installer configuration (electron-builder.yml)', () => {
     expect(config.publish.owner).toBeTruthy();
     expect(config.publish.repo).toBeTruthy();
   });
+
+  it('installs Windows updates only when signed by the same publisher, and never notarises by a hard-coded identity', () => {
+    expect(config.win.verifyUpdateCodeSignature).toBe(true);
+    // Notarisation and signing come from the environment (repository secrets), not this file.
+    expect(JSON.stringify(config.mac)).not.toMatch(/appleId|teamId|password/i);
+    expect(config.mac.notarize).not.toBe(false);
+  });
 });
 
 /** Runs electron-builder; a failure carries the end of its output. */
