@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import asar from '@electron/asar';
+import { atLeast } from '../../scripts/node-version.mjs';
 import Ajv from 'ajv';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -303,6 +304,8 @@ describe('npm start', () => {
       expect(run.status).toBe(1);
       expect(run.stderr).toContain('Electron binary is not available');
       expect(run.stderr).toContain('npm run serve');
+      // On a Node older than the desktop tools need, the message says so too.
+      expect(run.stderr.includes('need Node 22.12.0 or newer')).toBe(!atLeast(process.versions.node, '22.12.0'));
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
