@@ -344,6 +344,22 @@ describe('desktop shell with the real service', () => {
     const reach = () => httpsGet(`https://${host}:${port}/health`).then((r) => r.status, (e: NodeJS.ErrnoException) => e.code);
     expect(await reach()).toBe('ECONNREFUSED');
 
+    // The desktop owner (created by the window's handover, without a password) sets one first:
+    // the tray opens the LAN settings in the window instead of sharing.
+    h.tray.click('Share on local network');
+    await until(() => h.dialog.boxes.some((b) => b.title === 'Set a password first'));
+    await until(() => h.windows[0]!.loaded.includes(`${server.url}/admin/lan`));
+    expect((await server.services.lan.status()).enabled).toBe(false);
+    const code = await server.services.desktop.handover.issue('Owner');
+    const handed = await fetch(`${server.url}/auths/desktop-handover?code=${code}`, { redirect: 'manual' });
+    const cookie = (handed.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const setPassword = await fetch(`${server.url}/api/v1/auths/update/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ password: '', new_password: 'owner-password-1' }),
+    });
+    expect(setPassword.status).toBe(200);
+
     h.tray.click('Share on local network');
     await until(() => h.tray.menu.find((i) => i.label === 'Share on local network')?.checked === true);
     expect(await reach()).toBe(200);

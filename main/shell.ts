@@ -242,7 +242,21 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     });
     win = openWindow(running);
 
-    const lanActions = createLanActions({ lan, dialog: deps.dialog, clipboard: deps.clipboard, qrImage: deps.qrImage, log });
+    const lanActions = createLanActions({
+      lan,
+      dialog: deps.dialog,
+      clipboard: deps.clipboard,
+      qrImage: deps.qrImage,
+      log,
+      passwordNeeded: async () => {
+        const owner = await running.services.auth.ensureOwner(deps.ownerName ?? 'Owner');
+        return owner ? running.services.auth.needsPassword(owner.id) : false;
+      },
+      openLanSettings: () => {
+        showWindow();
+        void win?.loadURL(`${running.url}/admin/lan`).catch((error: unknown) => log.warn(`could not open the LAN settings: ${String(error)}`));
+      },
+    });
     const canLogin = loginItemsSupported(deps.platform);
     tray = createTrayController({
       createTray: deps.createTray,
