@@ -1,4 +1,11 @@
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Where Debian's Chromium is (PARLEY_CHROMIUM overrides). Where there is none (macOS, Windows),
+ * Playwright's own Chromium is used: install it once with `npx playwright install chromium`.
+ */
+const systemChromium = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Browser tests: Debian's Chromium (never a downloaded browser) against a real service per test. */
 export default defineConfig({
@@ -18,7 +25,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },

@@ -171,8 +171,10 @@ export interface ClipboardLike {
 export interface UpdaterLike {
   autoDownload: boolean;
   autoInstallOnAppQuit: boolean;
+  allowDowngrade: boolean;
   checkForUpdates(): Promise<unknown>;
   quitAndInstall(): void;
+  on(event: 'update-available', listener: (info: { version: string }) => void): unknown;
   on(event: 'update-downloaded', listener: (info: { version: string }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }

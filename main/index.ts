@@ -1,9 +1,9 @@
 // Wiring only: the real Electron objects go into the plain modules of main/ (see shell.ts).
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
-import electronUpdater from 'electron-updater';
 import { startServer } from '../server';
 import { qrPngDataUrl } from '../server/lan';
 import type { ShellLog, UpdaterLike } from './facade';
@@ -50,7 +50,15 @@ runShell({
   setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
   ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
-  updater: (): UpdaterLike => electronUpdater.autoUpdater,
+  // Loaded only when this run updates (packaged builds), after the window is up.
+  updater: async (): Promise<UpdaterLike> => (await import('electron-updater')).default.autoUpdater,
+  packageType: () => {
+    try {
+      return readFileSync(path.join(process.resourcesPath, 'package-type'), 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
   preloadPath: path.join(here, 'preload.cjs'),
   iconPath: process.platform === 'linux' ? path.join(assets, 'icon.png') : undefined,
 });

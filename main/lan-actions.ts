@@ -15,6 +15,10 @@ export interface LanActionDeps {
   /** Turns a URL into an image the dialog can show (a QR code). */
   qrImage: (url: string) => Promise<unknown>;
   log: ShellLog;
+  /** True while the desktop owner has no password yet (other devices sign in with one). */
+  passwordNeeded?: () => Promise<boolean>;
+  /** Opens the window on the admin LAN page, whose switch asks for the password first. */
+  openLanSettings?: () => void;
 }
 
 /** The tray's LAN sharing actions: toggle (with the open sign-up warning), copy the address, show a QR code. */
@@ -23,6 +27,18 @@ export function createLanActions(deps: LanActionDeps) {
   return {
     /** Turns sharing on or off; warns when strangers on the network could sign up. */
     async setSharing(enabled: boolean): Promise<LanStatus | undefined> {
+      // Like the admin page and the API: no sharing before the owner has a password.
+      if (enabled && (await deps.passwordNeeded?.().catch(() => false))) {
+        deps.openLanSettings?.();
+        await dialog.showMessageBox({
+          type: 'info',
+          title: 'Set a password first',
+          message: 'Set a password before sharing on the local network.',
+          detail: 'Colleagues and your other devices sign in with your email and a password. Choose one in the window (Share on local network), then sharing turns on.',
+          buttons: ['OK'],
+        });
+        return undefined;
+      }
       let status: LanStatus;
       try {
         status = await lan.update({ enabled });

@@ -291,9 +291,16 @@ describe('desktop shell lifecycle', () => {
     const dev = harness();
     expect((await dev.ready)?.updatesEnabled).toBe(false);
     expect(dev.updater.checks).toBe(0);
-    const packaged = harness({ isPackaged: true });
+    const packaged = harness({ isPackaged: true, env: { APPIMAGE: '/home/ada/Parley.AppImage' } });
     expect((await packaged.ready)?.updatesEnabled).toBe(true);
-    expect(packaged.updater.checks).toBe(1);
+    await until(() => packaged.updater.checks === 1);
+    // A deb install is updated by the package manager: the app only checks, never installs.
+    const deb = harness({ isPackaged: true, packageType: () => 'deb' });
+    expect((await deb.ready)?.updatesEnabled).toBe(true);
+    await until(() => deb.updater.checks === 1);
+    expect(deb.updater.autoDownload).toBe(false);
+    deb.app.quit();
+    await until(() => deb.app.quitted);
     packaged.app.quit();
     await until(() => packaged.app.quitted);
   });
@@ -336,6 +343,22 @@ describe('desktop shell with the real service', () => {
     expect(signup.status).toBe(200);
     const reach = () => httpsGet(`https://${host}:${port}/health`).then((r) => r.status, (e: NodeJS.ErrnoException) => e.code);
     expect(await reach()).toBe('ECONNREFUSED');
+
+    // The desktop owner (created by the window's handover, without a password) sets one first:
+    // the tray opens the LAN settings in the window instead of sharing.
+    h.tray.click('Share on local network');
+    await until(() => h.dialog.boxes.some((b) => b.title === 'Set a password first'));
+    await until(() => h.windows[0]!.loaded.includes(`${server.url}/admin/lan`));
+    expect((await server.services.lan.status()).enabled).toBe(false);
+    const code = await server.services.desktop.handover.issue('Owner');
+    const handed = await fetch(`${server.url}/auths/desktop-handover?code=${code}`, { redirect: 'manual' });
+    const cookie = (handed.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const setPassword = await fetch(`${server.url}/api/v1/auths/update/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ password: '', new_password: 'owner-password-1' }),
+    });
+    expect(setPassword.status).toBe(200);
 
     h.tray.click('Share on local network');
     await until(() => h.tray.menu.find((i) => i.label === 'Share on local network')?.checked === true);

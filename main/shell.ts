@@ -12,7 +12,7 @@ import { guardWebContents } from './navigation';
 import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
 import { createTrayController } from './tray';
-import { setupAutoUpdates } from './updater';
+import { setupAutoUpdates, updateRoute } from './updater';
 import { focusWindow, mainWindowOptions, rememberWindowState } from './window';
 
 /** Everything the shell needs from Electron and the service, injected so it runs under Node in tests. */
@@ -35,7 +35,10 @@ export interface ShellDeps {
   createTray: () => TrayLike;
   buildMenu: (items: MenuItemOptions[]) => unknown;
   qrImage: (url: string) => Promise<unknown>;
-  updater: () => UpdaterLike;
+  /** Loads electron-updater (only called when this run updates). */
+  updater: () => UpdaterLike | Promise<UpdaterLike>;
+  /** The packaged app's `resources/package-type` (deb, rpm, pacman), written by electron-builder. */
+  packageType?: () => string | undefined;
   preloadPath: string;
   iconPath?: string;
   /** The desktop owner's name for a new workspace (the OS account's name). */
@@ -239,7 +242,21 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     });
     win = openWindow(running);
 
-    const lanActions = createLanActions({ lan, dialog: deps.dialog, clipboard: deps.clipboard, qrImage: deps.qrImage, log });
+    const lanActions = createLanActions({
+      lan,
+      dialog: deps.dialog,
+      clipboard: deps.clipboard,
+      qrImage: deps.qrImage,
+      log,
+      passwordNeeded: async () => {
+        const owner = await running.services.auth.ensureOwner(deps.ownerName ?? 'Owner');
+        return owner ? running.services.auth.needsPassword(owner.id) : false;
+      },
+      openLanSettings: () => {
+        showWindow();
+        void win?.loadURL(`${running.url}/admin/lan`).catch((error: unknown) => log.warn(`could not open the LAN settings: ${String(error)}`));
+      },
+    });
     const canLogin = loginItemsSupported(deps.platform);
     tray = createTrayController({
       createTray: deps.createTray,
@@ -264,7 +281,8 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     });
     await tray.refresh();
 
-    updates = setupAutoUpdates({ app, updater: deps.updater, dialog: deps.dialog, log, env: deps.env, beforeRestart: stop });
+    const route = updateRoute({ app, platform: deps.platform, env: deps.env, packageType: deps.packageType ?? (() => undefined) });
+    updates = setupAutoUpdates({ route, updater: deps.updater, dialog: deps.dialog, log, beforeRestart: stop });
     return { server: running, window: () => win, updatesEnabled: updates.enabled };
   })();
 

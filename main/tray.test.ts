@@ -112,6 +112,31 @@ describe('LAN actions of the tray', () => {
     expect(dialog.boxes[0]?.detail).toContain('http://192.168.1.5:8765');
   });
 
+  it('asks the owner to set a password first (in the window) instead of sharing', async () => {
+    const lan = fakeLan(OFF);
+    const dialog = new FakeDialog();
+    const opened: string[] = [];
+    let needed = true;
+    const actions = createLanActions({
+      lan,
+      dialog,
+      clipboard: new FakeClipboard(),
+      qrImage: async (url) => `qr:${url}`,
+      log: recordingLog(),
+      passwordNeeded: async () => needed,
+      openLanSettings: () => opened.push('lan settings'),
+    });
+    expect(await actions.setSharing(true)).toBeUndefined();
+    expect(lan.updates).toEqual([]);
+    expect(opened).toEqual(['lan settings']);
+    expect(dialog.boxes[0]?.message).toBe('Set a password before sharing on the local network.');
+    // Turning off never asks; with a password, sharing turns on.
+    await actions.setSharing(false);
+    needed = false;
+    await actions.setSharing(true);
+    expect(lan.updates).toEqual([{ enabled: false }, { enabled: true }]);
+  });
+
   it('shows why sharing could not start instead of failing silently', async () => {
     const { actions, dialog, lan } = setup();
     lan.fail = new Error('Port 8765 is already in use on this machine; choose another port');

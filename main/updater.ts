@@ -3,13 +3,54 @@ import type { AppLike, DialogLike, ShellLog, UpdaterLike } from './facade';
 /** How often a running app looks for an update. */
 export const UPDATE_INTERVAL_MS = 4 * 60 * 60 * 1000;
 
-export interface UpdaterOptions {
+/** Linux system packages (electron-builder writes the type to `resources/package-type`). */
+const SYSTEM_PACKAGES = new Set(['deb', 'rpm', 'pacman']);
+
+/**
+ * How this installation gets new versions:
+ * - `in-app`: electron-updater downloads and installs (NSIS on Windows, the zip beside the dmg
+ *   on macOS, AppImage on Linux);
+ * - `package-manager`: a deb (or rpm/pacman) install is updated by the system's package manager,
+ *   never by the app through pkexec; the app only tells the user a new version exists;
+ * - `off`: running from source, in development, disabled, or an unpacked Linux build.
+ */
+export type UpdateRoute = { kind: 'in-app' } | { kind: 'package-manager'; packageType: string } | { kind: 'off'; reason: string };
+
+export interface UpdateRouteInput {
   app: Pick<AppLike, 'isPackaged'>;
-  /** Created only when updates are on (electron-updater reads app-update.yml as soon as it exists). */
-  updater: () => UpdaterLike;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  /** The content of `resources/package-type`, or undefined when there is none. */
+  packageType: () => string | undefined;
+}
+
+/** Decides the update route of this run (see UpdateRoute). */
+export function updateRoute({ app, platform, env, packageType }: UpdateRouteInput): UpdateRoute {
+  if (!app.isPackaged) return { kind: 'off', reason: 'running from source (not packaged)' };
+  if (env.NODE_ENV === 'development') return { kind: 'off', reason: 'NODE_ENV=development' };
+  if (env.PARLEY_DISABLE_UPDATES === '1' || env.PARLEY_DISABLE_UPDATES === 'true') return { kind: 'off', reason: 'PARLEY_DISABLE_UPDATES is set' };
+  if (platform !== 'linux') return { kind: 'in-app' };
+  // An AppImage sets APPIMAGE to its own path when it runs; only then can it replace itself.
+  if (env.APPIMAGE) return { kind: 'in-app' };
+  const type = packageType()?.trim();
+  if (type && SYSTEM_PACKAGES.has(type)) return { kind: 'package-manager', packageType: type };
+  return { kind: 'off', reason: 'neither an AppImage nor a system package' };
+}
+
+/** What to tell a deb/rpm/pacman user when a new version is out. */
+export function packageManagerHint(packageType: string, version: string): string {
+  const file = `Parley-${version}`;
+  if (packageType === 'deb') return `Install it with your package manager: download ${file}-linux-amd64.deb (or -arm64) from the release page and run \`sudo apt install ./<file>.deb\`, or update from your software centre.`;
+  if (packageType === 'rpm') return `Install it with your package manager: download the ${file} .rpm from the release page and run \`sudo dnf install ./<file>.rpm\`.`;
+  return `Install it with your package manager (pacman -U with the ${file} package from the release page).`;
+}
+
+export interface UpdaterOptions {
+  route: UpdateRoute;
+  /** Loads electron-updater only when updates are on (it reads app-update.yml as soon as it exists). */
+  updater: () => UpdaterLike | Promise<UpdaterLike>;
   dialog: Pick<DialogLike, 'showMessageBox'>;
   log: ShellLog;
-  env: NodeJS.ProcessEnv;
   /** Stops the service cleanly before the installer replaces the app. */
   beforeRestart: () => Promise<void>;
   intervalMs?: number;
@@ -17,31 +58,57 @@ export interface UpdaterOptions {
   clearInterval?: (timer: unknown) => void;
 }
 
-/** Whether this run may update itself, and if not, why. */
-export function updatesAllowed(app: Pick<AppLike, 'isPackaged'>, env: NodeJS.ProcessEnv): { allowed: boolean; reason?: string } {
-  if (!app.isPackaged) return { allowed: false, reason: 'running from source (not packaged)' };
-  if (env.NODE_ENV === 'development') return { allowed: false, reason: 'NODE_ENV=development' };
-  if (env.PARLEY_DISABLE_UPDATES === '1' || env.PARLEY_DISABLE_UPDATES === 'true') return { allowed: false, reason: 'PARLEY_DISABLE_UPDATES is set' };
-  return { allowed: true };
-}
-
 /**
- * Auto-update with electron-updater from the feed in electron-builder.yml's publish section:
- * checks at start and every few hours, downloads in the background, and asks before
- * restarting. Off in development and when the app is not packaged. Failures (offline, no
- * release yet) are logged, never shown: the app keeps working.
+ * Auto-update with electron-updater from the feed of electron-builder.yml's `publish` section
+ * (written into the packaged app's app-update.yml): checks at start and every few hours, in the
+ * background (start never waits for it). In-app installs download, then ask before restarting;
+ * downgrades are refused; on Windows the update's signature must match the publisher of the
+ * running app (electron-builder's `verifyUpdateCodeSignature`). System packages are only told
+ * about a new version. Failures (offline, no release yet) are logged, never shown.
  */
 export function setupAutoUpdates(options: UpdaterOptions): { enabled: boolean; stop(): void } {
-  const { allowed, reason } = updatesAllowed(options.app, options.env);
-  if (!allowed) {
-    options.log.info(`auto-update off: ${reason}`);
+  const { route, log } = options;
+  if (route.kind === 'off') {
+    log.info(`auto-update off: ${route.reason}`);
     return { enabled: false, stop: () => undefined };
   }
-  const updater = options.updater();
-  updater.autoDownload = true;
-  updater.autoInstallOnAppQuit = true;
-  updater.on('error', (error) => options.log.warn(`update check failed: ${error.message}`));
+  let stopped = false;
+  let timer: object | undefined;
+  const every = options.setInterval ?? setInterval;
+  const clear = options.clearInterval ?? ((t: unknown) => clearInterval(t as NodeJS.Timeout));
 
+  const start = (updater: UpdaterLike) => {
+    if (stopped) return;
+    const inApp = route.kind === 'in-app';
+    updater.autoDownload = inApp;
+    updater.autoInstallOnAppQuit = inApp;
+    // electron-updater turns downgrades on when a channel is set: a feed must never roll the app back.
+    updater.allowDowngrade = false;
+    updater.on('error', (error) => log.warn(`update check failed: ${error.message}`));
+    if (inApp) watchDownloads(updater, options);
+    else tellAboutNewVersions(updater, route.packageType, options);
+    const check = () => {
+      updater.checkForUpdates().catch((error: unknown) => log.warn(`update check failed: ${String(error)}`));
+    };
+    check();
+    timer = every(check, options.intervalMs ?? UPDATE_INTERVAL_MS);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  void Promise.resolve()
+    .then(options.updater)
+    .then(start)
+    .catch((error: unknown) => log.warn(`auto-update unavailable: ${String(error)}`));
+  return {
+    enabled: true,
+    stop: () => {
+      stopped = true;
+      if (timer) clear(timer);
+    },
+  };
+}
+
+/** In-app: the update downloads in the background; the user picks when to restart. */
+function watchDownloads(updater: UpdaterLike, options: UpdaterOptions): void {
   let asked = false;
   updater.on('update-downloaded', (info) => {
     if (asked) return;
@@ -63,14 +130,17 @@ export function setupAutoUpdates(options: UpdaterOptions): { enabled: boolean; s
       })
       .catch((error: unknown) => options.log.error(`update restart failed: ${String(error)}`));
   });
+}
 
-  const check = () => {
-    updater.checkForUpdates().catch((error: unknown) => options.log.warn(`update check failed: ${String(error)}`));
-  };
-  check();
-  const every = options.setInterval ?? setInterval;
-  const clear = options.clearInterval ?? ((t: unknown) => clearInterval(t as NodeJS.Timeout));
-  const timer = every(check, options.intervalMs ?? UPDATE_INTERVAL_MS);
-  (timer as { unref?: () => void }).unref?.();
-  return { enabled: true, stop: () => clear(timer) };
+/** System package: nothing is downloaded or installed; the user hears once per version. */
+function tellAboutNewVersions(updater: UpdaterLike, packageType: string, options: UpdaterOptions): void {
+  const told = new Set<string>();
+  updater.on('update-available', (info) => {
+    if (told.has(info.version)) return;
+    told.add(info.version);
+    options.log.info(`Parley ${info.version} is available; this ${packageType} install is updated by the package manager`);
+    void options.dialog
+      .showMessageBox({ type: 'info', title: 'Update available', message: `Parley ${info.version} is available.`, detail: packageManagerHint(packageType, info.version), buttons: ['OK'] })
+      .catch((error: unknown) => options.log.error(`update notice failed: ${String(error)}`));
+  });
 }

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { desktopToolsNodeNote } from './node-version.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -38,6 +39,7 @@ if (offline) {
       'Run `npm run dist` again on a machine with network access (they are cached after the first run),',
       'or set ELECTRON_MIRROR / ELECTRON_BUILDER_BINARIES_MIRROR to a local mirror.',
       'Without installers, `npm run serve` runs the same service and UI in a browser.',
+      ...(desktopToolsNodeNote() ? ['', desktopToolsNodeNote()] : []),
       '',
     ].join('\n'),
   );
@@ -45,4 +47,5 @@ if (offline) {
 }
 process.stdout.write(builder.stdout ?? '');
 process.stderr.write(builder.stderr ?? '');
+if (desktopToolsNodeNote()) process.stderr.write(`\n${desktopToolsNodeNote()}\n`);
 process.exit(builder.status ?? 1);

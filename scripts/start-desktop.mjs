@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { desktopToolsNodeNote } from './node-version.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -50,6 +51,7 @@ if (!electron.binary) {
       '',
       'To get the desktop app, run `npm start` again on a machine that can download Electron',
       '(or set ELECTRON_MIRROR / ELECTRON_OVERRIDE_DIST_PATH to a local copy).',
+      ...(desktopToolsNodeNote() ? ['', desktopToolsNodeNote()] : []),
       '',
     ].join('\n'),
   );

@@ -200,6 +200,7 @@ export class FakeDialog implements DialogLike {
 export class FakeUpdater extends Emitter implements UpdaterLike {
   autoDownload = false;
   autoInstallOnAppQuit = false;
+  allowDowngrade = true;
   checks = 0;
   installs = 0;
   constructor(private readonly timeline: string[] = []) {

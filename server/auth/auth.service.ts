@@ -177,6 +177,16 @@ export function createAuthService(deps: AuthServiceDeps) {
       return (await users.passwordHash(userId)) !== null;
     },
 
+    /**
+     * Whether the user must set a password before the workspace is reached from other devices
+     * (LAN sharing): true for an account without one (the desktop owner), unless sign-in is
+     * handled by a trusted header (SSO), where passwords are not used.
+     */
+    async needsPassword(userId: string): Promise<boolean> {
+      if (deps.trustedEmailHeader) return false;
+      return (await users.passwordHash(userId)) === null;
+    },
+
     /** The current session with a fresh token. */
     async refresh(auth: AuthContext) {
       return session(auth.user, true);

@@ -69,6 +69,11 @@ export interface LanStatus {
   certificate_expires_at?: number | null;
   /** Who can sign up (present in every answer of the service). */
   signup?: LanSignupInfo;
+  /**
+   * True when the signed-in admin has no password yet (the desktop owner): turning sharing on
+   * is refused until they set one, since other devices sign in with it. Present in the HTTP answers.
+   */
+  password_required?: boolean;
 }
 
 /**

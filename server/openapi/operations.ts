@@ -105,7 +105,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'DELETE /api/v1/groups/id/:id/delete': op('Delete a group'),
 
   'GET /api/v1/configs/lan': op('LAN sharing settings and addresses'),
-  'POST /api/v1/configs/lan': op('Turn LAN sharing on or off, choose HTTPS'),
+  'POST /api/v1/configs/lan': op('Turn LAN sharing on or off, choose HTTPS (409 PASSWORD_REQUIRED while the caller has no password)'),
   'GET /api/v1/configs/lan/qr': op('A QR code of a LAN address', { produces: 'png' }),
   'GET /api/v1/configs/suggestions': op('Suggested prompts of the empty chat'),
   'POST /api/v1/configs/suggestions': op('Replace the suggested prompts'),

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adoptLegacyDataDir, appUserDataDir, defaultDataDir, legacyDataDirs } from './paths';
+import { adoptLegacyDataDir, appUserDataDir, defaultDataDir, legacyDataDirs, unpackedPath } from './paths';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,5 +41,20 @@ describe('default data dir', () => {
 
   it('lists the headless service’s old Linux folder as a legacy place', () => {
     expect(legacyDataDirs('linux', { XDG_DATA_HOME: '/share', XDG_CONFIG_HOME: '/cfg' })).toEqual([path.join('/cfg', 'Parley'), path.join('/share', 'parley')]);
+  });
+});
+
+describe('unpacked paths of a packaged app', () => {
+  it('points into app.asar.unpacked where the packager put the files, and leaves other paths alone', () => {
+    const present = new Set(['/opt/Parley/resources/app.asar.unpacked/node_modules/pyodide/']);
+    const exists = (p: string) => present.has(p);
+    expect(unpackedPath('/opt/Parley/resources/app.asar/node_modules/pyodide/', exists)).toBe('/opt/Parley/resources/app.asar.unpacked/node_modules/pyodide/');
+    expect(unpackedPath('C:\\Parley\\resources\\app.asar\\node_modules\\pyodide\\', (p) => p === 'C:\\Parley\\resources\\app.asar.unpacked\\node_modules\\pyodide\\')).toBe(
+      'C:\\Parley\\resources\\app.asar.unpacked\\node_modules\\pyodide\\',
+    );
+    // Packed, not unpacked: stays inside the archive (Electron reads it from there).
+    expect(unpackedPath('/opt/Parley/resources/app.asar/dist/server/index.js', exists)).toBe('/opt/Parley/resources/app.asar/dist/server/index.js');
+    expect(unpackedPath('/work/parley/node_modules/pyodide/', () => true)).toBe('/work/parley/node_modules/pyodide/');
+    expect(unpackedPath('/data/app.asar.unpacked/x', () => true)).toBe('/data/app.asar.unpacked/x');
   });
 });

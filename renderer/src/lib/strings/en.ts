@@ -337,6 +337,11 @@ export const en = {
   'lan.fingerprint': 'Certificate fingerprint (SHA-256)',
   'lan.fingerprintDesc': 'Browsers warn about this self-signed certificate once. Before accepting it, check that the fingerprint they show matches this one.',
   'lan.signup': 'Who can sign up',
+  'lan.passwordTitle': 'Set a password first',
+  'lan.passwordDesc': 'Colleagues and your other devices reach Parley over the network, and you sign in there with your email and a password. Your account has no password yet: choose one to turn sharing on.',
+  'lan.passwordNew': 'Password',
+  'lan.passwordConfirm': 'Confirm password',
+  'lan.passwordSubmit': 'Set password and share',
 
   'workspace.title': 'Workspace',
   'workspace.models': 'Models',

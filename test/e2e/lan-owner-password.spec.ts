@@ -1,0 +1,64 @@
+import { createServer } from 'node:net';
+import { startTestServer } from '../helpers/server';
+import { expect, test } from './fixtures';
+
+/** A port nothing listens on right now (the LAN listener binds every interface, so ask the OS). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '0.0.0.0', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test('the desktop owner sets a password in a dialog before LAN sharing turns on', async ({ page }) => {
+  const server = await startTestServer({ rendererDir: process.env.PARLEY_E2E_RENDERER });
+  try {
+    // The desktop window's sign-in: the one-time handover creates the owner without a password.
+    const code = await server.services.desktop.handover.issue('Grace');
+    await page.goto(`${server.url}/auths/desktop-handover?code=${code}`);
+    await expect(page).toHaveURL(/\/setup$/);
+    await page.goto(`${server.url}/admin/lan`);
+    await page.getByLabel('Port').fill(String(await freePort()));
+    await page.getByRole('button', { name: 'Use this port' }).click();
+    await expect(page.getByRole('button', { name: 'Use this port' })).toBeDisabled();
+
+    const toggle = page.getByRole('switch', { name: 'Share on local network' });
+    await toggle.click();
+    const dialog = page.getByRole('dialog', { name: 'Set a password first' });
+    await expect(dialog).toBeVisible();
+    await expect(toggle).not.toBeChecked();
+    // Cancel: nothing is shared.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect((await server.services.lan.status()).enabled).toBe(false);
+
+    await toggle.click();
+    await dialog.getByLabel('Password', { exact: true }).fill('owner-password-1');
+    await dialog.getByLabel('Confirm password').fill('owner-password-2');
+    await dialog.getByRole('button', { name: 'Set password and share' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('The new passwords do not match.');
+    await dialog.getByLabel('Confirm password').fill('owner-password-1');
+    await dialog.getByRole('button', { name: 'Set password and share' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(toggle).toBeChecked();
+    await expect(page.getByText('Sharing', { exact: true })).toBeVisible();
+    expect((await server.services.lan.status()).enabled).toBe(true);
+
+    // The owner can now sign in from another device with that password.
+    const owner = (await server.services.usersRepo.all())[0]!;
+    expect((await server.anon.post('/api/v1/auths/signin', { email: owner.email, password: 'owner-password-1' })).status).toBe(200);
+    // And the switch no longer asks.
+    await toggle.click();
+    await expect(toggle).not.toBeChecked();
+    await toggle.click();
+    await expect(dialog).toBeHidden();
+    await expect(toggle).toBeChecked();
+  } finally {
+    await server.services.lan.update({ enabled: false });
+    await server.close();
+  }
+});
