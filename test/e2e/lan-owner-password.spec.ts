@@ -62,3 +62,22 @@ test('the desktop owner sets a password in a dialog before LAN sharing turns on'
     await server.close();
   }
 });
+
+test('the desktop owner sets a first password on the Account page, leaving the current one empty', async ({ page }) => {
+  const server = await startTestServer({ rendererDir: process.env.PARLEY_E2E_RENDERER });
+  try {
+    const code = await server.services.desktop.handover.issue('Grace');
+    await page.goto(`${server.url}/auths/desktop-handover?code=${code}`);
+    await expect(page).toHaveURL(/\/setup$/);
+    await page.goto(`${server.url}/account`);
+    await expect(page.getByText('Leave empty if your account has no password yet')).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('owner-password-1');
+    await page.getByLabel('Confirm new password').fill('owner-password-1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Password changed.' })).toBeVisible();
+    const owner = (await server.services.usersRepo.all())[0]!;
+    expect((await server.anon.post('/api/v1/auths/signin', { email: owner.email, password: 'owner-password-1' })).status).toBe(200);
+  } finally {
+    await server.close();
+  }
+});

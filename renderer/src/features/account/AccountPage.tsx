@@ -238,11 +238,12 @@ function Password() {
       <p className="section-desc">{t('account.passwordDesc')}</p>
       <form className="col" onSubmit={submit}>
         <div className="form-grid">
-          <TextField label={t('account.currentPassword')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />
+          {/* Empty for an account that has no password yet (the desktop owner sets a first one). */}
+          <TextField label={t('account.currentPassword')} hint={t('account.currentPasswordHint')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
           <TextField label={t('account.newPassword')} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
           <TextField label={t('account.confirmPassword')} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
         </div>
-        <FormFooter error={error} busy={busy} disabled={!current || !next} submitLabel={t('account.changePassword')} />
+        <FormFooter error={error} busy={busy} disabled={!next} submitLabel={t('account.changePassword')} />
       </form>
     </section>
   );

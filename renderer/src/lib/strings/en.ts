@@ -213,6 +213,7 @@ export const en = {
   'account.password': 'Password',
   'account.passwordDesc': 'Change the password you sign in with.',
   'account.currentPassword': 'Current password',
+  'account.currentPasswordHint': 'Leave empty if your account has no password yet (the desktop app’s owner).',
   'account.newPassword': 'New password',
   'account.confirmPassword': 'Confirm new password',
   'account.passwordsDiffer': 'The new passwords do not match.',
