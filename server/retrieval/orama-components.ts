@@ -256,9 +256,10 @@ function vectorNodes(index: AnyIndex): SimdVectorIndex[] {
 }
 
 /**
- * Orama's index component with Parley's structures. Full-text scores are BM25 normalised to
- * 0..1: the BM25 of a document ÷ the BM25 an average-length document holding each query term
- * once would get (the sum of the query terms' idf), so 1 means "all the query's words are here".
+ * Orama's index component with Parley's structures. Full-text scores are BM25 normalised: the
+ * BM25 of a document ÷ the BM25 an average-length document holding each query term once would get
+ * (the sum of the query terms' idf), so 1 means "all the query's words are here". Not capped: a
+ * cap would tie every chunk past that point.
  */
 export function parleyIndex(control: IndexControl, textProps: readonly string[] = ['text']) {
   const base = components.index.createIndex();
@@ -329,7 +330,7 @@ export function parleyIndex(control: IndexControl, textProps: readonly string[] 
         const scale = ideal > 0 ? weight / ideal : 0;
         for (let i = start; i < touched.length; i += 1) {
           const id = touched[i]!;
-          const score = Math.min(1, acc[id]! * scale);
+          const score = acc[id]! * scale;
           acc[id] = 0;
           control.lexical.set(id, (control.lexical.get(id) ?? 0) + score);
         }

@@ -10,6 +10,11 @@ export interface Embedder {
   readonly offline: boolean;
   /** Cosine at which a query–passage match counts as full relevance (see IndexQuery). */
   readonly fullMatchCosine: number;
+  /**
+   * How far its similarity is trusted next to BM25 in hybrid search (1 = the configured weight as
+   * is; less shifts the blend towards BM25, see `effectiveWeight`). Default 1.
+   */
+  readonly semanticTrust?: number;
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
@@ -20,6 +25,10 @@ export const offlineEmbedder: Embedder = {
   offline: true,
   // Measured on MS MARCO (bench/retrieval.ts): relevant query–passage pairs sit around 0.3–0.6.
   fullMatchCosine: 0.5,
+  // Hashed words and trigrams repeat what BM25 knows, with no idf: on MS MARCO the blend only
+  // stays at least as good as full-text from a lexical weight of 0.75 on (bench/retrieval.ts), so
+  // the default weight 0.5 becomes 0.8 for this embedder.
+  semanticTrust: 0.25,
   async embed(texts) {
     return texts.map((text) => offlineEmbed(text));
   },
