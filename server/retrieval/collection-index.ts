@@ -1,5 +1,5 @@
 import { create, insertMultiple, removeMultiple, search, type AnyOrama } from '@orama/orama';
-import { analyzerTokenizer, parleyIndex, slimDocumentsStore, SimdVectorIndex, type IndexControl } from './orama-components';
+import { analyzerTokenizer, boxedVectorValidation, boxVector, parleyIndex, slimDocumentsStore, SimdVectorIndex, type IndexControl } from './orama-components';
 import { analyzerFor, DEFAULT_LANGUAGE, type Language } from './languages';
 
 /** Reciprocal rank fusion constant (measured on msmarco-5k: small k keeps the lexical lead; bench/retrieval.ts). */
@@ -122,6 +122,7 @@ export class CollectionIndex {
       schema: schemaOf(dims),
       sort: { enabled: false },
       components: {
+        validateSchema: boxedVectorValidation(dims > 0 ? { embedding: dims } : {}),
         tokenizer: analyzerTokenizer(analyzerFor(language), language),
         index: parleyIndex(control),
         documentsStore: slimDocumentsStore(['fileId']),
@@ -186,8 +187,9 @@ export class CollectionIndex {
         const id = String(c.id);
         if (c.terms) this.control.pretokenized.set(id, c.terms);
         const withVector = this.dims > 0 && c.vector !== null && c.vector.length === this.dims;
-        // Orama accepts plain arrays only for vector properties (pitfall 8).
-        return withVector ? { id, text: c.text, fileId: c.fileId, embedding: Array.from(c.vector!) } : { id, text: c.text, fileId: c.fileId };
+        // Orama accepts plain arrays only for vector properties (pitfall 8): the Float32Array
+        // travels boxed in a one-element array and the index component unboxes it (no copy).
+        return withVector ? { id, text: c.text, fileId: c.fileId, embedding: boxVector(c.vector!) } : { id, text: c.text, fileId: c.fileId };
       });
       insertMultiple(this.db, docs as never[], docs.length);
       this.control.pretokenized.clear();

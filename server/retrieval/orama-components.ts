@@ -226,6 +226,41 @@ export class SimdVectorIndex {
   }
 }
 
+/**
+ * A Float32Array wrapped so Orama's insert accepts it as a vector (it checks `Array.isArray`,
+ * pitfall 8) without copying 384 numbers into a plain array per chunk.
+ */
+export function boxVector(vector: Float32Array): [Float32Array] {
+  return [vector];
+}
+
+/** The vector inside a {@link boxVector} box, or the plain number array Orama was given. */
+function unboxVector(value: unknown): ArrayLike<number> {
+  const array = value as ArrayLike<unknown>;
+  return array.length === 1 && array[0] instanceof Float32Array ? array[0] : (value as ArrayLike<number>);
+}
+
+/**
+ * Orama's schema validation (a `create()` component) that also accepts a {@link boxVector} box of
+ * the declared size for vector properties; everything else is validated by Orama's own.
+ */
+export function boxedVectorValidation(vectorProps: Record<string, number>) {
+  const base = components.validateSchema as (doc: Record<string, unknown>, schema: unknown) => string | undefined;
+  return (doc: Record<string, unknown>, schema: unknown): string | undefined => {
+    let boxed = false;
+    for (const [prop, dims] of Object.entries(vectorProps)) {
+      const value = doc[prop] as ArrayLike<unknown> | undefined;
+      if (!Array.isArray(value) || value.length !== 1 || !(value[0] instanceof Float32Array)) continue;
+      if (value[0].length !== dims) return prop;
+      boxed = true;
+    }
+    if (!boxed) return base(doc, schema);
+    const rest: Record<string, unknown> = {};
+    for (const key in doc) if (!(key in vectorProps)) rest[key] = doc[key];
+    return base(rest, schema);
+  };
+}
+
 /** What a Parley index component shares with the collection that owns it. */
 export interface IndexControl {
   /** Candidates a full-text search returns (top K by score). */
@@ -278,6 +313,12 @@ export function parleyIndex(control: IndexControl, textProps: readonly string[] 
     },
     insert(...args: Parameters<typeof base.insert>) {
       const [, index, prop, id, internalId, value, , language, tokenizer] = args;
+      const vectors = index.vectorIndexes as Record<string, { node: unknown } | undefined>;
+      const vectorNode = vectors[prop]?.node;
+      if (vectorNode instanceof SimdVectorIndex) {
+        vectorNode.add(internalId as number, unboxVector(value));
+        return;
+      }
       const entry = (index.indexes as Record<string, Entry>)[prop];
       if (entry?.type !== PARLEY_TEXT) return base.insert(...args);
       const key = String(id);
