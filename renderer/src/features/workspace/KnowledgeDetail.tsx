@@ -12,6 +12,7 @@ import { onLiveEvent } from '../../hooks/use-realtime';
 import { useT } from '../../lib/i18n';
 import { FilePreview } from './FilePreview';
 import { KnowledgeSettings } from './KnowledgeSettings';
+import { ReindexProgress } from './ReindexProgress';
 
 interface Pending {
   key: string;
@@ -42,8 +43,8 @@ export function KnowledgeDetail() {
   const kb = useQuery({
     queryKey: ['knowledge', id],
     queryFn: () => knowledgeApi.get(id),
-    // Poll while files are still being processed.
-    refetchInterval: (q) => ((q.state.data?.files ?? []).some((f) => !DONE.has(f.status)) ? 1500 : false),
+    // Poll while files are still being processed, and faster while a language change re-indexes.
+    refetchInterval: (q) => (q.state.data?.reindexing != null ? 500 : (q.state.data?.files ?? []).some((f) => !DONE.has(f.status)) ? 1500 : false),
   });
   const graph = useQuery({ queryKey: ['knowledge', id, 'graph'], queryFn: () => knowledgeApi.graphStatus(id), refetchInterval: (q) => (q.state.data?.status === 'building' ? 1000 : false), retry: false });
 
@@ -134,6 +135,7 @@ export function KnowledgeDetail() {
             {base.description}
           </p>
         </div>
+        <ReindexProgress base={base} />
         <div
           className={`dropzone${over ? ' over' : ''}`}
           role="button"
