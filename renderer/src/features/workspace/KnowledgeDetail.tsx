@@ -62,6 +62,20 @@ export function KnowledgeDetail() {
   );
   useEffect(() => onLiveEvent('knowledge:graph', () => void qc.invalidateQueries({ queryKey: ['knowledge', id, 'graph'] })), [id, qc]);
 
+  /**
+   * Re-reads the base at most once a second while files are being added: thousands of files
+   * dropped at once would otherwise re-read the whole (growing) file list once per file.
+   */
+  const refreshing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refreshSoon = () => {
+    if (refreshing.current) return;
+    refreshing.current = setTimeout(() => {
+      refreshing.current = null;
+      void qc.invalidateQueries({ queryKey: ['knowledge'] });
+    }, 1000);
+  };
+  useEffect(() => () => void (refreshing.current && clearTimeout(refreshing.current)), []);
+
   const upload = (files: FileList | File[]) => {
     for (const file of Array.from(files)) {
       const key = `${file.name}-${Math.random()}`;
@@ -72,9 +86,11 @@ export function KnowledgeDetail() {
         .then(async (res) => {
           const saved = Array.isArray(res) ? res[0] : undefined;
           if (!saved) throw new Error('The service returned no file.');
-          await knowledgeApi.addFile(id, saved.id);
+          // The answer is the base with its file list: shown at once; a re-read follows soon
+          // (answers of parallel adds may arrive out of order).
+          qc.setQueryData(['knowledge', id], await knowledgeApi.addFile(id, saved.id));
           setPending((p) => p.filter((x) => x.key !== key));
-          await qc.invalidateQueries({ queryKey: ['knowledge'] });
+          refreshSoon();
         })
         .catch((err: unknown) => set({ error: messageOf(err) }));
     }
