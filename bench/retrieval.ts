@@ -124,7 +124,7 @@ async function ingestion(): Promise<Array<Array<string | number>>> {
       if (Object.keys(settings).length > 0) await bench.post('/api/v1/retrieval/config/update', settings);
       // Warm-up (worker start, JIT) in another base, not timed.
       const warm = await bench.post('/api/knowledge/create', { name: 'Warm-up' });
-      for (const id of await bench.upload(documents(10, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
+      for (const id of await bench.upload(documents(60, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
       await bench.server.services.knowledge.ingestion.idle();
       const base = await bench.post('/api/knowledge/create', { name: 'Bench' });
       const ids = await bench.upload(documents(DOCS));

@@ -21,7 +21,7 @@ export function blobOf(vector: Float32Array): Buffer {
 type Progress = (done: number, total: number) => void;
 
 /** Rows fetched per page while rebuilding an index from SQLite. */
-const PAGE = 4000;
+const PAGE = 1000;
 /** Rows indexed in one go while rebuilding (a few milliseconds of work)… */
 const SLICE = 32;
 /** …and the time after which a rebuild hands the event loop back to requests. */
