@@ -167,7 +167,7 @@ async function time(run: () => unknown, repeats = 3): Promise<{ p50: number; p99
 }
 
 const queryVectors = QUERIES.map((q) => offlineEmbed(q));
-const ask = (k: number, mode: IndexQuery['mode']): IndexQuery => ({ text: QUERIES[k]!, vector: queryVectors[k]!, mode, weight: 0.5, fusion: 'blend', limit: 10, fullMatchCosine: offlineEmbedder.fullMatchCosine, semanticTrust: offlineEmbedder.semanticTrust });
+const ask = (k: number, mode: IndexQuery['mode']): IndexQuery => ({ text: QUERIES[k]!, vector: queryVectors[k]!, mode, weight: 0.5, fusion: 'blend', limit: 10, fullMatchCosine: offlineEmbedder.fullMatchCosine, semanticTrust: offlineEmbedder.semanticTrust, lexicalFeedback: offlineEmbedder.lexicalFeedback });
 
 async function search(vectors: Float32Array[]) {
   const rows: Array<Array<string | number>> = [];
@@ -378,15 +378,17 @@ async function quality(data: IrSet, vectors: Float32Array[]): Promise<{ rows: Ar
   const index = CollectionIndex.empty(OFFLINE_DIMS, offlineEmbedder.model);
   index.add(chunks);
   const trust = offlineEmbedder.semanticTrust;
+  const feedback = offlineEmbedder.lexicalFeedback;
   const service = 'service (Orama + Parley components)';
   const variants: Array<[string, Omit<IndexQuery, 'text' | 'vector' | 'limit'>]> = [
     [`${service}: full-text (BM25)`, { mode: 'text', weight: 1, fusion: 'blend' }],
     [`${service}: vector (offline embedder)`, { mode: 'vector', weight: 0, fusion: 'blend' }],
-    [`${service}: hybrid, default (blend, weight 0.5, offline embedder trust ${trust} → ${fmt(effectiveWeight(0.5, trust))})`, { mode: 'hybrid', weight: 0.5, fusion: 'blend', semanticTrust: trust }],
+    [`${service}: hybrid, default (blend, weight 0.5, offline embedder trust ${trust} → ${fmt(effectiveWeight(0.5, trust))}, feedback ${feedback})`, { mode: 'hybrid', weight: 0.5, fusion: 'blend', semanticTrust: trust, lexicalFeedback: feedback }],
+    [`${service}: hybrid without lexical feedback, trust 0.25 → 0.80`, { mode: 'hybrid', weight: 0.5, fusion: 'blend', semanticTrust: 0.25 }],
     [`${service}: hybrid blend, weight 0.5 as is (a fully trusted embedder)`, { mode: 'hybrid', weight: 0.5, fusion: 'blend' }],
     [`${service}: hybrid blend, weight 0.7 as is`, { mode: 'hybrid', weight: 0.7, fusion: 'blend' }],
     [`${service}: hybrid blend, weight 0.9 as is`, { mode: 'hybrid', weight: 0.9, fusion: 'blend' }],
-    [`${service}: hybrid RRF (k=10, weighted like the default)`, { mode: 'hybrid', weight: 0.5, fusion: 'rrf', semanticTrust: trust }],
+    [`${service}: hybrid RRF (k=10, weighted and fed back like the default)`, { mode: 'hybrid', weight: 0.5, fusion: 'rrf', semanticTrust: trust, lexicalFeedback: feedback }],
     [`${service}: hybrid RRF (k=10, 0.5/0.5)`, { mode: 'hybrid', weight: 0.5, fusion: 'rrf' }],
   ];
   const perQuery = async (rank: (q: { id: string; text: string }) => Promise<string[]> | string[]) => {

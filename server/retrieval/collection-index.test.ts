@@ -53,6 +53,18 @@ describe('collection index (Orama with Parley components)', () => {
     expect(hits.filter((h) => h.lexical > 0.9).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('folds the best lexical hits into the query vector for ranking, but reports the query’s own similarity', () => {
+    const index = build();
+    const ask = (lexicalFeedback: number) => index.search({ text: 'otters sleeping', vector: offlineEmbed('otters sleeping'), mode: 'hybrid', weight: 0.5, fusion: 'blend', limit: 4, lexicalFeedback });
+    const plain = new Map(ask(0).map((h) => [h.id, h]));
+    const fed = ask(3);
+    expect(fed[0]!.id).toBe(3);
+    for (const hit of fed) {
+      expect(hit.semantic).toBeCloseTo(plain.get(hit.id)!.semantic, 5);
+      expect(hit.score).toBeCloseTo(plain.get(hit.id)!.score, 5);
+    }
+  });
+
   it('trusts a weak embedder less: effective weight keeps 0 and 1, moves 0.5 towards BM25', () => {
     expect(effectiveWeight(0, 0.25)).toBe(0);
     expect(effectiveWeight(1, 0.25)).toBe(1);

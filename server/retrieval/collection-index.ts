@@ -14,6 +14,17 @@ export function bounded(x: number): number {
   return x <= 0.9 ? x : 1 - 0.1 * Math.exp(-(x - 0.9) / 0.1);
 }
 
+/** Weight of the lexical feedback documents, all together, next to the query vector (Rocchio β). */
+const FEEDBACK_WEIGHT = 1;
+
+/** A unit-length copy of a vector. */
+function unitOf(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i += 1) norm += vector[i]! * vector[i]!;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  return vector.map((v) => v * scale);
+}
+
 /**
  * The lexical weight actually used: the configured weight with the semantic side scaled by how
  * far the embedder is trusted (1 keeps the weight; 0.25 turns 0.5 into 0.8). 0 and 1 stay purely
@@ -63,6 +74,11 @@ export interface IndexQuery {
    * hashed embedder declares less, see {@link effectiveWeight}).
    */
   semanticTrust?: number;
+  /**
+   * Hybrid only: how many of the best lexical hits are folded into the query vector before the
+   * vector search (pseudo-relevance feedback; 0 = none). The offline embedder declares 3.
+   */
+  lexicalFeedback?: number;
   /** `blend`: order by weight × lexical + (1 − weight) × semantic; `rrf`: reciprocal rank fusion ordering. */
   fusion: 'blend' | 'rrf';
   limit: number;
@@ -226,6 +242,14 @@ export class CollectionIndex {
     return (this.db.internalDocumentIDStore.idToInternalId as Map<string, number>).get(id)!;
   }
 
+  /** The query vector plus, at weight 1 in all, the vectors of the given documents (best lexical hits). */
+  private withFeedback(node: SimdVectorIndex, query: Float32Array, internalIds: readonly number[]): Float32Array {
+    const out = unitOf(query);
+    const docs = internalIds.map((id) => node.vectorOf(id)).filter((v): v is Float32Array => v !== null);
+    for (const doc of docs) for (let i = 0; i < out.length; i += 1) out[i]! += (FEEDBACK_WEIGHT / docs.length) * doc[i]!;
+    return out;
+  }
+
   /** Ranks live chunks for a query; returns at most `limit` hits, best first. */
   search(query: IndexQuery): IndexHit[] {
     if (this.live === 0 || query.limit <= 0) return [];
@@ -241,29 +265,38 @@ export class CollectionIndex {
     this.control.k = depth;
 
     const candidates = new Map<number, { fileId: string; textRank: number; vectorRank: number }>();
-    if (useVector) {
-      node.k = depth;
-      const result = search(this.db, { mode: 'vector', vector: { value: query.vector!, property: 'embedding' }, similarity: -1, limit: depth } as never) as unknown as OramaHits;
-      result.hits.forEach((hit, rank) => candidates.set(this.internalIdOf(hit.id), { fileId: hit.document.fileId, textRank: -1, vectorRank: rank }));
-    }
     if (useText) {
       const result = search(this.db, { term: query.text, properties: ['text'], limit: depth } as never) as unknown as OramaHits;
+      result.hits.forEach((hit, rank) => candidates.set(this.internalIdOf(hit.id), { fileId: hit.document.fileId, textRank: rank, vectorRank: -1 }));
+    }
+    // Lexical feedback (Rocchio): the query vector plus the vectors of the best lexical hits, so
+    // the vector side also looks for passages like those, not only like the query's words.
+    const feedback = useText && useVector ? Math.max(0, query.lexicalFeedback ?? 0) : 0;
+    const vector = feedback > 0 ? this.withFeedback(node!, query.vector!, [...candidates.keys()].slice(0, feedback)) : query.vector;
+    if (useVector) {
+      node.k = depth;
+      const result = search(this.db, { mode: 'vector', vector: { value: vector!, property: 'embedding' }, similarity: -1, limit: depth } as never) as unknown as OramaHits;
       result.hits.forEach((hit, rank) => {
         const internalId = this.internalIdOf(hit.id);
         const known = candidates.get(internalId);
-        if (known) known.textRank = rank;
-        else candidates.set(internalId, { fileId: hit.document.fileId, textRank: rank, vectorRank: -1 });
+        if (known) known.vectorRank = rank;
+        else candidates.set(internalId, { fileId: hit.document.fileId, textRank: -1, vectorRank: rank });
       });
     }
+    // With feedback, the ranking uses the expanded query; the reported semantic score (and so
+    // the relevance the threshold reads) stays the cosine with the query itself.
+    const unitQuery = vector !== query.vector ? unitOf(query.vector!) : undefined;
+    const cosineOf = (internalId: number) => (unitQuery ? node!.dotWith(internalId, unitQuery) : node!.cosineOf(internalId));
 
     const weight = !useText ? 0 : !useVector ? 1 : effectiveWeight(query.weight, query.semanticTrust);
     const rrf = query.fusion === 'rrf' && useText && useVector && weight > 0 && weight < 1;
     const hits: Array<IndexHit & { internalId: number }> = [];
     for (const [internalId, c] of candidates) {
       const lexical = useText ? (this.control.lexical.get(internalId) ?? 0) : 0;
-      const sem = useVector ? semantic(node.cosineOf(internalId)) : 0;
+      const sem = useVector ? semantic(cosineOf(internalId)) : 0;
       const blend = weight * lexical + (1 - weight) * sem;
-      const order = rrf ? (c.textRank >= 0 ? weight / (RRF_K + c.textRank + 1) : 0) + (c.vectorRank >= 0 ? (1 - weight) / (RRF_K + c.vectorRank + 1) : 0) : blend;
+      const ranked = unitQuery ? weight * lexical + (1 - weight) * semantic(node!.cosineOf(internalId)) : blend;
+      const order = rrf ? (c.textRank >= 0 ? weight / (RRF_K + c.textRank + 1) : 0) + (c.vectorRank >= 0 ? (1 - weight) / (RRF_K + c.vectorRank + 1) : 0) : ranked;
       hits.push({ id: this.chunkIdOf(internalId), internalId, fileId: c.fileId, score: bounded(blend), order, lexical: bounded(lexical), semantic: bounded(sem) });
     }
     this.control.lexical.clear();

@@ -199,6 +199,20 @@ export class SimdVectorIndex {
     return out;
   }
 
+  /** A document's unit vector (a view into the store; null without one). */
+  vectorOf(id: number): Float32Array | null {
+    return this.alive[id - 1] ? this.store.get(id - 1) : null;
+  }
+
+  /** Dot product of a document's unit vector with a unit vector (null without one). */
+  dotWith(id: number, unit: Float32Array): number | null {
+    const v = this.vectorOf(id);
+    if (!v) return null;
+    let s = 0;
+    for (let i = 0; i < v.length; i += 1) s += v[i]! * unit[i]!;
+    return s;
+  }
+
   /** Cosine of a document with the query of the last `find` (null without a vector). */
   cosineOf(id: number): number | null {
     if (!this.lastScores || !this.alive[id - 1]) return null;

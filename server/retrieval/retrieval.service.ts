@@ -241,7 +241,7 @@ export function createRetrievalService(deps: {
       for (const collectionId of new Set(collectionIds)) {
         const index = await indexes.get(collectionId);
         const usable = index.model === embedder.model ? vector : null;
-        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth, fullMatchCosine: embedder.fullMatchCosine, semanticTrust: embedder.semanticTrust });
+        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth, fullMatchCosine: embedder.fullMatchCosine, semanticTrust: embedder.semanticTrust, lexicalFeedback: embedder.lexicalFeedback });
         for (const hit of hits) raw.push({ collectionId, ...hit });
       }
       raw.sort((a, b) => b.order - a.order || b.score - a.score);
