@@ -10,10 +10,10 @@
  *   set, ours and Orama's;
  * - chat completion latency (fake provider) with and without a large ingestion running.
  *
- *   npm run bench:retrieval -- --data ../shared/data/ir/msmarco-5k [--only ingest,search,orama,restore,quality,chat]
+ *   npm run bench:retrieval -- --data ../shared/data/ir/msmarco-5k[,<more BEIR folders for quality>] [--only ingest,search,orama,restore,quality,chat]
  *
- * Environment: BENCH_DOCS (ingestion files, default 300), BENCH_ORAMA_100K=1 (also load 100k
- * chunks into Orama: minutes and several GB), BENCH_CHATS (chats per phase, default 300),
+ * Environment: BENCH_DOCS (ingestion files, default 300), BENCH_ORAMA_100K=0 (skip loading 100k
+ * chunks into Orama's built-in index: minutes and several GB), BENCH_CHATS (chats per phase, default 300),
  * BENCH_CHAT_FILES (files ingested during the chat phases, half queued first, half added meanwhile; default 3000).
  */
 import { spawn } from 'node:child_process';
@@ -23,13 +23,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
 import { memorySecretStore } from '../server/secrets';
-import { CollectionIndex, type IndexInput, type IndexQuery } from '../server/retrieval/collection-index';
+import { CollectionIndex, effectiveWeight, type IndexInput, type IndexQuery } from '../server/retrieval/collection-index';
 import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index-snapshot';
 import { OramaIndex } from '../server/retrieval/orama-index';
 import { OFFLINE_DIMS, offlineEmbed } from '../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../server/retrieval/embedding/embedder';
 import { blobOf } from '../server/retrieval/collection-indexes';
-import { loadBeir, ndcgAt, recallAt } from './retrieval-quality';
+import { loadBeir, ndcgAt, recallAt, type IrSet } from './retrieval-quality';
 
 const args = process.argv.slice(2);
 const dataArg = args[args.indexOf('--data') + 1];
@@ -39,7 +39,9 @@ if (!args.includes('--data') || !dataArg) {
 }
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1]!.split(',')) : undefined;
 const part = (name: string) => !only || only.has(name);
-const set = loadBeir(path.resolve(dataArg));
+/** `--data a,b,…`: the first set feeds every part; quality is measured on each. */
+const dataFolders = dataArg.split(',');
+const set = loadBeir(path.resolve(dataFolders[0]!));
 const DOCS = Number(process.env.BENCH_DOCS ?? 300);
 const CHATS = Number(process.env.BENCH_CHATS ?? 300);
 const CHAT_FILES = Number(process.env.BENCH_CHAT_FILES ?? 3000);
@@ -122,7 +124,7 @@ async function ingestion(): Promise<Array<Array<string | number>>> {
       if (Object.keys(settings).length > 0) await bench.post('/api/v1/retrieval/config/update', settings);
       // Warm-up (worker start, JIT) in another base, not timed.
       const warm = await bench.post('/api/knowledge/create', { name: 'Warm-up' });
-      for (const id of await bench.upload(documents(10, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
+      for (const id of await bench.upload(documents(60, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
       await bench.server.services.knowledge.ingestion.idle();
       const base = await bench.post('/api/knowledge/create', { name: 'Bench' });
       const ids = await bench.upload(documents(DOCS));
@@ -165,7 +167,7 @@ async function time(run: () => unknown, repeats = 3): Promise<{ p50: number; p99
 }
 
 const queryVectors = QUERIES.map((q) => offlineEmbed(q));
-const ask = (k: number, mode: IndexQuery['mode']): IndexQuery => ({ text: QUERIES[k]!, vector: queryVectors[k]!, mode, weight: 0.5, fusion: 'blend', limit: 10, fullMatchCosine: offlineEmbedder.fullMatchCosine });
+const ask = (k: number, mode: IndexQuery['mode']): IndexQuery => ({ text: QUERIES[k]!, vector: queryVectors[k]!, mode, weight: 0.5, fusion: 'blend', limit: 10, fullMatchCosine: offlineEmbedder.fullMatchCosine, semanticTrust: offlineEmbedder.semanticTrust, lexicalFeedback: offlineEmbedder.lexicalFeedback });
 
 async function search(vectors: Float32Array[]) {
   const rows: Array<Array<string | number>> = [];
@@ -204,8 +206,10 @@ async function search(vectors: Float32Array[]) {
       [size, 'service (Orama + Parley components): vector (SIMD scan)', fmt(vector.p50), fmt(vector.p99), fmt(vector.p50 / scan.p50)],
       [size, 'service (Orama + Parley components): hybrid (blend 0.5)', fmt(hybrid.p50), fmt(hybrid.p99), fmt(hybrid.p50 / scan.p50)],
     );
-    if (part('orama') && (size === 10_000 || process.env.BENCH_ORAMA_100K === '1')) {
+    if (part('orama') && (size === 10_000 || process.env.BENCH_ORAMA_100K !== '0')) {
       for (const row of await oramaLatency(size, vectors, scan.p50)) rows.push(row);
+    } else if (part('orama')) {
+      rows.push([size, 'Orama built-in index: not built (BENCH_ORAMA_100K=0; its 100k insert takes about 10× its 10k insert)', 'n/a', 'n/a', 'n/a']);
     }
   }
   return rows;
@@ -229,7 +233,9 @@ async function oramaLatency(size: number, vectors: Float32Array[], scanP50: numb
   const text = await measure('text');
   const vector = await measure('vector');
   const hybrid = await measure('hybrid');
-  if (size === 10_000) {
+  if (size !== 10_000) {
+    oramaInserts.push([size, 'save / restore', '(restore table)', 'not measured', `save() as JSON is ~${fmt((size / 10_000) * 87, 0)} MB: past V8's largest string`]);
+  } else {
     const savedAt = performance.now();
     const json = orama.snapshot();
     const saveMs = performance.now() - savedAt;
@@ -314,9 +320,13 @@ async function restore(vectors: Float32Array[]): Promise<Array<Array<string | nu
       );
     }
     const storeMs = performance.now() - storeAt;
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     const rebuiltAt = performance.now();
     await first.server.services.retrieval.indexes.get(base.id);
     const rebuildMs = performance.now() - rebuiltAt;
+    loop.disable();
+    const rebuildLoop = `event-loop delay during the rebuild p99 ${fmt(loop.percentile(99) / 1e6, 0)} ms, max ${fmt(loop.max / 1e6, 0)} ms`;
     const savedAt = performance.now();
     await first.server.services.retrieval.service.flush();
     const saveMs = performance.now() - savedAt;
@@ -331,7 +341,7 @@ async function restore(vectors: Float32Array[]): Promise<Array<Array<string | nu
     const firstQueryMs = performance.now() - queriedAt;
     const same = JSON.stringify(after) === JSON.stringify(before);
     rows.push(['service: store 100k chunks in SQLite (storeMany)', size, fmt(storeMs, 0), '', '']);
-    rows.push(['service: rebuild from SQLite / save snapshot', size, fmt(saveMs, 0), fmt(rebuildMs, 0), '']);
+    rows.push(['service: rebuild from SQLite / save snapshot', size, fmt(saveMs, 0), fmt(rebuildMs, 0), rebuildLoop]);
     rows.push(['service: restore after a restart (fingerprint + read)', size, '', fmt(restoreMs, 0), same ? 'yes' : 'NO']);
     rows.push(['service: first query after the restore (HTTP)', size, '', fmt(firstQueryMs, 0), '']);
   } finally {
@@ -342,39 +352,78 @@ async function restore(vectors: Float32Array[]): Promise<Array<Array<string | nu
 }
 
 // ---------------------------------------------------------------- quality
-async function quality(vectors: Float32Array[]) {
-  const chunks = set.corpus.map((doc, i) => ({ id: i + 1, fileId: doc.id, text: doc.text, vector: vectors[i]! }));
+/** Mean, and the 95% interval of the mean by a paired bootstrap over queries (fixed seed). */
+function bootstrap(values: number[], rounds = 2000): { mean: number; sd: number; lo: number; hi: number } {
+  let seed = 0x2545f491;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+  const means: number[] = [];
+  for (let r = 0; r < rounds; r += 1) {
+    let sum = 0;
+    for (let i = 0; i < values.length; i += 1) sum += values[Math.floor(random() * values.length)]!;
+    means.push(sum / values.length);
+  }
+  means.sort((a, b) => a - b);
+  const m = mean(means);
+  return { mean: mean(values), sd: Math.sqrt(mean(means.map((x) => (x - m) ** 2))), lo: means[Math.floor(rounds * 0.025)]!, hi: means[Math.floor(rounds * 0.975)]! };
+}
+
+/**
+ * nDCG@10 / recall@10 of each mode on one BEIR set, and the paired difference of the service's
+ * default hybrid against full-text and vector with its bootstrap interval (the noise: 43–50
+ * queries leave ±0.01–0.03 on a mean).
+ */
+async function quality(data: IrSet, vectors: Float32Array[]): Promise<{ rows: Array<Array<string | number>>; noise: Array<Array<string | number>> }> {
+  const chunks = data.corpus.map((doc, i) => ({ id: i + 1, fileId: doc.id, text: doc.text, vector: vectors[i]! }));
   const index = CollectionIndex.empty(OFFLINE_DIMS, offlineEmbedder.model);
   index.add(chunks);
+  const trust = offlineEmbedder.semanticTrust;
+  const feedback = offlineEmbedder.lexicalFeedback;
+  const service = 'service (Orama + Parley components)';
   const variants: Array<[string, Omit<IndexQuery, 'text' | 'vector' | 'limit'>]> = [
-    ['service (Orama + Parley components): full-text (BM25)', { mode: 'text', weight: 1, fusion: 'blend' }],
-    ['service (Orama + Parley components): vector (offline embedder)', { mode: 'vector', weight: 0, fusion: 'blend' }],
-    ['service (Orama + Parley components): hybrid blend w=0.3', { mode: 'hybrid', weight: 0.3, fusion: 'blend' }],
-    ['service (Orama + Parley components): hybrid blend w=0.5 (default)', { mode: 'hybrid', weight: 0.5, fusion: 'blend' }],
-    ['service (Orama + Parley components): hybrid blend w=0.7', { mode: 'hybrid', weight: 0.7, fusion: 'blend' }],
-    ['service (Orama + Parley components): hybrid RRF (k=60)', { mode: 'hybrid', weight: 0.5, fusion: 'rrf' }],
+    [`${service}: full-text (BM25)`, { mode: 'text', weight: 1, fusion: 'blend' }],
+    [`${service}: vector (offline embedder)`, { mode: 'vector', weight: 0, fusion: 'blend' }],
+    [`${service}: hybrid, default (blend, weight 0.5, offline embedder trust ${trust} → ${fmt(effectiveWeight(0.5, trust))}, feedback ${feedback})`, { mode: 'hybrid', weight: 0.5, fusion: 'blend', semanticTrust: trust, lexicalFeedback: feedback }],
+    [`${service}: hybrid without lexical feedback, trust 0.25 → 0.80`, { mode: 'hybrid', weight: 0.5, fusion: 'blend', semanticTrust: 0.25 }],
+    [`${service}: hybrid blend, weight 0.5 as is (a fully trusted embedder)`, { mode: 'hybrid', weight: 0.5, fusion: 'blend' }],
+    [`${service}: hybrid blend, weight 0.7 as is`, { mode: 'hybrid', weight: 0.7, fusion: 'blend' }],
+    [`${service}: hybrid blend, weight 0.9 as is`, { mode: 'hybrid', weight: 0.9, fusion: 'blend' }],
+    [`${service}: hybrid RRF (k=10, weighted and fed back like the default)`, { mode: 'hybrid', weight: 0.5, fusion: 'rrf', semanticTrust: trust, lexicalFeedback: feedback }],
+    [`${service}: hybrid RRF (k=10, 0.5/0.5)`, { mode: 'hybrid', weight: 0.5, fusion: 'rrf' }],
   ];
-  const score = async (rank: (q: { id: string; text: string }) => Promise<string[]> | string[]) => {
-    let ndcg = 0;
-    let recall = 0;
-    for (const q of set.queries) {
+  const perQuery = async (rank: (q: { id: string; text: string }) => Promise<string[]> | string[]) => {
+    const ndcg: number[] = [];
+    const recall: number[] = [];
+    for (const q of data.queries) {
       const ranked = await rank(q);
-      ndcg += ndcgAt(ranked, set.qrels.get(q.id)!);
-      recall += recallAt(ranked, set.qrels.get(q.id)!);
+      ndcg.push(ndcgAt(ranked, data.qrels.get(q.id)!));
+      recall.push(recallAt(ranked, data.qrels.get(q.id)!));
     }
-    return [fmt(ndcg / set.queries.length, 3), fmt(recall / set.queries.length, 3)];
+    return { ndcg, recall };
   };
+  const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
   const rows: Array<Array<string | number>> = [];
+  const results: Array<{ ndcg: number[]; recall: number[] }> = [];
   for (const [name, options] of variants) {
-    rows.push([name, ...(await score((q) => index.search({ text: q.text, vector: offlineEmbed(q.text), limit: 10, fullMatchCosine: offlineEmbedder.fullMatchCosine, ...options }).map((h) => h.fileId)))]);
+    const r = await perQuery((q) => index.search({ text: q.text, vector: offlineEmbed(q.text), limit: 10, fullMatchCosine: offlineEmbedder.fullMatchCosine, ...options }).map((h) => h.fileId));
+    results.push(r);
+    rows.push([name, fmt(mean(r.ndcg), 3), fmt(mean(r.recall), 3)]);
   }
   if (part('orama')) {
     const orama = await OramaIndex.build(OFFLINE_DIMS, chunks);
     for (const [name, mode] of [['Orama built-in index: full-text', 'text'], ['Orama built-in index: vector (same vectors)', 'vector'], ['Orama built-in index: hybrid 0.5/0.5', 'hybrid']] as const) {
-      rows.push([name, ...(await score(async (q) => (await orama.search({ text: q.text, vector: offlineEmbed(q.text), mode, weight: 0.5, limit: 10 })).map((h) => h.fileId)))]);
+      const r = await perQuery(async (q) => (await orama.search({ text: q.text, vector: offlineEmbed(q.text), mode, weight: 0.5, limit: 10 })).map((h) => h.fileId));
+      rows.push([name, fmt(mean(r.ndcg), 3), fmt(mean(r.recall), 3)]);
     }
   }
-  return rows;
+  const [text, vector, hybrid] = results as [typeof results[0], typeof results[0], typeof results[0]];
+  const noise: Array<Array<string | number>> = [];
+  for (const [label, other] of [['default hybrid − full-text', text], ['default hybrid − vector', vector]] as const) {
+    const b = bootstrap(hybrid.ndcg.map((x, i) => x - other.ndcg[i]!));
+    const verdict = b.lo > 0 ? 'better beyond noise' : b.hi < 0 ? 'WORSE beyond noise' : 'within noise';
+    noise.push([label, data.queries.length, fmt(b.mean, 3), fmt(b.sd, 3), `[${fmt(b.lo, 3)}, ${fmt(b.hi, 3)}]`, verdict]);
+  }
+  return { rows, noise };
 }
 
 // ---------------------------------------------------------------- chat latency during a large ingestion
@@ -478,6 +527,13 @@ if (part('search') || part('orama')) {
   table('Search latency, ms (top 10, 3 × 43 queries); ratio = p50 / baseline p50; targets: 10k hybrid p50 ≤ 5 ms, 100k hybrid p50 ≤ 1.5× the scan', ['chunks', 'method', 'p50', 'p99', 'ratio'], await search(vectors));
 }
 if (oramaInserts.length > 0) table('Building and persisting the same chunks, ms: the service (Orama + Parley components) vs Orama built-in index', ['chunks', 'step', 'service', 'Orama built-in', 'note'], oramaInserts);
-if (part('restore')) table('Restore of a 100k-chunk base, ms; target ≤ 1.5 s', ['what', 'chunks', 'write', 'read / build', 'same results'], await restore(vectors));
-if (part('quality')) table(`Quality on ${path.basename(dataArg)} (top 10)`, ['method', 'nDCG@10', 'recall@10'], await quality(vectors));
+if (part('restore')) table('Restore of a 100k-chunk base, ms; target ≤ 1.5 s', ['what', 'chunks', 'write', 'read / build', 'same results / note'], await restore(vectors));
+if (part('quality')) {
+  for (const [i, folder] of dataFolders.entries()) {
+    const data = i === 0 ? set : loadBeir(path.resolve(folder));
+    const result = await quality(data, i === 0 ? vectors : data.corpus.map((d) => offlineEmbed(d.text)));
+    table(`Quality on ${path.basename(folder)} (top 10, ${data.corpus.length} passages, ${data.queries.length} queries)`, ['method', 'nDCG@10', 'recall@10'], result.rows);
+    table(`Noise on ${path.basename(folder)}: paired nDCG@10 difference per query, bootstrap over queries (2,000 rounds)`, ['difference', 'queries', 'mean', 'sd', '95% interval', 'verdict'], result.noise);
+  }
+}
 if (part('chat')) table(`Chat completions (fake provider, 20 streamed tokens, through the service), ms; target: p99 rising ≤ 25% during a large ingestion`, ['phase', 'chats', 'p50', 'p99', 'p99 ratio', 'event-loop delay p99', 'ingestion'], await chatLatency());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { offlineEmbed, OFFLINE_DIMS } from './embedding/offline-embedder';
-import { CollectionIndex } from './collection-index';
+import { CollectionIndex, effectiveWeight } from './collection-index';
 import { VectorStore } from './vector-store';
 import { simdAvailable } from './simd-dot';
 
@@ -28,15 +28,48 @@ describe('collection index (Orama with Parley components)', () => {
     expect(next).toBeUndefined();
   });
 
-  it('scores 0..1 and blends the two signals by the weight', () => {
+  it('scores 0..1, best first, and blends the two signals by the weight', () => {
     const index = build();
     for (const weight of [0, 0.3, 1]) {
-      for (const hit of search(index, 'otters sleeping', 'hybrid', weight)) {
+      const hits = search(index, 'otters sleeping', 'hybrid', weight);
+      for (const [i, hit] of hits.entries()) {
         expect(hit.score).toBeGreaterThanOrEqual(0);
-        expect(hit.score).toBeLessThanOrEqual(1);
-        expect(hit.score).toBeCloseTo(weight * hit.lexical + (1 - weight) * hit.semantic, 5);
+        expect(hit.score).toBeLessThan(1);
+        if (i > 0) expect(hit.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+        if (weight === 1) expect(hit.score).toBeCloseTo(hit.lexical, 5);
+        if (weight === 0) expect(hit.score).toBeCloseTo(hit.semantic, 5);
       }
     }
+  });
+
+  it('keeps chunks that hold every query word apart instead of tying them at 1', () => {
+    const index = CollectionIndex.empty(OFFLINE_DIMS, 'test');
+    const texts = ['Basil needs watering every morning in a sunny window box.', 'Basil basil watering: basil wants watering.', 'Basil watering.'];
+    index.add(texts.map((text, i) => ({ id: i + 1, fileId: `f${i}`, text, vector: offlineEmbed(text) })));
+    const hits = search(index, 'basil watering', 'text');
+    expect(hits).toHaveLength(3);
+    expect(new Set(hits.map((h) => h.score)).size).toBe(3);
+    // At least two of them score past "every word present" (a cap at 1 made them tie).
+    expect(hits.filter((h) => h.lexical > 0.9).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('folds the best lexical hits into the query vector for ranking, but reports the query’s own similarity', () => {
+    const index = build();
+    const ask = (lexicalFeedback: number) => index.search({ text: 'otters sleeping', vector: offlineEmbed('otters sleeping'), mode: 'hybrid', weight: 0.5, fusion: 'blend', limit: 4, lexicalFeedback });
+    const plain = new Map(ask(0).map((h) => [h.id, h]));
+    const fed = ask(3);
+    expect(fed[0]!.id).toBe(3);
+    for (const hit of fed) {
+      expect(hit.semantic).toBeCloseTo(plain.get(hit.id)!.semantic, 5);
+      expect(hit.score).toBeCloseTo(plain.get(hit.id)!.score, 5);
+    }
+  });
+
+  it('trusts a weak embedder less: effective weight keeps 0 and 1, moves 0.5 towards BM25', () => {
+    expect(effectiveWeight(0, 0.25)).toBe(0);
+    expect(effectiveWeight(1, 0.25)).toBe(1);
+    expect(effectiveWeight(0.5, 0.25)).toBeCloseTo(0.8, 5);
+    expect(effectiveWeight(0.5)).toBe(0.5);
   });
 
   it('finds word forms through the stemmer and the character trigrams', () => {

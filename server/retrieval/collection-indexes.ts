@@ -21,7 +21,13 @@ export function blobOf(vector: Float32Array): Buffer {
 type Progress = (done: number, total: number) => void;
 
 /** Rows fetched per page while rebuilding an index from SQLite. */
-const PAGE = 4000;
+const PAGE = 1000;
+/** Rows indexed in one go while rebuilding (a few milliseconds of work)… */
+const SLICE = 32;
+/** …and the time after which a rebuild hands the event loop back to requests. */
+const SLICE_BUDGET_MS = 10;
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A changed index is written once no change came for this long (a burst is saved once)… */
 const SAVE_DELAY_MS = 2000;
 /** …or at the latest this long after the first unsaved change (a long ingestion saves now and then, not per file). */
@@ -57,22 +63,26 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     let done = 0;
     let index: CollectionIndex | undefined;
     let afterId = 0;
-    const pending: IndexChunkRow[] = [];
+    let sliceStarted = performance.now();
     for (;;) {
-      const rows = await repo.chunksAfter(collectionId, afterId, PAGE);
+      const rows: IndexChunkRow[] = await repo.chunksAfter(collectionId, afterId, PAGE);
       if (rows.length === 0) break;
       afterId = rows[rows.length - 1]!.id;
-      pending.push(...rows);
       if (!index) {
         const sample = rows.filter((r) => r.model === model).map((r) => vectorOf(r.embedding)).find((v) => v !== null);
         index = CollectionIndex.empty(dims ?? sample?.length ?? 0, model, language);
       }
-      index.add(pending.map((r) => ({ id: r.id, fileId: r.file_id, text: r.text, vector: r.model === model ? vectorOf(r.embedding) : null })));
-      done += pending.length;
-      pending.length = 0;
+      // Small slices, and the event loop handed back every few milliseconds: a rebuild of 100k
+      // chunks takes seconds, and requests keep being answered meanwhile.
+      for (let i = 0; i < rows.length; i += SLICE) {
+        index.add(rows.slice(i, i + SLICE).map((r) => ({ id: r.id, fileId: r.file_id, text: r.text, vector: r.model === model ? vectorOf(r.embedding) : null })));
+        if (performance.now() - sliceStarted >= SLICE_BUDGET_MS) {
+          await yieldToRequests();
+          sliceStarted = performance.now();
+        }
+      }
+      done += rows.length;
       progress?.(done, total);
-      // Let requests in between pages.
-      await new Promise((resolve) => setImmediate(resolve));
     }
     return index ?? CollectionIndex.empty(dims ?? 0, model, language);
   }

@@ -199,6 +199,20 @@ export class SimdVectorIndex {
     return out;
   }
 
+  /** A document's unit vector (a view into the store; null without one). */
+  vectorOf(id: number): Float32Array | null {
+    return this.alive[id - 1] ? this.store.get(id - 1) : null;
+  }
+
+  /** Dot product of a document's unit vector with a unit vector (null without one). */
+  dotWith(id: number, unit: Float32Array): number | null {
+    const v = this.vectorOf(id);
+    if (!v) return null;
+    let s = 0;
+    for (let i = 0; i < v.length; i += 1) s += v[i]! * unit[i]!;
+    return s;
+  }
+
   /** Cosine of a document with the query of the last `find` (null without a vector). */
   cosineOf(id: number): number | null {
     if (!this.lastScores || !this.alive[id - 1]) return null;
@@ -224,6 +238,41 @@ export class SimdVectorIndex {
     view.set(raw.vectors);
     return index;
   }
+}
+
+/**
+ * A Float32Array wrapped so Orama's insert accepts it as a vector (it checks `Array.isArray`,
+ * pitfall 8) without copying 384 numbers into a plain array per chunk.
+ */
+export function boxVector(vector: Float32Array): [Float32Array] {
+  return [vector];
+}
+
+/** The vector inside a {@link boxVector} box, or the plain number array Orama was given. */
+function unboxVector(value: unknown): ArrayLike<number> {
+  const array = value as ArrayLike<unknown>;
+  return array.length === 1 && array[0] instanceof Float32Array ? array[0] : (value as ArrayLike<number>);
+}
+
+/**
+ * Orama's schema validation (a `create()` component) that also accepts a {@link boxVector} box of
+ * the declared size for vector properties; everything else is validated by Orama's own.
+ */
+export function boxedVectorValidation(vectorProps: Record<string, number>) {
+  const base = components.validateSchema as (doc: Record<string, unknown>, schema: unknown) => string | undefined;
+  return (doc: Record<string, unknown>, schema: unknown): string | undefined => {
+    let boxed = false;
+    for (const [prop, dims] of Object.entries(vectorProps)) {
+      const value = doc[prop] as ArrayLike<unknown> | undefined;
+      if (!Array.isArray(value) || value.length !== 1 || !(value[0] instanceof Float32Array)) continue;
+      if (value[0].length !== dims) return prop;
+      boxed = true;
+    }
+    if (!boxed) return base(doc, schema);
+    const rest: Record<string, unknown> = {};
+    for (const key in doc) if (!(key in vectorProps)) rest[key] = doc[key];
+    return base(rest, schema);
+  };
 }
 
 /** What a Parley index component shares with the collection that owns it. */
@@ -256,9 +305,10 @@ function vectorNodes(index: AnyIndex): SimdVectorIndex[] {
 }
 
 /**
- * Orama's index component with Parley's structures. Full-text scores are BM25 normalised to
- * 0..1: the BM25 of a document ÷ the BM25 an average-length document holding each query term
- * once would get (the sum of the query terms' idf), so 1 means "all the query's words are here".
+ * Orama's index component with Parley's structures. Full-text scores are BM25 normalised: the
+ * BM25 of a document ÷ the BM25 an average-length document holding each query term once would get
+ * (the sum of the query terms' idf), so 1 means "all the query's words are here". Not capped: a
+ * cap would tie every chunk past that point.
  */
 export function parleyIndex(control: IndexControl, textProps: readonly string[] = ['text']) {
   const base = components.index.createIndex();
@@ -277,6 +327,12 @@ export function parleyIndex(control: IndexControl, textProps: readonly string[] 
     },
     insert(...args: Parameters<typeof base.insert>) {
       const [, index, prop, id, internalId, value, , language, tokenizer] = args;
+      const vectors = index.vectorIndexes as Record<string, { node: unknown } | undefined>;
+      const vectorNode = vectors[prop]?.node;
+      if (vectorNode instanceof SimdVectorIndex) {
+        vectorNode.add(internalId as number, unboxVector(value));
+        return;
+      }
       const entry = (index.indexes as Record<string, Entry>)[prop];
       if (entry?.type !== PARLEY_TEXT) return base.insert(...args);
       const key = String(id);
@@ -329,7 +385,7 @@ export function parleyIndex(control: IndexControl, textProps: readonly string[] 
         const scale = ideal > 0 ? weight / ideal : 0;
         for (let i = start; i < touched.length; i += 1) {
           const id = touched[i]!;
-          const score = Math.min(1, acc[id]! * scale);
+          const score = acc[id]! * scale;
           acc[id] = 0;
           control.lexical.set(id, (control.lexical.get(id) ?? 0) + score);
         }

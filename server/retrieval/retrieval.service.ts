@@ -146,11 +146,17 @@ export function createRetrievalService(deps: {
         })),
       }));
       const stored = await repo.storeMany(files, model, clock.now());
+      // The language in force per collection, asked once per call (not once per file).
+      const languages = new Map<string, string>();
       for (const item of items) {
         const ids = stored.get(fileKey(item.collectionId, item.fileId));
         if (!ids) continue;
         // The first file detected in a language gives its collection that language.
-        const language = isLanguage(item.language) ? await repo.setLanguage(item.collectionId, item.language, clock.now(), true) : undefined;
+        let language: string | undefined;
+        if (isLanguage(item.language)) {
+          language = languages.get(item.collectionId) ?? (await repo.setLanguage(item.collectionId, item.language, clock.now(), true));
+          languages.set(item.collectionId, language);
+        }
         const pending = indexes.peek(item.collectionId);
         if (!pending) continue;
         const index = await pending;
@@ -235,7 +241,7 @@ export function createRetrievalService(deps: {
       for (const collectionId of new Set(collectionIds)) {
         const index = await indexes.get(collectionId);
         const usable = index.model === embedder.model ? vector : null;
-        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth, fullMatchCosine: embedder.fullMatchCosine });
+        const hits = index.search({ text: query, vector: usable, mode: usable === null ? 'text' : mode, weight, fusion: cfg.HYBRID_FUSION, limit: depth, fullMatchCosine: embedder.fullMatchCosine, semanticTrust: embedder.semanticTrust, lexicalFeedback: embedder.lexicalFeedback });
         for (const hit of hits) raw.push({ collectionId, ...hit });
       }
       raw.sort((a, b) => b.order - a.order || b.score - a.score);

@@ -37,6 +37,17 @@ const CASES = {
     ],
     query: 'кошка',
   },
+  // Written without spaces: words are found by segmentation, so a query phrased differently
+  // ("the library's reading room") meets the document's words (English analysis would see each
+  // sentence as one long word).
+  chinese: {
+    docs: [
+      '北京的图书馆今天开放了一个新的阅览室，市民可以免费借阅古籍。每天都有很多学生来这里学习。',
+      '火车将在十分钟后从第三站台出发，请乘客尽快上车。车站里的广播一直在提醒大家。',
+      '花园里种满了西红柿和黄瓜，夏天每天晚上都要浇水。邻居们经常来帮忙。',
+    ],
+    query: '图书馆的阅览室',
+  },
 } as const;
 
 describe('language-aware analysis', () => {

@@ -1,9 +1,9 @@
 import type { GraphStatusResponse, GraphToggleResponse } from '../../../server/contracts/graph';
 import type { AccessControl } from '../../../server/contracts/access';
-import type { KnowledgeDetail, KnowledgeFile, KnowledgeFileEvent, KnowledgeFilePreview, KnowledgeSummary } from '../../../server/contracts/knowledge';
+import type { AnalysisLanguage, KnowledgeDetail, KnowledgeFile, KnowledgeFileEvent, KnowledgeFilePreview, KnowledgeSummary } from '../../../server/contracts/knowledge';
 import { authHeaders, errorOf, http } from './http';
 
-export type { GraphStatusResponse, KnowledgeDetail, KnowledgeFilePreview, KnowledgeFile, KnowledgeFileEvent, KnowledgeSummary };
+export type { AnalysisLanguage, GraphStatusResponse, KnowledgeDetail, KnowledgeFilePreview, KnowledgeFile, KnowledgeFileEvent, KnowledgeSummary };
 
 const one = (id: string) => `/api/knowledge/${encodeURIComponent(id)}`;
 const v1 = (id: string) => `/api/v1/knowledge/${encodeURIComponent(id)}`;
@@ -13,7 +13,8 @@ export const knowledgeApi = {
   list: () => http.get<KnowledgeSummary[]>('/api/knowledge'),
   create: (name: string, description: string) => http.post<KnowledgeSummary>('/api/knowledge/create', { name, description }),
   get: (id: string) => http.get<KnowledgeDetail>(v1(id)),
-  update: (id: string, name: string, description: string, access_control?: AccessControl) => http.post<KnowledgeDetail>(`${one(id)}/update`, { name, description, ...(access_control !== undefined ? { access_control } : {}) }),
+  update: (id: string, name: string, description: string, access_control?: AccessControl, language?: AnalysisLanguage) =>
+    http.post<KnowledgeDetail>(`${one(id)}/update`, { name, description, ...(access_control !== undefined ? { access_control } : {}), ...(language !== undefined ? { language } : {}) }),
   preview: (id: string, fileId: string) => http.get<KnowledgeFilePreview>(`${v1(id)}/file/${encodeURIComponent(fileId)}/preview`),
   remove: (id: string) => http.delete<{ success: boolean }>(`${one(id)}/delete`),
   addFile: (id: string, file_id: string) => http.post<KnowledgeDetail>(`${one(id)}/file/add`, { file_id }),

@@ -12,6 +12,7 @@ import { onLiveEvent } from '../../hooks/use-realtime';
 import { useT } from '../../lib/i18n';
 import { FilePreview } from './FilePreview';
 import { KnowledgeSettings } from './KnowledgeSettings';
+import { ReindexProgress } from './ReindexProgress';
 
 interface Pending {
   key: string;
@@ -42,8 +43,8 @@ export function KnowledgeDetail() {
   const kb = useQuery({
     queryKey: ['knowledge', id],
     queryFn: () => knowledgeApi.get(id),
-    // Poll while files are still being processed.
-    refetchInterval: (q) => ((q.state.data?.files ?? []).some((f) => !DONE.has(f.status)) ? 1500 : false),
+    // Poll while files are still being processed, and faster while a language change re-indexes.
+    refetchInterval: (q) => (q.state.data?.reindexing != null ? 500 : (q.state.data?.files ?? []).some((f) => !DONE.has(f.status)) ? 1500 : false),
   });
   const graph = useQuery({ queryKey: ['knowledge', id, 'graph'], queryFn: () => knowledgeApi.graphStatus(id), refetchInterval: (q) => (q.state.data?.status === 'building' ? 1000 : false), retry: false });
 
@@ -61,6 +62,20 @@ export function KnowledgeDetail() {
   );
   useEffect(() => onLiveEvent('knowledge:graph', () => void qc.invalidateQueries({ queryKey: ['knowledge', id, 'graph'] })), [id, qc]);
 
+  /**
+   * Re-reads the base at most once a second while files are being added: thousands of files
+   * dropped at once would otherwise re-read the whole (growing) file list once per file.
+   */
+  const refreshing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refreshSoon = () => {
+    if (refreshing.current) return;
+    refreshing.current = setTimeout(() => {
+      refreshing.current = null;
+      void qc.invalidateQueries({ queryKey: ['knowledge'] });
+    }, 1000);
+  };
+  useEffect(() => () => void (refreshing.current && clearTimeout(refreshing.current)), []);
+
   const upload = (files: FileList | File[]) => {
     for (const file of Array.from(files)) {
       const key = `${file.name}-${Math.random()}`;
@@ -71,9 +86,11 @@ export function KnowledgeDetail() {
         .then(async (res) => {
           const saved = Array.isArray(res) ? res[0] : undefined;
           if (!saved) throw new Error('The service returned no file.');
-          await knowledgeApi.addFile(id, saved.id);
+          // The answer is the base with its file list: shown at once; a re-read follows soon
+          // (answers of parallel adds may arrive out of order).
+          qc.setQueryData(['knowledge', id], await knowledgeApi.addFile(id, saved.id));
           setPending((p) => p.filter((x) => x.key !== key));
-          await qc.invalidateQueries({ queryKey: ['knowledge'] });
+          refreshSoon();
         })
         .catch((err: unknown) => set({ error: messageOf(err) }));
     }
@@ -134,6 +151,7 @@ export function KnowledgeDetail() {
             {base.description}
           </p>
         </div>
+        <ReindexProgress base={base} />
         <div
           className={`dropzone${over ? ' over' : ''}`}
           role="button"
