@@ -14,8 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
-import { createStreamAgents, postJson } from '../server/providers/http-stream';
-import { sseChunks } from '../server/providers/sse-chunks';
+import { createStreamAgents, lineBatches, postJson } from '../server/providers/http-stream';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -217,9 +216,17 @@ try {
 
   // The floor under the server's CPU: only parsing the provider's stream (node:http, lines, JSON), in this process.
   const floorAgents = createStreamAgents();
+  // Every frame's JSON parsed whole, one batch per read: the least a reader of the stream does.
   const parseOnly = async () => {
     const res = await postJson(new URL(direct.url), direct.headers, ask(`bench tokens=${BIG}`), floorAgents);
-    for await (const chunk of sseChunks(res.body)) void chunk;
+    let pieces = 0;
+    for await (const lines of lineBatches(res.body)) {
+      for (const line of lines) {
+        if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+        if ((JSON.parse(line.slice(6)) as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]?.delta?.content) pieces += 1;
+      }
+    }
+    if (pieces !== BIG) throw new Error(`floor read ${pieces} pieces`);
   };
   await parseOnly();
   const floorBefore = process.cpuUsage();

@@ -106,12 +106,17 @@ export function createChatsRepo(db: Db) {
     async updateMessage(id: string, patch: Partial<MessageRow>): Promise<void> {
       await db('chat_messages').where({ id }).update(patch);
     },
-    /** Updates a message and marks its chat active, in one transaction. */
+    /**
+     * Updates a message and marks its chat active: two statements queued together, without a
+     * transaction (its BEGIN and COMMIT would double the round trips on the one connection that
+     * every streaming answer shares). The chat's activity time is a sort key, not part of the
+     * message: a stop between the two leaves a consistent chat.
+     */
     async finishMessage(chatId: string, id: string, patch: Partial<MessageRow>, nowMs: number): Promise<void> {
-      await db.transaction(async (trx) => {
-        await trx('chat_messages').where({ id }).update(patch);
-        await trx('chats').where({ id: chatId }).update({ updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs });
-      });
+      await Promise.all([
+        db('chat_messages').where({ id }).update(patch),
+        db('chats').where({ id: chatId }).update({ updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs }),
+      ]);
     },
     /** Sets every message in `from` status to `patch` (answers cut by a stop of the service); returns how many. */
     async updateMessagesInStatus(from: string, patch: Partial<MessageRow>): Promise<number> {

@@ -12,13 +12,14 @@ export interface ChunkIdentity {
 /**
  * Writes a completion as Server-Sent Events in the OpenAI chunk format. Each content frame
  * carries only its new fragment (the frame's fixed parts are pre-encoded once), frames written
- * in the same tick leave in one write (one HTTP chunk, one packet), and a slow client's
+ * in the same turn of the event loop leave in one write (one HTTP chunk, one packet: every
+ * network read of the provider that turn, not one write per read), and a slow client's
  * backpressure is awaited so it reaches the provider instead of piling up in memory.
  */
 export class SseWriter {
   private started = false;
   private sentRole = false;
-  /** Frames written this tick, sent together at the next tick. */
+  /** Frames written this turn of the event loop, sent together once its I/O is done. */
   private pending = '';
   private scheduled = false;
   /** Set while the client is not keeping up; writers wait on it. */
@@ -56,14 +57,14 @@ export class SseWriter {
     });
   }
 
-  /** Queues a frame; frames queued in the same tick leave in one write. Resolves late only under backpressure. */
+  /** Queues a frame; frames queued in the same loop turn leave in one write. Resolves late only under backpressure. */
   private write(frame: string): void | Promise<void> {
     if (this.isClosed) return;
     if (!this.started) this.start();
     this.pending += frame;
     if (!this.scheduled) {
       this.scheduled = true;
-      process.nextTick(this.flush);
+      setImmediate(this.flush);
     }
     return this.blocked;
   }

@@ -146,7 +146,7 @@ export function createModelResolution(deps: ModelResolutionDeps) {
      * case nothing is sent to any provider.
      */
     async resolveForChat(caller: Caller, modelId: string): Promise<ResolvedModel> {
-      const [found] = await repo.allWithOwners(modelId);
+      const found = await repo.oneWithOwner(modelId);
       const row = found && authoritative(found, found.base_model_id === null || (await providers.forModel(found.id)) !== undefined) ? found : undefined;
       if (row) {
         const who = await permissions.principal(caller);

@@ -25,18 +25,31 @@ export interface ModelWithOwnerRow extends ModelRow {
   owner_role: string | null;
 }
 
+/** Models joined with their owner's public fields. */
+function withOwners(db: Db) {
+  return db('models').leftJoin('users', 'users.id', 'models.user_id').select('models.*', 'users.name as owner_name', 'users.email as owner_email', 'users.role as owner_role');
+}
+
 /** knex access to `models`. */
 export function createModelsRepo(db: Db) {
   // Chat completions read the model row on every request: rows (and absences) are kept by id.
   const cache = new Map<string, ModelRow | null>();
+  // The same, joined with the owner (what resolving a model for a chat reads).
+  const withOwnerCache = new Map<string, ModelWithOwnerRow | null>();
   let version = 0;
   const forget = () => {
     version += 1;
     cache.clear();
+    withOwnerCache.clear();
   };
-  // Any write to `models` (through this repo, another path, or a cascade from a deleted user).
+  // Any write to `models` (through this repo, another path, or a cascade from a deleted user);
+  // owners' names and roles come from `users`.
   const changes = watchTableChanges(db, (table) => {
     if (table === 'models') forget();
+    else if (table === 'users') {
+      version += 1;
+      withOwnerCache.clear();
+    }
   });
   /** Runs a write with the cache dropped before and after it. */
   const writing = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -64,11 +77,22 @@ export function createModelsRepo(db: Db) {
     async all(): Promise<ModelRow[]> {
       return db<ModelRow>('models').select('*').orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id' }]);
     },
+    /** The model `id` joined with its owner (or its absence), from memory after the first read; writes to `models` or `users` drop the cache. */
+    async oneWithOwner(id: string): Promise<ModelWithOwnerRow | undefined> {
+      const cached = withOwnerCache.get(id);
+      if (cached !== undefined) return cached === null ? undefined : { ...cached };
+      const seen = version;
+      const row = await withOwners(db).where('models.id', id).first<ModelWithOwnerRow | undefined>();
+      if (seen === version && changes.isActive()) {
+        if (withOwnerCache.size >= CACHE_LIMIT) withOwnerCache.clear();
+        withOwnerCache.set(id, row ? { ...row } : null);
+      }
+      return row;
+    },
     /** Every model (or the one with `id`) joined with its owner, newest change first. */
     async allWithOwners(id?: string): Promise<ModelWithOwnerRow[]> {
-      const query = db('models')
-        .leftJoin('users', 'users.id', 'models.user_id')
-        .select<ModelWithOwnerRow[]>('models.*', 'users.name as owner_name', 'users.email as owner_email', 'users.role as owner_role')
+      const query = withOwners(db)
+        .select<ModelWithOwnerRow[]>()
         .orderBy([{ column: 'models.updated_at', order: 'desc' }, { column: 'models.id' }]);
       if (id !== undefined) query.where('models.id', id);
       return query;

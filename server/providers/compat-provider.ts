@@ -1,8 +1,8 @@
 import type OpenAI from 'openai';
 import type * as OpenAIModule from 'openai';
-import { abortError, isAbortError, ProviderError, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
+import { abortError, isAbortError, ProviderError, singles, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
 import { createStreamAgents, postJson, readText, type StreamResponse } from './http-stream';
-import { DONE, sseChunks, upstreamErrorMessage } from './sse-chunks';
+import { DONE, sseFrameBatches, upstreamErrorMessage } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
 
 /** Where and how to reach one OpenAI-compatible provider. */
@@ -73,6 +73,65 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
   const authHeader: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const agents = createStreamAgents();
 
+  async function* streamBatches(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk[]> {
+    // The hot path goes over node:http with the SSE body parsed here: the client's fetch and
+    // stream machinery cost more per token than the provider's framing (see http-stream.ts).
+    let response: StreamResponse;
+    try {
+      response = await postJson(chatUrl, authHeader, { ...requestBody(request), stream: true, stream_options: { include_usage: true } }, agents, signal);
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error)) throw abortError();
+      throw new ProviderError('compat', `Could not reach the provider: ${(error as Error).message}`);
+    }
+    const { status, body } = response;
+    if (status < 200 || status >= 300) {
+      const text = await readText(body).catch(() => '');
+      throw new ProviderError('compat', upstreamErrorMessage(status, text), status);
+    }
+    const toolCalls = createToolCallAccumulator();
+    let finished = false;
+    let ended = false;
+    try {
+      for await (const frames of sseFrameBatches(body)) {
+        if (finished) continue;
+        const out: ChatChunk[] = [];
+        for (const chunk of frames) {
+          if (finished) break;
+          if (typeof chunk === 'string') {
+            out.push({ content: chunk });
+            continue;
+          }
+          if (chunk === DONE) {
+            finished = true;
+            continue;
+          }
+          if (chunk.usage) out.push({ usage: pickUsage(chunk.usage) });
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          if (choice.delta?.content) out.push({ content: choice.delta.content });
+          if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
+          if (choice.finish_reason) {
+            const calls = toolCalls.take();
+            if (calls.length > 0) out.push({ tool_calls: calls });
+            out.push({ finish_reason: choice.finish_reason });
+          }
+        }
+        if (out.length > 0) yield out;
+      }
+      ended = true;
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error)) throw abortError();
+      if (error instanceof ProviderError) throw error;
+      throw new ProviderError('compat', (error as Error).message || 'The provider failed');
+    } finally {
+      // A consumer that stops early (break, throw) must not leave the upstream request open.
+      if (!ended) body.destroy();
+    }
+    if (signal?.aborted) throw abortError();
+    const rest = toolCalls.take();
+    if (rest.length > 0) yield [{ tool_calls: rest }];
+  }
+
   return {
     kind: 'compat',
     url: options.url,
@@ -105,55 +164,8 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
       }
     },
 
-    async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
-      // The hot path goes over node:http with the SSE body parsed here: the client's fetch and
-      // stream machinery cost more per token than the provider's framing (see http-stream.ts).
-      let response: StreamResponse;
-      try {
-        response = await postJson(chatUrl, authHeader, { ...requestBody(request), stream: true, stream_options: { include_usage: true } }, agents, signal);
-      } catch (error) {
-        if (signal?.aborted || isAbortError(error)) throw abortError();
-        throw new ProviderError('compat', `Could not reach the provider: ${(error as Error).message}`);
-      }
-      const { status, body } = response;
-      if (status < 200 || status >= 300) {
-        const text = await readText(body).catch(() => '');
-        throw new ProviderError('compat', upstreamErrorMessage(status, text), status);
-      }
-      const toolCalls = createToolCallAccumulator();
-      let finished = false;
-      let ended = false;
-      try {
-        for await (const chunk of sseChunks(body)) {
-          if (chunk === DONE) {
-            finished = true;
-            continue;
-          }
-          if (finished) continue;
-          if (chunk.usage) yield { usage: pickUsage(chunk.usage) };
-          const choice = chunk.choices?.[0];
-          if (!choice) continue;
-          if (choice.delta?.content) yield { content: choice.delta.content };
-          if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
-          if (choice.finish_reason) {
-            const calls = toolCalls.take();
-            if (calls.length > 0) yield { tool_calls: calls };
-            yield { finish_reason: choice.finish_reason };
-          }
-        }
-        ended = true;
-      } catch (error) {
-        if (signal?.aborted || isAbortError(error)) throw abortError();
-        if (error instanceof ProviderError) throw error;
-        throw new ProviderError('compat', (error as Error).message || 'The provider failed');
-      } finally {
-        // A consumer that stops early (break, throw) must not leave the upstream request open.
-        if (!ended) body.destroy();
-      }
-      if (signal?.aborted) throw abortError();
-      const rest = toolCalls.take();
-      if (rest.length > 0) yield { tool_calls: rest };
-    },
+    chatStream: (request, signal) => singles(streamBatches(request, signal)),
+    chatStreamBatches: streamBatches,
 
     async embed(model, inputs, signal) {
       if (inputs.length === 0) return [];

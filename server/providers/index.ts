@@ -8,7 +8,7 @@ import { createProviderSettings } from './providers.service';
 import type { ProviderHandle } from './provider-registry';
 
 export type { ChatChunk, ChatMessage, ChatRequest, ChatResult, ContentPart, Provider, ProviderModel, ToolCall, ToolChoice, ToolSpec, Usage } from './provider';
-export { ProviderError, abortError, isAbortError } from './provider';
+export { ProviderError, abortError, chatStreamBatches, isAbortError } from './provider';
 export { createCompatProvider } from './compat-provider';
 export { createLocalProvider } from './local-provider';
 export { withDeadline, DeadlineError } from './deadline';

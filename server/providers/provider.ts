@@ -94,6 +94,11 @@ export interface Provider {
   listModels(signal?: AbortSignal): Promise<ProviderModel[]>;
   chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
   chatStream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk>;
+  /**
+   * The same stream, one array per network read (a fast provider's read holds many pieces):
+   * one async step per read instead of per piece. Optional; see `chatStreamBatches` below.
+   */
+  chatStreamBatches?(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk[]>;
   /** One vector per input, in order. */
   embed(model: string, inputs: string[], signal?: AbortSignal): Promise<number[][]>;
 }
@@ -125,4 +130,17 @@ export function abortError(): Error {
 export function isAbortError(error: unknown): boolean {
   const e = error as { name?: string } | undefined;
   return e?.name === 'AbortError' || e?.name === 'APIUserAbortError';
+}
+
+/** The pieces of a batched stream one by one. */
+export async function* singles(batches: AsyncIterable<ChatChunk[]>): AsyncGenerator<ChatChunk> {
+  for await (const batch of batches) yield* batch;
+}
+
+/** A provider's streamed answer in batches (one batch per piece when it cannot batch). */
+export function chatStreamBatches(provider: Provider, request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk[]> {
+  if (provider.chatStreamBatches) return provider.chatStreamBatches(request, signal);
+  return (async function* () {
+    for await (const chunk of provider.chatStream(request, signal)) yield [chunk];
+  })();
 }

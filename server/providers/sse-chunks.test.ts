@@ -2,7 +2,7 @@ import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from './provider';
-import { DONE, sseChunks, upstreamErrorMessage } from './sse-chunks';
+import { createFrameReader, DONE, sseChunks, upstreamErrorMessage } from './sse-chunks';
 
 // A loopback server that writes the given parts with a pause between them (separate socket reads).
 let parts: string[] = [];
@@ -60,5 +60,46 @@ describe('sseChunks', () => {
     expect(upstreamErrorMessage(404, '{"error":{"message":"no such model"}}')).toBe('404 no such model');
     expect(upstreamErrorMessage(500, '')).toBe('500 status code (no body)');
     expect(upstreamErrorMessage(502, 'Bad gateway')).toBe('502 Bad gateway');
+  });
+});
+
+describe('createFrameReader', () => {
+  const frame = (content: string, extra = '') => `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`;
+
+  it('reads text frames shaped like the previous one as their text, escapes and all', () => {
+    const read = createFrameReader();
+    expect(read(frame('first'))).toEqual(JSON.parse(frame('first')));
+    expect(read(frame('tok '))).toBe('tok ');
+    expect(read(frame('say "hi"\n\té \u2028'))).toBe('say "hi"\n\té \u2028');
+    expect(read(frame(''))).toBe('');
+    expect(read('[DONE]')).toBe(DONE);
+  });
+
+  it('parses whole every frame that differs around the text, and what is not text alone', () => {
+    const read = createFrameReader();
+    read(frame('first'));
+    // Text that would close the literal early cannot pass for a text frame.
+    const tricky = `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a","tool_calls":[{"index":0}]},"finish_reason":null}]}`;
+    expect(read(tricky)).toEqual(JSON.parse(tricky));
+    read(frame('again'));
+    expect(read(frame('x', ',"usage":{"prompt_tokens":1,"total_tokens":2}'))).toEqual(JSON.parse(frame('x', ',"usage":{"prompt_tokens":1,"total_tokens":2}')));
+    const finish = '{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}';
+    expect(read(finish)).toEqual(JSON.parse(finish));
+    const other = frame('tok').replace('"id":"c1"', '"id":"c2"');
+    expect(read(other)).toEqual(JSON.parse(other));
+  });
+
+  it('never learns from a frame whose text sits beside what we read', () => {
+    const read = createFrameReader();
+    const withUsage = frame('a', ',"usage":{"prompt_tokens":1,"total_tokens":2}');
+    read(withUsage);
+    expect(read(withUsage.replace('"a"', '"b"'))).toEqual(JSON.parse(withUsage.replace('"a"', '"b"')));
+  });
+
+  it('still throws on a provider error and on JSON that does not parse', () => {
+    const read = createFrameReader();
+    read(frame('first'));
+    expect(() => read('{"error":{"message":"model exploded"}}')).toThrow(/model exploded/);
+    expect(() => read(frame('x').replace('"x"', '"x" "y"'))).toThrow(SyntaxError);
   });
 });

@@ -34,26 +34,109 @@ function parseFrame(data: string): CompletionChunk | typeof DONE {
   return chunk;
 }
 
+/** The end of the JSON string literal opening at `start` (the index of its closing quote), or -1. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i += 1;
+    else if (c === 34) return i;
+  }
+  return -1;
+}
+
+/** A JSON string literal's value, or undefined when `literal` is not exactly one string literal. */
+function stringValue(literal: string): string | undefined {
+  if (literal.length < 2 || literal.charCodeAt(0) !== 34 || literal.charCodeAt(literal.length - 1) !== 34) return undefined;
+  if (literal.indexOf('\\') < 0) return literal.indexOf('"', 1) === literal.length - 1 ? literal.slice(1, -1) : undefined;
+  try {
+    const value = JSON.parse(literal) as unknown;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The frames of an OpenAI-style SSE body: each `data:` frame's JSON (SSE rules: frames end at a
- * blank line, several `data:` lines join with newlines, comments and other fields are skipped),
- * `DONE` for `[DONE]`. A frame whose JSON holds `error` throws a ProviderError with its message;
- * JSON that does not parse throws. The body is read to its end (keep-alive reuse); callers skip
- * anything after `DONE`.
+ * Reads the frames of one stream. A provider streams text as frames that differ only in their
+ * text (same id, model, created, fields and order), so after one such frame has been parsed,
+ * a frame that is the same text around a different string literal is read as that string
+ * without parsing the whole frame: structurally it is the same JSON with another content value.
+ * Any other frame is parsed whole (and may become the new pattern). Returns the text for a
+ * text-only frame, else the parsed chunk or `DONE`.
  */
-export async function* sseChunks(body: IncomingMessage): AsyncGenerator<CompletionChunk | typeof DONE> {
+export function createFrameReader(): (data: string) => CompletionChunk | typeof DONE | string {
+  let prefix = '';
+  let suffix = '';
+  let learned = false;
+
+  /** Remembers the text around the content of a frame that carries text and nothing else we read. */
+  const learn = (data: string, chunk: CompletionChunk): void => {
+    const choice = chunk.choices?.length === 1 ? chunk.choices[0] : undefined;
+    const content = choice?.delta?.content;
+    learned = false;
+    if (!choice || chunk.usage || choice.finish_reason || choice.delta?.tool_calls || typeof content !== 'string' || content === '') return;
+    const key = data.indexOf('"content":');
+    if (key < 0 || key !== data.lastIndexOf('"content":')) return;
+    let start = key + 10;
+    while (data.charCodeAt(start) === 32) start += 1;
+    const end = data.charCodeAt(start) === 34 ? stringEnd(data, start) : -1;
+    if (end < 0 || stringValue(data.slice(start, end + 1)) !== content) return;
+    prefix = data.slice(0, start);
+    suffix = data.slice(end + 1);
+    learned = true;
+  };
+
+  return (data) => {
+    if (learned && data.length >= prefix.length + suffix.length + 2 && data.startsWith(prefix) && data.endsWith(suffix)) {
+      const text = stringValue(data.slice(prefix.length, data.length - suffix.length));
+      if (text !== undefined) return text;
+    }
+    const chunk = parseFrame(data);
+    if (chunk !== DONE) learn(data, chunk);
+    return chunk;
+  };
+}
+
+/**
+ * The frames of an OpenAI-style SSE body, one batch per network read (SSE rules: frames end at
+ * a blank line, several `data:` lines join with newlines, comments and other fields are
+ * skipped): a text-only frame as its text (see `createFrameReader`), any other frame as its
+ * JSON, `DONE` for `[DONE]`. A frame whose JSON holds `error` throws a ProviderError with its
+ * message; JSON that does not parse throws. The body is read to its end (keep-alive reuse);
+ * callers skip anything after `DONE`.
+ */
+export async function* sseFrameBatches(body: IncomingMessage): AsyncGenerator<Array<CompletionChunk | typeof DONE | string>> {
+  const read = createFrameReader();
   let data: string | undefined;
   for await (const lines of lineBatches(body)) {
-    for (let line of lines) {
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (line === '') {
-        if (data !== undefined) yield parseFrame(data);
-        data = undefined;
-      } else if (line.startsWith('data:')) {
-        const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
-        data = data === undefined ? value : `${data}\n${value}`;
+    const batch: Array<CompletionChunk | typeof DONE | string> = [];
+    try {
+      for (let line of lines) {
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        if (line === '') {
+          if (data !== undefined) batch.push(read(data));
+          data = undefined;
+        } else if (line.startsWith('data:')) {
+          const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+          data = data === undefined ? value : `${data}\n${value}`;
+        }
       }
+    } catch (error) {
+      // The frames before the bad one still count.
+      if (batch.length > 0) yield batch;
+      throw error;
     }
+    if (batch.length > 0) yield batch;
   }
-  if (data !== undefined) yield parseFrame(data);
+  if (data !== undefined) yield [read(data)];
+}
+
+/**
+ * The frames of an OpenAI-style SSE body one by one, as `sseFrameBatches` reads them, text-only
+ * frames given back their chunk shape.
+ */
+export async function* sseChunks(body: IncomingMessage): AsyncGenerator<CompletionChunk | typeof DONE> {
+  for await (const batch of sseFrameBatches(body)) {
+    for (const frame of batch) yield typeof frame === 'string' ? { choices: [{ delta: { content: frame } }] } : frame;
+  }
 }

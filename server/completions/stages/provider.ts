@@ -1,4 +1,4 @@
-import { isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
+import { chatStreamBatches, isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
 import type { MessageToolStep } from '../../contracts/chats';
 import type { AnswerDraft, AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
 import { runToolCall } from './tool-call';
@@ -96,19 +96,22 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     try {
       const specs = [...(nativeTools ? tools.specs : []), ...(client?.specs ?? [])];
       const offered = specs.length > 0 ? { tools: specs, ...(client?.choice !== undefined ? { tool_choice: client.choice } : {}) } : {};
-      const stream = resolved.provider.chatStream({ model: resolved.providerModelId, messages, ...params, ...offered }, signal);
-      for await (const chunk of stream) {
-        if (chunk.content) {
-          content += chunk.content;
-          draft.content = content;
-          roundContent += chunk.content;
-          // Awaited only under backpressure: no microtask hop per token otherwise.
-          const written = emit({ type: 'content', text: chunk.content });
-          if (written) await written;
+      // One batch per network read: the pieces of a read go out without an async step each.
+      const batches = chatStreamBatches(resolved.provider, { model: resolved.providerModelId, messages, ...params, ...offered }, signal);
+      for await (const batch of batches) {
+        for (const chunk of batch) {
+          if (chunk.content) {
+            content += chunk.content;
+            roundContent += chunk.content;
+            // Awaited only under backpressure: no microtask hop per token otherwise.
+            const written = emit({ type: 'content', text: chunk.content });
+            if (written) await written;
+          }
+          if (chunk.tool_calls) toolCalls.push(...chunk.tool_calls);
+          if (chunk.usage) usage = addUsage(usage, chunk.usage);
+          if (chunk.finish_reason) finishReason = chunk.finish_reason;
         }
-        if (chunk.tool_calls) toolCalls.push(...chunk.tool_calls);
-        if (chunk.usage) usage = addUsage(usage, chunk.usage);
-        if (chunk.finish_reason) finishReason = chunk.finish_reason;
+        draft.content = content;
       }
     } catch (error) {
       if (signal.aborted || isAbortError(error)) return stopped();

@@ -37,9 +37,14 @@ export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: Prepared
     }
   };
 
-  const first = await chats.hasSingleAnswer(saved.chatId).catch(() => false);
-  // A chat nobody named gets its title from its first complete answer (even when earlier answers were stopped).
-  const untitled = await chats.hasDefaultTitle(saved.chatId).catch(() => false);
+  // Both reads at once, and the answer count only when tags are wanted: every saved answer runs
+  // this stage, and its reads share the one SQLite connection with the answers still streaming.
+  const wantsTags = (await tasks.getConfig()).ENABLE_TAGS_GENERATION;
+  const [first, untitled] = await Promise.all([
+    wantsTags ? chats.hasSingleAnswer(saved.chatId).catch(() => false) : false,
+    // A chat nobody named gets its title from its first complete answer (even when earlier answers were stopped).
+    chats.hasDefaultTitle(saved.chatId).catch(() => false),
+  ]);
   await Promise.all([
     untitled &&
       guard('title', async () => {
