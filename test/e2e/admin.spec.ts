@@ -4,18 +4,7 @@ import { buildUser } from '../helpers/builders';
 import { httpsGet } from '../helpers/https-get';
 import { startMcpServer } from '../fixtures/mcp-server';
 import { expect, signIn, snap, test } from './fixtures';
-
-/** A port nothing listens on right now (the LAN listener binds every interface, so ask the OS). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '0.0.0.0', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../helpers/free-port';
 
 test('an admin creates a group, adds a member and grants it a permission', async ({ page, server, admin }) => {
   const bob = await buildUser(server, admin, 'user', 'Bob Builder');

@@ -1,18 +1,6 @@
-import { createServer } from 'node:net';
 import { startTestServer } from '../helpers/server';
 import { expect, test } from './fixtures';
-
-/** A port nothing listens on right now (the LAN listener binds every interface, so ask the OS). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '0.0.0.0', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../helpers/free-port';
 
 test('the desktop owner sets a password in a dialog before LAN sharing turns on', async ({ page }) => {
   const server = await startTestServer({ rendererDir: process.env.PARLEY_E2E_RENDERER });

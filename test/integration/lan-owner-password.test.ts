@@ -1,17 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/raw-http';
 import { startTestServer, type TestServer } from '../helpers/server';
-
-/** A port that is free right now on every interface. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '0.0.0.0', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../helpers/free-port';
 
 /** The desktop owner's token, as the window gets it from the one-time handover. */
 async function ownerToken(server: TestServer): Promise<string> {

@@ -13,20 +13,11 @@ import { signupAdmin, buildUser, type TestUser } from '../helpers/builders';
 import { httpsGet } from '../helpers/https-get';
 import { rawRequest } from '../helpers/raw-http';
 import { startTestServer, tempDataDir, type TestServer } from '../helpers/server';
+import { freePort } from '../helpers/free-port';
 
 /** A LAN address of this machine; without one, the all-interfaces listener is still reachable on loopback. */
 const realLan = lanAddresses()[0];
 const lanHost = realLan ?? '127.0.0.1';
-
-/** A port that is free right now on every interface. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '0.0.0.0', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 
 /** GET /health on host:port over HTTPS: the status code, or the connection error code. */
 async function probe(host: string, port: number): Promise<number | string> {
