@@ -84,6 +84,7 @@ const entries = [
   'server/cli.ts',
   'server/index.ts',
   'server/backup/cli.ts',
+  'server/migrate-db/cli.ts',
   'main/index.ts',
   'main/preload.ts',
   ...workerEntries(path.join(root, 'server')).map((f) => path.relative(root, f)),

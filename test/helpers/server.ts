@@ -19,6 +19,8 @@ export interface TestServerOptions extends StartServerOptions {
   envVars?: Record<string, string>;
   /** Keep the data dir after close (for restart tests); the caller removes it. */
   keepDataDir?: boolean;
+  /** Stay on SQLite even when the run targets PostgreSQL (PARLEY_TEST_DB=postgres). */
+  sqlite?: boolean;
 }
 
 /** A fresh temporary data dir. */
@@ -29,10 +31,10 @@ export function tempDataDir(prefix = 'parley-test-'): string {
 /** Starts the service for a test. Always `await server.close()` (usually in afterAll). */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const { envVars, keepDataDir, ...rest } = options;
+  const { envVars, keepDataDir, sqlite, ...rest } = options;
   // PARLEY_TEST_DB=postgres: a database of this data dir's own on the test cluster (a restart
   // with the same data dir finds it again); dropped with the data dir.
-  const cluster = testClusterUrl();
+  const cluster = sqlite ? null : testClusterUrl();
   const dbName = databaseNameFor(dataDir);
   const databaseEnv = cluster && !envVars?.PARLEY_DATABASE_URL ? { PARLEY_DATABASE_URL: await createTestDatabase(cluster, dbName) } : {};
   const running = await startServer({

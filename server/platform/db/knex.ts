@@ -72,8 +72,13 @@ export function openDatabase(location: string | DatabaseLocation): Db {
   });
 }
 
+/** PostgreSQL text cannot hold NUL characters (SQLite's can): they become U+FFFD instead of failing the query. */
+function withoutNul(value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+}
+
 function openPostgres(url: string, poolSize: number): Db {
-  return knexFactory({
+  const db = knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
@@ -89,6 +94,11 @@ function openPostgres(url: string, poolSize: number): Db {
     pool: { min: 0, max: Math.max(1, poolSize) },
     migrations: { migrationSource, tableName: 'knex_migrations' },
   });
+  // Every query's bindings pass through prepBindings (builder and raw alike).
+  const client = db.client as { prepBindings(bindings: unknown[]): unknown[] };
+  const prep = client.prepBindings.bind(client);
+  client.prepBindings = (bindings) => prep(Array.isArray(bindings) ? bindings.map(withoutNul) : bindings);
+  return db;
 }
 
 /** Applies every pending migration. */
