@@ -34,7 +34,7 @@ export class CopyRefused extends Error {
 const SKIPPED = new Set(['knex_migrations', 'knex_migrations_lock']);
 const PG_MAX_BINDINGS = 65_000;
 
-interface ForeignKey {
+export interface ForeignKey {
   table: string;
   references: string;
   column: string;
