@@ -84,6 +84,7 @@ const entries = [
   'server/cli.ts',
   'server/index.ts',
   'server/backup/cli.ts',
+  'server/migrate-db/cli.ts',
   'main/index.ts',
   'main/preload.ts',
   ...workerEntries(path.join(root, 'server')).map((f) => path.relative(root, f)),
@@ -95,7 +96,7 @@ const entries = [
  * else is bundled, which roughly halves the service's start-up time (fewer files to resolve).
  */
 const EXTERNAL = [
-  'electron', 'sqlite3', 'keytar', 'knex', 'pyodide', 'pdf-parse', 'pdfjs-dist', 'jsdom', 'canvas', '@napi-rs/canvas',
+  'electron', 'sqlite3', 'keytar', 'knex', 'pg', 'pyodide', 'pdf-parse', 'pdfjs-dist', 'jsdom', 'canvas', '@napi-rs/canvas',
   '@node-rs/bcrypt', 'bufferutil', 'utf-8-validate', 'electron-updater', 'mammoth', 'pino', 'thread-stream', 'socket.io', 'engine.io', 'ws',
   'node-llama-cpp', '@node-llama-cpp/*',
 ];

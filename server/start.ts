@@ -64,8 +64,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const { log, flush } = createLogger({ level: boot.logLevel, dataDir: boot.dataDir, stdout: boot.logToStdout });
 
   const dbFile = path.join(boot.dataDir, 'parley.db');
-  if (!existsSync(dbFile)) writePrivateFile(dbFile, '');
-  const db = openDatabase(boot.dataDir);
+  if (!boot.databaseUrl && !existsSync(dbFile)) writePrivateFile(dbFile, '');
+  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize });
   let services: Services | undefined;
   try {
     await migrate(db);

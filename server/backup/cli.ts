@@ -5,7 +5,7 @@ import { systemClock } from '../platform/clock';
 import { closeDatabase, migrate, openDatabase } from '../platform/db/knex';
 import { readBootConfig } from '../platform/env';
 import { createLogger } from '../platform/log';
-import { createBackupRepo } from './backup.repo';
+import { createBackupRepo, PG_BACKUP_REFUSAL } from './backup.repo';
 import { createBackupService } from './backup.service';
 import { restoreBackup } from './restore';
 
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     return;
   }
   const boot = readBootConfig({ dataDir: values['data-dir'] });
+  if (boot.databaseUrl) throw new Error(`PARLEY_DATABASE_URL is set. ${PG_BACKUP_REFUSAL}; restore with pg_restore.`);
   if (command === 'backup') {
     // Opening a missing or mistyped folder would create an empty database and "back it up".
     if (!existsSync(path.join(boot.dataDir, 'parley.db'))) {

@@ -1,4 +1,4 @@
-import type { Db } from '../platform/db/knex';
+import { rawRows, type Db } from '../platform/db/knex';
 import { entityKey } from './extract/normalize';
 import { CO_OCCURS, type ChunkExtraction } from './extract/types';
 
@@ -191,7 +191,8 @@ export function createGraphRepo(db: Db) {
     async neighbours(seedIds: readonly number[], perSeed: number): Promise<NeighbourRow[]> {
       if (seedIds.length === 0) return [];
       const ids = seedIds.slice(0, 200);
-      const rows = await db.raw<NeighbourRow[]>(
+      const rows = await rawRows<NeighbourRow>(
+        db,
         `WITH edges AS (
            SELECT source_id AS seed, target_id AS other, COUNT(DISTINCT chunk_id) AS weight FROM graph_relations WHERE source_id IN (${marks(ids.length)}) GROUP BY source_id, target_id
            UNION ALL
@@ -207,11 +208,12 @@ export function createGraphRepo(db: Db) {
     async mentionsOf(entityIds: readonly number[], perEntity: number): Promise<MentionRow[]> {
       if (entityIds.length === 0) return [];
       const ids = entityIds.slice(0, 500);
-      const rows = await db.raw<MentionRow[]>(
+      const rows = await rawRows<MentionRow>(
+        db,
         `SELECT entity_id, chunk_id, count FROM (
            SELECT entity_id, chunk_id, count, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY count DESC, chunk_id) AS rn
            FROM graph_mentions WHERE entity_id IN (${marks(ids.length)})
-         ) WHERE rn <= ?`,
+         ) AS ranked WHERE rn <= ?`,
         [...ids, perEntity],
       );
       return rows.map((r) => ({ entity_id: Number(r.entity_id), chunk_id: Number(r.chunk_id), count: Number(r.count) }));
@@ -237,7 +239,8 @@ export function createGraphRepo(db: Db) {
     async relationsAmong(entityIds: readonly number[], limit: number): Promise<Array<{ source_id: number; target_id: number; type: string; weight: number }>> {
       if (entityIds.length === 0) return [];
       const ids = entityIds.slice(0, 450);
-      const rows = await db.raw<Array<{ source_id: number; target_id: number; type: string; weight: number }>>(
+      const rows = await rawRows<{ source_id: number; target_id: number; type: string; weight: number }>(
+        db,
         `SELECT source_id, target_id, type, COUNT(*) AS weight FROM graph_relations
          WHERE source_id IN (${marks(ids.length)}) AND target_id IN (${marks(ids.length)})
          GROUP BY source_id, target_id, type ORDER BY weight DESC LIMIT ?`,

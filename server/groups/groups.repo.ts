@@ -36,13 +36,13 @@ export function createGroupsRepo(db: Db) {
   return {
     /** Every group, by name. */
     async all(): Promise<GroupWithMembers[]> {
-      return withMembers(await db<GroupRow>('groups').orderByRaw('name COLLATE NOCASE asc').orderBy('id', 'asc'));
+      return withMembers(await db<GroupRow>('groups').orderByRaw('lower(name) asc').orderBy('id', 'asc'));
     },
     /** The groups `userId` belongs to, by name. */
     async ofUser(userId: string): Promise<GroupWithMembers[]> {
       const rows = await db<GroupRow>('groups')
         .whereIn('id', db('group_members').where({ user_id: userId }).select('group_id'))
-        .orderByRaw('name COLLATE NOCASE asc')
+        .orderByRaw('lower(name) asc')
         .orderBy('id', 'asc');
       return withMembers(rows);
     },

@@ -111,7 +111,7 @@ export function createModelsRepo(db: Db) {
       const changed = await writing(() =>
         db('models')
           .where({ id })
-          .update({ is_active: db.raw('CASE WHEN is_active THEN 0 ELSE 1 END'), updated_at: now }),
+          .update({ is_active: db.raw('NOT is_active'), updated_at: now }),
       );
       if (changed === 0) return undefined;
       return db<ModelRow>('models').where({ id }).first();

@@ -52,6 +52,10 @@ const BootSchema = z.object({
   publicUrls: z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) origins' })).default([]),
   /** Master key for the encrypted-file secret store (hex or base64, 32 bytes), if not kept in the data dir. */
   secretKey: z.string().optional(),
+  /** `postgres://…` selects PostgreSQL; absent = SQLite in the data dir. */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\/./i, { error: "must be a postgres:// URL" }).optional(),
+  /** Connections in the PostgreSQL pool. */
+  databasePoolSize: NonNegativeInt.min(1).max(1000),
   /** Seeds a first compatible provider (URL and key) when none is configured. */
   compatBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   compatApiKey: z.string().optional(),
@@ -90,6 +94,8 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   corsOrigins: 'PARLEY_CORS_ORIGINS',
   trustedProxies: 'PARLEY_TRUSTED_PROXIES',
   publicUrls: 'PARLEY_PUBLIC_URL',
+  databaseUrl: 'PARLEY_DATABASE_URL',
+  databasePoolSize: 'PARLEY_DATABASE_POOL_SIZE',
   compatBaseUrl: 'PARLEY_COMPAT_BASE_URL',
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
@@ -136,6 +142,8 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
       .filter(Boolean),
     trustedProxies: list(pick(undefined, 'trustedProxies', '')),
     publicUrls: list(pick(undefined, 'publicUrls', '')).map((u) => u.replace(/\/+$/, '')),
+    databaseUrl: pick(undefined, 'databaseUrl'),
+    databasePoolSize: pick(undefined, 'databasePoolSize', 10),
     compatBaseUrl: pick(undefined, 'compatBaseUrl'),
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),

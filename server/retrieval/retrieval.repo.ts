@@ -227,7 +227,7 @@ export function createRetrievalRepo(db: Db) {
     async fingerprint(collectionId: string): Promise<{ count: number; maxId: number; sumId: number }> {
       const row = await db('chunks')
         .where({ collection_id: collectionId })
-        .first<{ count: number; maxId: number | null; sumId: number | null }>(db.raw('count(*) as count'), db.raw('max(id) as maxId'), db.raw('sum(id) as sumId'));
+        .first<{ count: number; maxId: number | null; sumId: number | null }>(db.raw('count(*) as count'), db.raw('max(id) as "maxId"'), db.raw('sum(id) as "sumId"'));
       return { count: Number(row?.count ?? 0), maxId: Number(row?.maxId ?? 0), sumId: Number(row?.sumId ?? 0) };
     },
     /** Embedding models of a collection's chunks (reads every row: only for rebuilds). */

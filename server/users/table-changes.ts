@@ -1,4 +1,4 @@
-import type { Db } from '../platform/db/knex';
+import { dialectOf, type Db } from '../platform/db/knex';
 
 /** Called with the table name after a row of it was inserted, updated or deleted. */
 export type TableChangeListener = (table: string) => void;
@@ -23,6 +23,9 @@ const watches = new WeakMap<Db, Watch>();
  * the hook is on (callers then read the database instead of their cache).
  */
 export function watchTableChanges(db: Db, listener: TableChangeListener): { isActive(): boolean } {
+  // PostgreSQL has no per-connection update hook (and a pool of connections): callers read the
+  // database instead of their cache there. LISTEN/NOTIFY is the counterpart for several instances.
+  if (dialectOf(db) !== 'sqlite') return { isActive: () => false };
   let watch = watches.get(db);
   if (!watch) {
     const created: Watch = { listeners: new Set(), active: false };

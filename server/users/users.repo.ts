@@ -43,7 +43,7 @@ function filtered(db: Db, query: string | undefined, groupId: string | undefined
   const text = query?.trim();
   if (text) {
     const pattern = likePattern(text);
-    q.where((w) => w.whereRaw("users.name LIKE ? ESCAPE '\\'", [pattern]).orWhereRaw("users.email LIKE ? ESCAPE '\\'", [pattern]));
+    q.where((w) => w.whereRaw("lower(users.name) LIKE lower(?) ESCAPE '\\'", [pattern]).orWhereRaw("lower(users.email) LIKE lower(?) ESCAPE '\\'", [pattern]));
   }
   return q;
 }
@@ -132,7 +132,7 @@ export function createUsersRepo(db: Db) {
       const column = `users.${p.orderBy}`;
       const rows = await filtered(db, p.query, p.groupId)
         .select<UserRow[]>('users.*')
-        .orderByRaw(p.orderBy === 'name' || p.orderBy === 'email' ? `${column} COLLATE NOCASE ${p.direction}` : `${column} ${p.direction}`)
+        .orderByRaw(p.orderBy === 'name' || p.orderBy === 'email' ? `lower(${column}) ${p.direction}` : `${column} ${p.direction}`)
         .orderBy('users.id', 'asc')
         .limit(p.limit)
         .offset(p.offset);
@@ -147,7 +147,7 @@ export function createUsersRepo(db: Db) {
       return filtered(db, query, undefined)
         .whereNot('users.role', 'pending')
         .select<Array<Pick<UserRow, 'id' | 'name'>>>('users.id', 'users.name')
-        .orderByRaw('users.name COLLATE NOCASE asc')
+        .orderByRaw('lower(users.name) asc')
         .orderBy('users.id', 'asc')
         .limit(limit);
     },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/start';
 import { memorySecretStore } from '../../server/secrets';
 import { createClient, type ApiClient } from './client';
+import { createTestDatabase, databaseNameFor, dropTestDatabase, testClusterUrl } from './postgres';
 
 /** A real service on 127.0.0.1 and an ephemeral port, with a temp data dir removed on close. */
 export interface TestServer extends RunningServer {
@@ -18,6 +19,8 @@ export interface TestServerOptions extends StartServerOptions {
   envVars?: Record<string, string>;
   /** Keep the data dir after close (for restart tests); the caller removes it. */
   keepDataDir?: boolean;
+  /** Stay on SQLite even when the run targets PostgreSQL (PARLEY_TEST_DB=postgres). */
+  sqlite?: boolean;
 }
 
 /** A fresh temporary data dir. */
@@ -28,7 +31,12 @@ export function tempDataDir(prefix = 'parley-test-'): string {
 /** Starts the service for a test. Always `await server.close()` (usually in afterAll). */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const { envVars, keepDataDir, ...rest } = options;
+  const { envVars, keepDataDir, sqlite, ...rest } = options;
+  // PARLEY_TEST_DB=postgres: a database of this data dir's own on the test cluster (a restart
+  // with the same data dir finds it again); dropped with the data dir.
+  const cluster = sqlite ? null : testClusterUrl();
+  const dbName = databaseNameFor(dataDir);
+  const databaseEnv = cluster && !envVars?.PARLEY_DATABASE_URL ? { PARLEY_DATABASE_URL: await createTestDatabase(cluster, dbName) } : {};
   const running = await startServer({
     host: '127.0.0.1',
     port: 0,
@@ -39,7 +47,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...rest,
     dataDir,
     // Tests sign up many accounts from one address: the sign-up limit is opt-in here.
-    env: { PARLEY_SIGNUP_RATE_LIMIT: '0', ...envVars },
+    env: { PARLEY_SIGNUP_RATE_LIMIT: '0', ...databaseEnv, ...envVars },
   });
   return {
     ...running,
@@ -47,7 +55,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     as: (token: string) => createClient(running.url, token),
     close: async () => {
       await running.close();
-      if (!keepDataDir && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir && !options.dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        if (cluster && databaseEnv.PARLEY_DATABASE_URL) await dropTestDatabase(cluster, dbName);
+      }
     },
   };
 }

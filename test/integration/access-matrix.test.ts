@@ -1,7 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes } from '../../server/platform/http/route-table';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { manualClock } from '../helpers/clock';
+import { testingOnPostgres } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -44,6 +47,9 @@ let server: TestServer;
 let admin: TestUser;
 
 /** Resources owned by `user` (or made by the admin where only admins may), created on first use. */
+/** Stand-in backups made so far (PostgreSQL runs). */
+let standIns = 0;
+
 class Resources {
   private cache = new Map<string, Promise<string>>();
   constructor(private readonly owner: () => TestUser) {}
@@ -86,7 +92,16 @@ class Resources {
   share = () => this.once('share', async () => this.made(server.as(this.owner().token).post(`/api/v1/chats/${await this.chat()}/share`), (b) => b.share_id));
   prompt = () =>
     this.once('prompt', () => this.made(server.as(this.owner().token).post('/api/v1/prompts/create', { command: `p${Math.random().toString(36).slice(2, 10)}`, title: 'P', content: 'c' }), (b) => b.command.slice(1)));
-  backup = () => this.once('backup', () => this.made(server.as(admin.token).post('/api/v1/backups'), (b) => b.name));
+  backup = () =>
+    this.once('backup', async () => {
+      if (!testingOnPostgres()) return this.made(server.as(admin.token).post('/api/v1/backups'), (b) => b.name);
+      // On PostgreSQL the service makes no backups (pg_dump's job): a file in its backups folder
+      // stands in, so listing, download and delete are still checked for access.
+      const name = `parley-backup-20260101-${String((standIns += 1)).padStart(6, '0')}.zip`;
+      mkdirSync(path.join(server.dataDir, 'backups'), { recursive: true });
+      writeFileSync(path.join(server.dataDir, 'backups', name), 'stand-in');
+      return name;
+    });
 }
 
 const P = (fn: (r: Resources) => Promise<string> | string) => async (r: Resources) => fn(r);

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { storedDatabaseText } from '../helpers/stored-text';
 
 const PREFIXES = ['/auths', '/api/v1/auths'] as const;
 
@@ -240,8 +239,7 @@ describe('accounts and sessions', () => {
     it('keeps only a hash of the key in the database', async () => {
       const user = await buildUser(server, admin, 'user');
       const key = (await server.as(user.token).post('/auths/api_key')).body.api_key as string;
-      await server.services.db.raw('PRAGMA wal_checkpoint(FULL)');
-      const bytes = readFileSync(path.join(server.dataDir, 'parley.db')).toString('latin1');
+      const bytes = await storedDatabaseText(server.services.db, server.dataDir);
       expect(bytes.includes(key)).toBe(false);
       expect(bytes.includes(key.slice(3))).toBe(false);
     });

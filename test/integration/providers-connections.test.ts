@@ -1,10 +1,9 @@
-import { readFileSync, existsSync } from 'node:fs';
-import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { storedDatabaseText } from '../helpers/stored-text';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fake-ollama';
 
@@ -17,12 +16,6 @@ async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** Bytes of the database and its WAL, to prove a secret never landed there. */
-function databaseBytes(dataDir: string): Buffer {
-  return Buffer.concat(
-    ['parley.db', 'parley.db-wal'].map((f) => path.join(dataDir, f)).filter((f) => existsSync(f)).map((f) => readFileSync(f)),
-  );
-}
 
 describe('provider connection settings', () => {
   let server: TestServer;
@@ -97,8 +90,8 @@ describe('provider connection settings', () => {
     expect((await as.get('/compat/config')).body).toEqual(saved.body);
     expect(await server.services.secrets.get('provider:compat:0')).toBe('sk-secret-compat-123');
     // The URL (a plain setting) is in the database, which shows the check reads the right bytes.
-    expect(databaseBytes(server.dataDir).includes(openai.url)).toBe(true);
-    expect(databaseBytes(server.dataDir).includes('sk-secret-compat-123')).toBe(false);
+    expect((await storedDatabaseText(server.services.db, server.dataDir)).includes(openai.url)).toBe(true);
+    expect((await storedDatabaseText(server.services.db, server.dataDir)).includes('sk-secret-compat-123')).toBe(false);
   });
 
   it('moves a key written into a compat config to the secret store too', async () => {
@@ -110,7 +103,7 @@ describe('provider connection settings', () => {
     });
     expect(saved.body.COMPAT_API_KEYS).toEqual(['sk-secret-compat-123', 'sk-in-config-789']);
     expect(saved.body.COMPAT_API_CONFIGS['1']).toEqual({ prefix_id: 'two' });
-    expect(databaseBytes(server.dataDir).includes('sk-in-config-789')).toBe(false);
+    expect((await storedDatabaseText(server.services.db, server.dataDir)).includes('sk-in-config-789')).toBe(false);
     await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_CONFIGS: { '0': { prefix_id: 'work', tags: ['office'], custom_flag: 42 } } });
   });
 
@@ -123,7 +116,7 @@ describe('provider connection settings', () => {
     expect(saved.status).toBe(200);
     expect(saved.body).toEqual({ LOCAL_BASE_URLS: [ollama.url], LOCAL_API_CONFIGS: { '0': { key: 'secret-local-456', model_ids: ['llama-fake:latest'] } } });
     expect(await server.services.secrets.get('provider:local:0')).toBe('secret-local-456');
-    expect(databaseBytes(server.dataDir).includes('secret-local-456')).toBe(false);
+    expect((await storedDatabaseText(server.services.db, server.dataDir)).includes('secret-local-456')).toBe(false);
   });
 
   it('proves the stored keys reach the providers: both answer the model list only with the right key', async () => {
@@ -243,7 +236,7 @@ describe('seeding a first provider from the environment', () => {
       expect((await server.as(admin.token).get('/local/config')).body.LOCAL_BASE_URLS).toEqual([ollama.url]);
       const models = await server.as(admin.token).get('/api/models');
       expect(models.body.map((m: { id: string }) => m.id)).toEqual(['seeded-model', 'seeded-local:latest']);
-      expect(databaseBytes(server.dataDir).includes('sk-seeded')).toBe(false);
+      expect((await storedDatabaseText(server.services.db, server.dataDir)).includes('sk-seeded')).toBe(false);
     } finally {
       await server.close();
       await openai.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { dialectOf, rawRows, type Db } from '../../server/platform/db/knex';
 
 const U = '/api/v1/users';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f60000000049454e44ae426082', 'hex');
@@ -13,20 +14,35 @@ function imageForm(data: Buffer, field = 'file'): FormData {
   return body;
 }
 
+/** Every foreign key to users: table and column (SQLite's PRAGMA, PostgreSQL's catalog). */
+async function keysToUsers(db: Db): Promise<Array<{ table: string; column: string }>> {
+  if (dialectOf(db) === 'postgres') {
+    return rawRows<{ table: string; column: string }>(
+      db,
+      `SELECT cl.relname AS "table", a.attname AS "column" FROM pg_constraint c
+       JOIN pg_class cl ON cl.oid = c.conrelid JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+       WHERE c.contype = 'f' AND c.confrelid = 'users'::regclass`,
+    );
+  }
+  const tables = await rawRows<{ name: string }>(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const out: Array<{ table: string; column: string }> = [];
+  for (const { name } of tables) {
+    const keys = await rawRows<{ table: string; from: string }>(db, `PRAGMA foreign_key_list("${name}")`);
+    for (const key of keys.filter((k) => k.table === 'users')) out.push({ table: name, column: key.from });
+  }
+  return out;
+}
+
 /** Every row in any table whose foreign key to users points at `userId`. */
 async function rowsReferencing(server: TestServer, userId: string): Promise<Record<string, number>> {
   const db = server.services.db;
-  const tables = (await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) as Array<{ name: string }>;
   const found: Record<string, number> = {};
-  for (const { name } of tables) {
-    const keys = (await db.raw(`PRAGMA foreign_key_list("${name}")`)) as Array<{ table: string; from: string }>;
-    for (const key of keys.filter((k) => k.table === 'users')) {
-      const [row] = (await db.raw(`SELECT COUNT(*) AS n FROM "${name}" WHERE "${key.from}" = ?`, [userId])) as Array<{ n: number }>;
-      if (row && row.n > 0) found[`${name}.${key.from}`] = row.n;
-    }
+  for (const key of await keysToUsers(db)) {
+    const [row] = await rawRows<{ n: number }>(db, `SELECT COUNT(*) AS n FROM "${key.table}" WHERE "${key.column}" = ?`, [userId]);
+    if (row && Number(row.n) > 0) found[`${key.table}.${key.column}`] = Number(row.n);
   }
-  const [user] = (await db.raw('SELECT COUNT(*) AS n FROM users WHERE id = ?', [userId])) as Array<{ n: number }>;
-  if (user && user.n > 0) found['users.id'] = user.n;
+  const [user] = await rawRows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM users WHERE id = ?', [userId]);
+  if (user && Number(user.n) > 0) found['users.id'] = Number(user.n);
   return found;
 }
 

@@ -115,6 +115,8 @@ describe('profile images', () => {
 
   it('never serves or deletes a file outside the profile image folder', async () => {
     writeFileSync(path.join(server.dataDir, 'uploads', 'secret.png'), PNG);
+    // On PostgreSQL the data dir has no database file: a file of that name stands in as the target.
+    if (!existsSync(path.join(server.dataDir, 'parley.db'))) writeFileSync(path.join(server.dataDir, 'parley.db'), 'stand-in');
     const attempts = [
       '../parley.db',
       '../../parley.db',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../platform/db/knex';
+import { dialectOf, type Db } from '../../platform/db/knex';
 import { LIST_COLUMNS, type ChatRow } from '../chats.repo';
+import { ftsTerms } from './search-text';
 
 /** What to look for; words already turned into an FTS query (or null) and LIKE patterns. */
 export interface ChatSearchCriteria {
@@ -31,21 +32,38 @@ function likePattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
+/** PostgreSQL: a column's words, case and accents folded (the expression the GIN indexes of migration 202611260102 cover). */
+const PG_VECTOR = (column: string) => `to_tsvector('simple', parley_search_text(${column}))`;
+const PG_QUERY = "to_tsquery('simple', parley_search_text(?))";
+
+/** PostgreSQL: the words as tsqueries, all required; `prefix` lets the last one match word starts (as FTS5's `"term"*`). */
+function pgQueries(words: readonly string[]): { exact: string; prefix: string } {
+  const terms = ftsTerms(words);
+  const exact = terms.join(' & ');
+  return { exact, prefix: `${exact}:*` };
+}
+
 /**
- * Chat search storage. The SQLite path uses the FTS5 tables of migration 202611231700; any other
- * database (PostgreSQL later) or a query without letters or digits takes the LIKE path.
+ * Chat search storage. SQLite uses the FTS5 tables of migration 202611231700, PostgreSQL its
+ * full-text search (migration 202611260102) with the same ranking; a query without letters or
+ * digits takes the LIKE path on both.
  */
 export function createChatSearchRepo(db: Db) {
+  const postgres = dialectOf(db) === 'postgres';
+  // A tag filter: the chat's JSON text array holds the tag (compared lower-cased).
+  const tagSql = postgres
+    ? 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) AS t(value) WHERE lower(t.value) = ?)'
+    : 'EXISTS (SELECT 1 FROM json_each(c.tags) WHERE lower(json_each.value) = ?)';
   let hasFts: Promise<boolean> | undefined;
   const ftsAvailable = () =>
-    (hasFts ??= db
+    (hasFts ??= postgres ? Promise.resolve(true) : db
       .raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'chat_messages_fts'")
       .then((rows: unknown) => Array.isArray(rows) && rows.length > 0)
       .catch(() => false));
 
   function chatFilters(q: Knex.QueryBuilder, c: ChatSearchCriteria): Knex.QueryBuilder {
     q.where('c.user_id', c.userId);
-    for (const tag of c.tags) q.whereRaw('EXISTS (SELECT 1 FROM json_each(c.tags) WHERE lower(json_each.value) = ?)', [tag]);
+    for (const tag of c.tags) q.whereRaw(tagSql, [tag]);
     if (c.after !== null) q.where('c.updated_at', '>=', c.after);
     if (c.before !== null) q.where('c.updated_at', '<', c.before);
     return q;
@@ -59,12 +77,17 @@ export function createChatSearchRepo(db: Db) {
   async function rankByMessages(c: ChatSearchCriteria, match: string, want: number): Promise<Map<string, number>> {
     const ranked = new Map<string, number>();
     for (let scan = Math.max(500, want * 20); ; ) {
-      const q = db({ f: 'chat_messages_fts' })
-        .join({ m: 'chat_messages' }, 'm.rowid', 'f.rowid')
-        .join({ c: 'chats' }, 'c.id', 'm.chat_id')
-        .whereRaw('chat_messages_fts MATCH ?', [match])
-        .select<{ chat_id: string; r: number }[]>('m.chat_id as chat_id', 'f.rowid as r');
-      chatFilters(q, c).orderBy('f.rowid', 'desc').limit(scan);
+      const q = postgres
+        ? db({ m: 'chat_messages' })
+            .join({ c: 'chats' }, 'c.id', 'm.chat_id')
+            .whereRaw(`${PG_VECTOR('m.content')} @@ ${PG_QUERY}`, [match])
+            .select<{ chat_id: string; r: number }[]>('m.chat_id as chat_id', 'm.rowid as r')
+        : db({ f: 'chat_messages_fts' })
+            .join({ m: 'chat_messages' }, 'm.rowid', 'f.rowid')
+            .join({ c: 'chats' }, 'c.id', 'm.chat_id')
+            .whereRaw('chat_messages_fts MATCH ?', [match])
+            .select<{ chat_id: string; r: number }[]>('m.chat_id as chat_id', 'f.rowid as r');
+      chatFilters(q, c).orderBy(postgres ? 'm.rowid' : 'f.rowid', 'desc').limit(scan);
       const rows = await q;
       ranked.clear();
       for (const row of rows) if (!ranked.has(row.chat_id)) ranked.set(row.chat_id, row.r);
@@ -83,13 +106,17 @@ export function createChatSearchRepo(db: Db) {
    */
   async function byFts(c: ChatSearchCriteria & { fts: { exact: string; prefix: string } }): Promise<ChatSearchHit[]> {
     const want = c.offset + c.limit;
-    let match = c.fts.exact;
+    const fts = postgres ? pgQueries(c.words) : c.fts;
+    let match = fts.exact;
     let ranked = await rankByMessages(c, match, want);
-    if (ranked.size < want && c.fts.prefix !== c.fts.exact) {
-      match = c.fts.prefix;
+    if (ranked.size < want && fts.prefix !== fts.exact) {
+      match = fts.prefix;
       ranked = await rankByMessages(c, match, want);
     }
-    const titles = chatFilters(db({ ft: 'chats_fts' }).join({ c: 'chats' }, 'c.rowid', 'ft.rowid').whereRaw('chats_fts MATCH ?', [match]), c).select<{ id: string }[]>('c.id as id', db.raw('(SELECT MAX(rowid) FROM chat_messages WHERE chat_id = c.id) AS r'));
+    const titleMatches = postgres
+      ? db({ c: 'chats' }).whereRaw(`${PG_VECTOR('c.title')} @@ ${PG_QUERY}`, [match])
+      : db({ ft: 'chats_fts' }).join({ c: 'chats' }, 'c.rowid', 'ft.rowid').whereRaw('chats_fts MATCH ?', [match]);
+    const titles = chatFilters(titleMatches, c).select<{ id: string }[]>('c.id as id', db.raw('(SELECT MAX(rowid) FROM chat_messages WHERE chat_id = c.id) AS r'));
     for (const t of (await titles) as unknown as Array<{ id: string; r: number | null }>) {
       if (!ranked.has(t.id)) ranked.set(t.id, -1 - (t.r ?? 0) / 1e12); // after message hits of the same recency
     }

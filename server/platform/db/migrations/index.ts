@@ -20,6 +20,8 @@ import * as collectionLanguages from './202611251401-collection-languages';
 import * as messageToolSteps from './202611251600-message-tool-steps';
 import * as createApiUsage from './202611251900-create-api-usage';
 import * as indexStreamingAnswers from './202611252001-index-streaming-answers';
+import * as postgresRowOrder from './202611260101-postgres-row-order';
+import * as postgresChatSearch from './202611260102-postgres-chat-search';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -53,6 +55,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611251600-message-tool-steps', messageToolSteps],
   ['202611251900-create-api-usage', createApiUsage],
   ['202611252001-index-streaming-answers', indexStreamingAnswers],
+  ['202611260101-postgres-row-order', postgresRowOrder],
+  ['202611260102-postgres-chat-search', postgresChatSearch],
 ];
 
 /** knex migration source over the static list. */
