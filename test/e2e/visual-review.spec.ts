@@ -106,7 +106,7 @@ async function tapTargets(buttons: Locator, min: number) {
   }
 }
 
-/** WCAG contrast of each element's text colour against what is painted behind it (ancestors' backgrounds composited). */
+/** WCAG contrast of each element's text colour (or its `::pseudo` element's) against what is painted behind it (ancestors' backgrounds composited). */
 async function contrasts(page: Page, selectors: string[]): Promise<Array<{ selector: string; ratio: number }>> {
   return page.evaluate((list) => {
     const parse = (c: string): [number, number, number, number] => {
@@ -132,14 +132,15 @@ async function contrasts(page: Page, selectors: string[]): Promise<Array<{ selec
       for (const layer of layers.reverse()) painted = over(layer, painted);
       return painted;
     };
-    return list.flatMap((selector) =>
-      [...document.querySelectorAll(selector)].slice(0, 3).map((el) => {
-        const style = getComputedStyle(el);
+    return list.flatMap((entry) => {
+      const [selector, pseudo] = entry.split('::') as [string, string | undefined];
+      return [...document.querySelectorAll(selector)].slice(0, 3).map((el) => {
+        const style = getComputedStyle(el, pseudo ? `::${pseudo}` : undefined);
         const fg = over(parse(style.color), background(el));
         const [a, b] = [luminance(fg), luminance(background(el))].sort((x, y) => y - x);
-        return { selector, ratio: Math.round(((a! + 0.05) / (b! + 0.05)) * 100) / 100 };
-      }),
-    );
+        return { selector: entry, ratio: Math.round(((a! + 0.05) / (b! + 0.05)) * 100) / 100 };
+      });
+    });
   }, selectors);
 }
 
@@ -172,6 +173,9 @@ for (const scheme of ['dark', 'light'] as const) {
     const found = await contrasts(page, TEXTS);
     expect(new Set(found.map((f) => f.selector))).toEqual(new Set(TEXTS));
     for (const f of found) expect(f.ratio, f.selector).toBeGreaterThanOrEqual(4.5);
+    // The composer's placeholder ("Send a message") is read before anything is typed.
+    const [placeholder] = await contrasts(page, ['textarea::placeholder']);
+    expect(placeholder!.ratio, 'placeholder').toBeGreaterThanOrEqual(4.5);
 
     // A keyboard user sees where focus is on the composer's buttons.
     await page.getByRole('button', { name: 'Attach files' }).focus();
