@@ -144,6 +144,28 @@ async function contrasts(page: Page, selectors: string[]): Promise<Array<{ selec
   }, selectors);
 }
 
+/** Opens the composer's Tools and Knowledge menus with a file attached: each opens above the composer, over none of it, inside the window. */
+async function menusClearOfComposer(page: Page, viewport: { width: number; height: number }) {
+  await page.getByTestId('file-input').setInputFiles({ name: 'quarterly-report-with-a-long-file-name.txt', mimeType: 'text/plain', buffer: Buffer.from('Numbers.') });
+  await expect(page.getByTestId('attachment').getByRole('progressbar')).toHaveCount(0);
+  const composer = await box(page.locator('.composer'));
+  for (const [button, menu] of [
+    ['Tools', 'Tools for the next messages'],
+    ['Use knowledge', null],
+  ] as const) {
+    await page.getByRole('button', { name: button }).click();
+    const open = menu ? page.getByRole('group', { name: menu }) : page.locator('.knowledge-menu');
+    await expect(open).toBeVisible();
+    const m = await box(open);
+    expect(m.y + m.height, `${button} menu ends above the composer`).toBeLessThanOrEqual(composer.y);
+    expect(m.y).toBeGreaterThanOrEqual(0);
+    expect(m.x).toBeGreaterThanOrEqual(0);
+    expect(m.x + m.width).toBeLessThanOrEqual(viewport.width);
+    await page.keyboard.press('Escape');
+    await expect(open).toBeHidden();
+  }
+}
+
 const TEXTS = [
   '.markdown p',
   '.markdown td',
@@ -187,6 +209,13 @@ for (const scheme of ['dark', 'light'] as const) {
     expect(focused.outline || focused.ring).toBe(true);
   });
 }
+
+test('the Tools and Knowledge menus open above the composer, not over its attachments and text', async ({ page, server, admin }) => {
+  await setUp(page, server, admin);
+  await menusClearOfComposer(page, { width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Tools' }).click();
+  await snap(page, 'review-light-tools-menu');
+});
 
 test('while an answer streams, its caret ends the last line of text instead of sitting on a line of its own', async ({ page, server, admin }) => {
   await setUp(page, server, admin);
@@ -252,6 +281,11 @@ test.describe('phone', () => {
     expect(composer.x + composer.width).toBeLessThanOrEqual(PHONE.width);
     expect(composer.y + composer.height).toBeLessThanOrEqual(PHONE.height);
     await tapTargets(page.locator('.composer-bar button'), 40);
+  });
+
+  test('the Tools and Knowledge menus open above the composer and inside the screen', async ({ page, server, admin }) => {
+    await setUp(page, server, admin);
+    await menusClearOfComposer(page, PHONE);
   });
 
   test('the drawer\'s buttons are 40 px tap targets; a chat row\'s menu answers taps around its icon', async ({ page, server, admin }) => {
