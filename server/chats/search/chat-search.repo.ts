@@ -130,10 +130,11 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
       const allowed = new Set(JSON.parse(row?.ids ?? '[]') as number[]);
       eligible = (r) => allowed.has(r);
     }
+    const view = await words.forUser(c.userId);
     return {
       hasPrefixForm: true,
-      rankByMessages: (prefix, want) => words.rankByMessages(c.userId, { phrases, lastIsPrefix: prefix }, want, eligible),
-      titleMatches: (prefix) => words.titleMatches(c.userId, { phrases, lastIsPrefix: prefix }, eligible),
+      rankByMessages: async (prefix, want) => view.rankByMessages({ phrases, lastIsPrefix: prefix }, want, eligible),
+      titleMatches: async (prefix) => view.titleMatches({ phrases, lastIsPrefix: prefix }, eligible),
     };
   }
 

@@ -265,54 +265,61 @@ export function createChatWordIndex(db: Db) {
     return [...result].filter((s) => user.slots[s] !== undefined);
   }
 
-  return {
-    /**
-     * Chat rowid → rowid of its newest message holding every phrase, for at least the `want` chats
-     * with the newest such messages (all of them when fewer), among chats `eligible` allows.
-     */
-    async rankByMessages(userId: string, query: WordQuery, want: number, eligible: (chatRowid: number) => boolean): Promise<Map<number, number>> {
-      const user = await sync(userId);
-      const ranked = new Map<number, number>();
-      const q = compile(query);
-      if (q === null || q.length === 0) return ranked;
-      const chats = candidates(user, q)
-        .map((s) => user.slots[s]!)
-        .filter((c) => eligible(c.rowid))
-        .sort((a, b) => b.maxRowid - a.maxRowid);
-      // Newest-first with a cut-off: once `want` chats are found whose matches are all newer than
-      // the next chat's newest message, no later chat can enter the top `want`.
-      const top: number[] = [];
-      for (const chat of chats) {
-        if (top.length >= want && top[want - 1]! > chat.maxRowid) break;
-        for (let m = 0; m < chat.messageRowids.length; m += 1) {
-          if (holdsAll(chat.tokens, chat.starts[m]!, chat.starts[m + 1]!, q)) {
-            const r = chat.messageRowids[m]!;
-            ranked.set(chat.rowid, r);
-            let at = top.length;
-            top.push(r);
-            while (at > 0 && top[at - 1]! < r) {
-              top[at] = top[at - 1]!;
-              at -= 1;
-            }
-            top[at] = r;
-            if (top.length > want) top.pop();
-            break;
+  /**
+   * Chat rowid → rowid of its newest message holding every phrase, for at least the `want` chats
+   * with the newest such messages (all of them when fewer), among chats `eligible` allows.
+   */
+  function rankByMessages(user: UserIndex, query: WordQuery, want: number, eligible: (chatRowid: number) => boolean): Map<number, number> {
+    const ranked = new Map<number, number>();
+    const q = compile(query);
+    if (q === null || q.length === 0) return ranked;
+    const chats = candidates(user, q)
+      .map((s) => user.slots[s]!)
+      .filter((c) => eligible(c.rowid))
+      .sort((a, b) => b.maxRowid - a.maxRowid);
+    // Newest-first with a cut-off: once `want` chats are found whose matches are all newer than
+    // the next chat's newest message, no later chat can enter the top `want`.
+    const top: number[] = [];
+    for (const chat of chats) {
+      if (top.length >= want && top[want - 1]! > chat.maxRowid) break;
+      for (let m = 0; m < chat.messageRowids.length; m += 1) {
+        if (holdsAll(chat.tokens, chat.starts[m]!, chat.starts[m + 1]!, q)) {
+          const r = chat.messageRowids[m]!;
+          ranked.set(chat.rowid, r);
+          let at = top.length;
+          top.push(r);
+          while (at > 0 && top[at - 1]! < r) {
+            top[at] = top[at - 1]!;
+            at -= 1;
           }
+          top[at] = r;
+          if (top.length > want) top.pop();
+          break;
         }
       }
-      return ranked;
-    },
+    }
+    return ranked;
+  }
 
-    /** Chats (rowid, newest message rowid) whose titles hold every phrase, among chats `eligible` allows. */
-    async titleMatches(userId: string, query: WordQuery, eligible: (chatRowid: number) => boolean): Promise<Array<{ cr: number; r: number | null }>> {
+  /** Chats (rowid, newest message rowid) whose titles hold every phrase, among chats `eligible` allows. */
+  function titleMatches(user: UserIndex, query: WordQuery, eligible: (chatRowid: number) => boolean): Array<{ cr: number; r: number | null }> {
+    const q = compile(query);
+    if (q === null || q.length === 0) return [];
+    const out: Array<{ cr: number; r: number | null }> = [];
+    for (const chat of user.chats.values()) {
+      if (eligible(chat.rowid) && holdsAll(chat.titleTokens, 0, chat.titleTokens.length, q)) out.push({ cr: chat.rowid, r: chat.messageRowids.length > 0 ? chat.maxRowid : null });
+    }
+    return out;
+  }
+
+  return {
+    /** The user's part of the index, brought up to date with the database, to query within one search. */
+    async forUser(userId: string) {
       const user = await sync(userId);
-      const q = compile(query);
-      if (q === null || q.length === 0) return [];
-      const out: Array<{ cr: number; r: number | null }> = [];
-      for (const chat of user.chats.values()) {
-        if (eligible(chat.rowid) && holdsAll(chat.titleTokens, 0, chat.titleTokens.length, q)) out.push({ cr: chat.rowid, r: chat.messageRowids.length > 0 ? chat.maxRowid : null });
-      }
-      return out;
+      return {
+        rankByMessages: (query: WordQuery, want: number, eligible: (chatRowid: number) => boolean) => rankByMessages(user, query, want, eligible),
+        titleMatches: (query: WordQuery, eligible: (chatRowid: number) => boolean) => titleMatches(user, query, eligible),
+      };
     },
   };
 }
