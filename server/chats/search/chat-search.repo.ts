@@ -78,43 +78,26 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
    * are newest (all of them when fewer). Matches stream newest first (FTS5 reads a term's doclist by
    * rowid descending) in chunks that resume below the last one, and stop once enough chats are
    * found, so a word in half the messages costs about what a rare one does and a deep page costs
-   * what its depth needs. A chunk comes back as one `chat␟message` list (one row, not thousands).
-   * Without tag or date filters the chunk does not join `chats` row by row: the chats it names are
-   * checked for their owner once each.
+   * what its depth needs. A chunk comes back as one `chat:message` list (one row, not thousands).
    */
   async function rankByMessages(c: ChatSearchCriteria, match: string, want: number): Promise<Map<number, number>> {
     const ranked = new Map<number, number>();
-    const plain = c.tags.length === 0 && c.after === null && c.before === null;
-    /** Chat id → its rowid when it is the user's, null when not (plain scans only). */
-    const owner = new Map<string, number | null>();
     let below: number | null = null;
     let scanned = 0;
     for (let chunk = Math.max(500, want * 20); ; ) {
       // CROSS JOIN keeps the FTS table as the outer loop whatever the planner's statistics say.
-      const hits = plain
-        ? db.from(db.raw('chat_messages_fts AS f CROSS JOIN chat_messages AS m')).whereRaw('m.rowid = f.rowid AND chat_messages_fts MATCH ?', [match]).select('m.chat_id as cr', 'f.rowid as r')
-        : chatFilters(db.from(db.raw('chat_messages_fts AS f CROSS JOIN chat_messages AS m CROSS JOIN chats AS c')).whereRaw('m.rowid = f.rowid AND c.id = m.chat_id AND chat_messages_fts MATCH ?', [match]), c).select('c.rowid as cr', 'f.rowid as r');
+      const hits = db
+        .from(db.raw('chat_messages_fts AS f CROSS JOIN chat_messages AS m CROSS JOIN chats AS c'))
+        .whereRaw('m.rowid = f.rowid AND c.id = m.chat_id AND chat_messages_fts MATCH ?', [match])
+        .select('c.rowid as cr', 'f.rowid as r');
       if (below !== null) hits.where('f.rowid', '<', below);
-      hits.orderBy('f.rowid', 'desc').limit(chunk);
-      const [row] = (await db.from(hits.as('hits')).select(db.raw('group_concat(cr || char(31) || r, char(30)) AS pairs, count(*) AS n, min(r) AS lo'))) as Array<{ pairs: string | null; n: number; lo: number | null }>;
-      const newest = new Map<string, number>();
-      for (const pair of row?.pairs?.split('\x1e') ?? []) {
-        const cut = pair.indexOf('\x1f');
-        const chat = pair.slice(0, cut);
-        const message = Number(pair.slice(cut + 1));
-        if ((newest.get(chat) ?? -1) < message) newest.set(chat, message);
-      }
-      if (plain) {
-        const unknown = [...newest.keys()].filter((id) => !owner.has(id));
-        if (unknown.length > 0) {
-          const mine = (await db('chats').where('user_id', c.userId).whereRaw('id IN (SELECT value FROM json_each(?))', [JSON.stringify(unknown)]).select('id', 'rowid as cr')) as Array<{ id: string; cr: number }>;
-          for (const id of unknown) owner.set(id, null);
-          for (const m of mine) owner.set(m.id, m.cr);
-        }
-      }
-      for (const [chat, message] of newest) {
-        const cr = plain ? owner.get(chat) : Number(chat);
-        if (cr !== null && cr !== undefined && (ranked.get(cr) ?? -1) < message) ranked.set(cr, message);
+      chatFilters(hits, c).orderBy('f.rowid', 'desc').limit(chunk);
+      const [row] = (await db.from(hits.as('hits')).select(db.raw("group_concat(cr || ':' || r) AS pairs, count(*) AS n, min(r) AS lo"))) as Array<{ pairs: string | null; n: number; lo: number | null }>;
+      for (const pair of row?.pairs?.split(',') ?? []) {
+        const colon = pair.indexOf(':');
+        const chat = Number(pair.slice(0, colon));
+        const message = Number(pair.slice(colon + 1));
+        if ((ranked.get(chat) ?? -1) < message) ranked.set(chat, message);
       }
       const n = row?.n ?? 0;
       scanned += n;
