@@ -61,7 +61,7 @@ const BATCH = 100;
  * and first letters) with the last one; when it moved, it lists the chats (rowid, activity, title)
  * and re-reads only those that changed — every saved message bumps its chat's activity; an answer
  * still streaming is seen once it ends. The first search of a user reads all their messages once
- * (≈ 250 bytes of memory per message).
+ * (the bench: 500k messages of 30 words take 6–16 s on a loaded 2-core machine, heap ≈ 170–220 MB).
  */
 export function createChatWordIndex(db: Db) {
   const termIds = new Map<string, number>();
