@@ -1,4 +1,4 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import base from './vitest.config';
 
 /**
@@ -16,13 +16,14 @@ export const SQLITE_ONLY: Record<string, string> = {
   'test/integration/safe-operations.test.ts': 'runs the built service and backup CLI on SQLite data dirs (files, locks, VACUUM INTO)',
 };
 
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      include: ['test/integration/**/*.test.ts'],
-      exclude: ['node_modules/**', 'dist/**', 'test/e2e/**', ...Object.keys(SQLITE_ONLY)],
-      env: { PARLEY_TEST_DB: 'postgres' },
-    },
-  }),
-);
+// Spread, not mergeConfig: mergeConfig would append to the base's include list and run the unit
+// tests (which never open a database) a second time.
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['test/integration/**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**', 'test/e2e/**', ...Object.keys(SQLITE_ONLY)],
+    env: { PARLEY_TEST_DB: 'postgres' },
+  },
+});

@@ -107,7 +107,9 @@ type OramaHits = { hits: Array<{ id: string; score: number; document: { fileId: 
  *   1 means "all the query's words are here", more means more of them or a shorter chunk;
  * - semantic = max(0, cosine) ÷ the embedder's full-match cosine;
  * - the blend w × lexical + (1 − w) × semantic orders the hits (w: {@link effectiveWeight});
- * - score, lexical and semantic as reported go through {@link bounded}: 0..1, same order, no ties.
+ * - score, lexical and semantic as reported go through {@link bounded}: 0..1, same order, no ties
+ *   (a plain cosine, with no full-match scaling, is already 0..1 and is reported as it is; so is
+ *   the score of a vector-only search).
  */
 export class CollectionIndex {
   readonly dims: number;
@@ -295,9 +297,11 @@ export class CollectionIndex {
       const lexical = useText ? (this.control.lexical.get(internalId) ?? 0) : 0;
       const sem = useVector ? semantic(cosineOf(internalId)) : 0;
       const blend = weight * lexical + (1 - weight) * sem;
+      // A cosine (scale 1) is already 0..1: an identical text reports 1. Scaled up, it is bounded like lexical.
+      const reportedSem = semScale > 1 ? bounded(sem) : sem;
       const ranked = unitQuery ? weight * lexical + (1 - weight) * semantic(node!.cosineOf(internalId)) : blend;
       const order = rrf ? (c.textRank >= 0 ? weight / (RRF_K + c.textRank + 1) : 0) + (c.vectorRank >= 0 ? (1 - weight) / (RRF_K + c.vectorRank + 1) : 0) : ranked;
-      hits.push({ id: this.chunkIdOf(internalId), internalId, fileId: c.fileId, score: bounded(blend), order, lexical: bounded(lexical), semantic: bounded(sem) });
+      hits.push({ id: this.chunkIdOf(internalId), internalId, fileId: c.fileId, score: weight === 0 ? reportedSem : bounded(blend), order, lexical: bounded(lexical), semantic: reportedSem });
     }
     this.control.lexical.clear();
     hits.sort((a, b) => b.order - a.order || a.internalId - b.internalId);

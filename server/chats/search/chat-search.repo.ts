@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { dialectOf, type Db } from '../../platform/db/knex';
 import { LIST_COLUMNS, type ChatRow } from '../chats.repo';
+import { createChatWordIndex, wordTokens } from './chat-word-index';
 import { ftsTerms } from './search-text';
 
 /** What to look for; words already turned into an FTS query (or null) and LIKE patterns. */
@@ -22,8 +23,22 @@ export interface ChatSearchHit {
   row: ChatRow;
   /** The best matching message passage; null when only the title or the filters matched. */
   passage: string | null;
-  /** How it was found: FTS terms (word starts, accents ignored) or LIKE substrings. */
-  via: 'fts' | 'like';
+  /** How it was found: words (word starts, accents ignored; FTS5 or the word index) or LIKE substrings. */
+  via: 'words' | 'like';
+}
+
+/** A chat whose title matched, with its newest message's rowid (null without messages). */
+interface TitleMatch {
+  cr: number;
+  r: number | null;
+}
+
+/** Where word matches come from: the FTS5 tables, PostgreSQL's full-text search, or the in-memory word index. */
+interface WordMatcher {
+  /** Whether the prefix form differs from the whole-word one. */
+  hasPrefixForm: boolean;
+  rankByMessages(prefix: boolean, want: number): Promise<Map<number, number>>;
+  titleMatches(prefix: boolean): Promise<TitleMatch[]>;
 }
 
 const COLS = LIST_COLUMNS.map((c) => `c.${c}`).join(', ');
@@ -36,27 +51,28 @@ function likePattern(word: string): string {
 const PG_VECTOR = (column: string) => `to_tsvector('simple', parley_search_text(${column}))`;
 const PG_QUERY = "to_tsquery('simple', parley_search_text(?))";
 
-/** PostgreSQL: the words as tsqueries, all required; `prefix` lets the last one match word starts (as FTS5's `"term"*`). */
+/** PostgreSQL: the words as tsqueries, all required; the prefix form lets the last one match word starts (as FTS5's `"term"*`). */
 function pgQueries(words: readonly string[]): { exact: string; prefix: string } {
-  const terms = ftsTerms(words);
-  const exact = terms.join(' & ');
+  const exact = ftsTerms(words).join(' & ');
   return { exact, prefix: `${exact}:*` };
 }
 
 /**
- * Chat search storage. SQLite uses the FTS5 tables of migration 202611231700, PostgreSQL its
- * full-text search (migration 202611260102) with the same ranking; a query without letters or
- * digits takes the LIKE path on both.
+ * Chat search storage. Words are found through the FTS5 tables of migration 202611231700 on SQLite,
+ * PostgreSQL's full-text search (migration 202611260102), or the in-memory word index (same rules,
+ * same ranking) where the FTS5 tables are missing; a query without letters or digits takes the
+ * LIKE (substring) path.
  */
-export function createChatSearchRepo(db: Db) {
+export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {}) {
   const postgres = dialectOf(db) === 'postgres';
   // A tag filter: the chat's JSON text array holds the tag (compared lower-cased).
   const tagSql = postgres
     ? 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) AS t(value) WHERE lower(t.value) = ?)'
     : 'EXISTS (SELECT 1 FROM json_each(c.tags) WHERE lower(json_each.value) = ?)';
-  let hasFts: Promise<boolean> | undefined;
+  let hasFts: Promise<boolean> | undefined = options.useFts === false ? Promise.resolve(false) : undefined;
+  const words = createChatWordIndex(db);
   const ftsAvailable = () =>
-    (hasFts ??= postgres ? Promise.resolve(true) : db
+    (hasFts ??= db
       .raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'chat_messages_fts'")
       .then((rows: unknown) => Array.isArray(rows) && rows.length > 0)
       .catch(() => false));
@@ -73,68 +89,130 @@ export function createChatSearchRepo(db: Db) {
     return chatFilters(q, c).orderBy([{ column: 'c.activity_ms', order: 'desc' }, { column: 'c.rowid', order: 'desc' }]).offset(c.offset).limit(c.limit);
   }
 
-  /** Chat id → rowid of its newest matching message, for the newest `want` chats (or all). */
-  async function rankByMessages(c: ChatSearchCriteria, match: string, want: number): Promise<Map<string, number>> {
-    const ranked = new Map<string, number>();
-    for (let scan = Math.max(500, want * 20); ; ) {
-      const q = postgres
-        ? db({ m: 'chat_messages' })
-            .join({ c: 'chats' }, 'c.id', 'm.chat_id')
-            .whereRaw(`${PG_VECTOR('m.content')} @@ ${PG_QUERY}`, [match])
-            .select<{ chat_id: string; r: number }[]>('m.chat_id as chat_id', 'm.rowid as r')
-        : db({ f: 'chat_messages_fts' })
-            .join({ m: 'chat_messages' }, 'm.rowid', 'f.rowid')
-            .join({ c: 'chats' }, 'c.id', 'm.chat_id')
-            .whereRaw('chat_messages_fts MATCH ?', [match])
-            .select<{ chat_id: string; r: number }[]>('m.chat_id as chat_id', 'f.rowid as r');
-      chatFilters(q, c).orderBy(postgres ? 'm.rowid' : 'f.rowid', 'desc').limit(scan);
-      const rows = await q;
-      ranked.clear();
-      for (const row of rows) if (!ranked.has(row.chat_id)) ranked.set(row.chat_id, row.r);
-      if (ranked.size >= want || rows.length < scan) return ranked;
-      // Scan far enough, judging by how many messages each chat has had so far.
-      scan = Math.ceil((rows.length / Math.max(1, ranked.size)) * want * 1.5) + scan;
+  /**
+   * Chat rowid → rowid of its newest matching message, for at least the `want` chats whose matches
+   * are newest (all of them when fewer). Matches stream newest first (FTS5 reads a term's doclist by
+   * rowid descending) in chunks that resume below the last one, and stop once enough chats are
+   * found, so a word in half the messages costs about what a rare one does and a deep page costs
+   * what its depth needs. A chunk comes back as one `chat:message` list (one row, not thousands).
+   */
+  async function rankByMessages(c: ChatSearchCriteria, match: string, want: number): Promise<Map<number, number>> {
+    const ranked = new Map<number, number>();
+    let below: number | null = null;
+    let scanned = 0;
+    for (let chunk = Math.max(500, want * 20); ; ) {
+      // CROSS JOIN keeps the FTS table as the outer loop whatever the planner's statistics say.
+      const hits = db
+        .from(db.raw('chat_messages_fts AS f CROSS JOIN chat_messages AS m CROSS JOIN chats AS c'))
+        .whereRaw('m.rowid = f.rowid AND c.id = m.chat_id AND chat_messages_fts MATCH ?', [match])
+        .select('c.rowid as cr', 'f.rowid as r');
+      if (below !== null) hits.where('f.rowid', '<', below);
+      chatFilters(hits, c).orderBy('f.rowid', 'desc').limit(chunk);
+      const [row] = (await db.from(hits.as('hits')).select(db.raw("group_concat(cr || ':' || r) AS pairs, count(*) AS n, min(r) AS lo"))) as Array<{ pairs: string | null; n: number; lo: number | null }>;
+      for (const pair of row?.pairs?.split(',') ?? []) {
+        const colon = pair.indexOf(':');
+        const chat = Number(pair.slice(0, colon));
+        const message = Number(pair.slice(colon + 1));
+        if ((ranked.get(chat) ?? -1) < message) ranked.set(chat, message);
+      }
+      const n = row?.n ?? 0;
+      scanned += n;
+      if (ranked.size >= want || n < chunk || row?.lo == null) return ranked;
+      below = row.lo;
+      // The next chunk: far enough for the missing chats, judging by how many matches each chat had so far.
+      chunk = Math.ceil((scanned / Math.max(1, ranked.size)) * (want - ranked.size) * 1.5) + 500;
     }
   }
 
+  /** Chats (rowid, newest message rowid) whose titles match. */
+  async function titleMatches(c: ChatSearchCriteria, match: string): Promise<TitleMatch[]> {
+    const q = db.from(db.raw('chats_fts AS ft CROSS JOIN chats AS c')).whereRaw('c.rowid = ft.rowid AND chats_fts MATCH ?', [match]);
+    return (await chatFilters(q, c).select('c.rowid as cr', db.raw('(SELECT MAX(rowid) FROM chat_messages WHERE chat_id = c.id) AS r'))) as TitleMatch[];
+  }
+
+  /** The FTS5 tables as a matcher. */
+  const ftsMatcher = (c: ChatSearchCriteria & { fts: { exact: string; prefix: string } }): WordMatcher => ({
+    hasPrefixForm: c.fts.prefix !== c.fts.exact,
+    rankByMessages: (prefix, want) => rankByMessages(c, prefix ? c.fts.prefix : c.fts.exact, want),
+    titleMatches: (prefix) => titleMatches(c, prefix ? c.fts.prefix : c.fts.exact),
+  });
+
+  /** PostgreSQL's full-text search as a matcher: matches newest first, scanning further until enough chats are found. */
+  function pgMatcher(c: ChatSearchCriteria): WordMatcher {
+    const queries = pgQueries(c.words);
+    const match = (prefix: boolean) => (prefix ? queries.prefix : queries.exact);
+    return {
+      hasPrefixForm: true,
+      async rankByMessages(prefix, want) {
+        const ranked = new Map<number, number>();
+        for (let scan = Math.max(500, want * 20); ; ) {
+          const q = db({ m: 'chat_messages' })
+            .join({ c: 'chats' }, 'c.id', 'm.chat_id')
+            .whereRaw(`${PG_VECTOR('m.content')} @@ ${PG_QUERY}`, [match(prefix)])
+            .select<{ cr: number; r: number }[]>('c.rowid as cr', 'm.rowid as r');
+          const rows = (await chatFilters(q, c).orderBy('m.rowid', 'desc').limit(scan)) as Array<{ cr: number; r: number }>;
+          ranked.clear();
+          for (const row of rows) if (!ranked.has(row.cr)) ranked.set(row.cr, row.r);
+          if (ranked.size >= want || rows.length < scan) return ranked;
+          // Scan far enough, judging by how many matches each chat has had so far.
+          scan = Math.ceil((rows.length / Math.max(1, ranked.size)) * want * 1.5) + scan;
+        }
+      },
+      async titleMatches(prefix) {
+        const q = db({ c: 'chats' }).whereRaw(`${PG_VECTOR('c.title')} @@ ${PG_QUERY}`, [match(prefix)]);
+        return (await chatFilters(q, c).select('c.rowid as cr', db.raw('(SELECT MAX(rowid) FROM chat_messages WHERE chat_id = c.id) AS r'))) as TitleMatch[];
+      },
+    };
+  }
+
+  /** The in-memory word index as a matcher (no FTS5), limited to the chats the filters let through. */
+  async function indexMatcher(c: ChatSearchCriteria): Promise<WordMatcher> {
+    const phrases = c.words.map(wordTokens).filter((p) => p.length > 0);
+    let eligible: (chatRowid: number) => boolean = () => true;
+    if (c.tags.length > 0 || c.after !== null || c.before !== null) {
+      const [row] = (await chatFilters(db({ c: 'chats' }), c).select(db.raw('json_group_array(c.rowid) AS ids'))) as Array<{ ids: string }>;
+      const allowed = new Set(JSON.parse(row?.ids ?? '[]') as number[]);
+      eligible = (r) => allowed.has(r);
+    }
+    const view = await words.forUser(c.userId);
+    return {
+      hasPrefixForm: true,
+      rankByMessages: async (prefix, want) => view.rankByMessages({ phrases, lastIsPrefix: prefix }, want, eligible),
+      titleMatches: async (prefix) => view.titleMatches({ phrases, lastIsPrefix: prefix }, eligible),
+    };
+  }
+
   /**
-   * FTS path. Chats rank by their newest matching message (or, for a title match, their newest
-   * message). Matches stream newest first (FTS5 reads a term's doclist by rowid descending) and the
-   * scan stops once enough chats are found, so a word in half the messages costs about what a rare
-   * one does. Whole words are tried first; the last word counts as a prefix only when whole words
+   * Word search. Chats rank by their newest matching message (or, for a title match, their newest
+   * message). Whole words are tried first; the last word counts as a prefix only when whole words
    * fill less than the page (a prefix query must merge every matching term before it can stream).
    */
-  async function byFts(c: ChatSearchCriteria & { fts: { exact: string; prefix: string } }): Promise<ChatSearchHit[]> {
+  async function byWords(c: ChatSearchCriteria, matcher: WordMatcher): Promise<ChatSearchHit[]> {
     const want = c.offset + c.limit;
-    const fts = postgres ? pgQueries(c.words) : c.fts;
-    let match = fts.exact;
-    let ranked = await rankByMessages(c, match, want);
-    if (ranked.size < want && fts.prefix !== fts.exact) {
-      match = fts.prefix;
-      ranked = await rankByMessages(c, match, want);
+    let prefix = false;
+    let ranked = await matcher.rankByMessages(prefix, want);
+    if (ranked.size < want && matcher.hasPrefixForm) {
+      prefix = true;
+      ranked = await matcher.rankByMessages(prefix, want);
     }
-    const titleMatches = postgres
-      ? db({ c: 'chats' }).whereRaw(`${PG_VECTOR('c.title')} @@ ${PG_QUERY}`, [match])
-      : db({ ft: 'chats_fts' }).join({ c: 'chats' }, 'c.rowid', 'ft.rowid').whereRaw('chats_fts MATCH ?', [match]);
-    const titles = chatFilters(titleMatches, c).select<{ id: string }[]>('c.id as id', db.raw('(SELECT MAX(rowid) FROM chat_messages WHERE chat_id = c.id) AS r'));
-    for (const t of (await titles) as unknown as Array<{ id: string; r: number | null }>) {
-      if (!ranked.has(t.id)) ranked.set(t.id, -1 - (t.r ?? 0) / 1e12); // after message hits of the same recency
+    for (const t of await matcher.titleMatches(prefix)) {
+      if (!ranked.has(t.cr)) ranked.set(t.cr, -1 - (t.r ?? 0) / 1e12); // after message hits of the same recency
     }
-    const keyOf = (id: string) => { const r = ranked.get(id)!; return r >= 0 ? r : (-1 - r) * 1e12 - 0.5; };
+    const keyOf = (cr: number) => { const r = ranked.get(cr)!; return r >= 0 ? r : (-1 - r) * 1e12 - 0.5; };
     const page = [...ranked.keys()].sort((a, b) => keyOf(b) - keyOf(a)).slice(c.offset, c.offset + c.limit);
     if (page.length === 0) return [];
-    const rows = (await db({ c: 'chats' }).select(db.raw(COLS)).whereIn('c.id', page)) as ChatRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const rowids = page.map((id) => ranked.get(id)!).filter((r) => r >= 0);
+    const rows = (await db({ c: 'chats' }).select(db.raw(COLS), 'c.rowid as cr').whereIn('c.rowid', page)) as Array<ChatRow & { cr: number }>;
+    const byRowid = new Map(rows.map(({ cr, ...row }) => [cr, row as ChatRow]));
+    const rowids = page.map((cr) => ranked.get(cr)!).filter((r) => r >= 0);
     const contents = new Map<number, string>();
     if (rowids.length > 0) {
       const found = (await db('chat_messages').whereIn('rowid', rowids).select('rowid as r', 'content')) as Array<{ r: number; content: string }>;
       for (const f of found) contents.set(f.r, f.content);
     }
-    return page.flatMap((id) => {
-      const row = byId.get(id);
-      const r = ranked.get(id)!;
-      return row ? [{ row, passage: r >= 0 ? (contents.get(r) ?? null) : null, via: 'fts' as const }] : [];
+    return page.flatMap((cr) => {
+      const row = byRowid.get(cr);
+      const r = ranked.get(cr)!;
+      return row ? [{ row, passage: r >= 0 ? (contents.get(r) ?? null) : null, via: 'words' as const }] : [];
     });
   }
 
@@ -162,8 +240,10 @@ export function createChatSearchRepo(db: Db) {
   return {
     /** One page of a user's chats that match, newest activity first. */
     async search(c: ChatSearchCriteria): Promise<ChatSearchHit[]> {
-      if (c.fts !== null && (await ftsAvailable())) return byFts({ ...c, fts: c.fts });
-      return byLike(c);
+      if (c.fts === null) return byLike(c);
+      if (postgres) return byWords(c, pgMatcher(c));
+      if (await ftsAvailable()) return byWords(c, ftsMatcher({ ...c, fts: c.fts }));
+      return byWords(c, await indexMatcher(c));
     },
   };
 }

@@ -19,7 +19,7 @@ function plainSnippet(content: string, words: readonly string[]): { text: string
 function present(hit: ChatSearchHit, words: readonly string[]): ChatSearchEntry {
   const entry = presentChatEntry(hit.row);
   if (hit.passage === null) return { ...entry, snippet: null, highlights: [] };
-  const { text, highlights } = hit.via === 'fts' ? matchedPassage(hit.passage, ftsTerms(words)) : plainSnippet(hit.passage, words);
+  const { text, highlights } = hit.via === 'words' ? matchedPassage(hit.passage, ftsTerms(words)) : plainSnippet(hit.passage, words);
   return { ...entry, snippet: text, highlights };
 }
 

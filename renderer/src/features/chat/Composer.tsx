@@ -307,13 +307,13 @@ export function Composer({
         <button type="button" className="icon-btn" onClick={() => fileInput.current?.click()} aria-label={t('chat.attach')} title={t('chat.attach')} disabled={disabled}>
           <Icon name="paperclip" />
         </button>
-        <div ref={pickerRef} style={{ position: 'relative' }}>
+        <div ref={pickerRef}>
           <button type="button" className={`icon-btn${knowledge.length ? ' active' : ''}`} onClick={() => setPicker((p) => !p)} aria-label={t('chat.knowledge')} title={t('chat.knowledge')} aria-expanded={picker} disabled={disabled}>
             <Icon name="book" />
           </button>
           {picker && <KnowledgePicker selected={knowledge} onChange={setKnowledge} />}
         </div>
-        <div ref={toolsRef} style={{ position: 'relative' }}>
+        <div ref={toolsRef}>
           <button type="button" className={`icon-btn${tools.length ? ' active' : ''}`} onClick={() => setToolsOpen((o) => !o)} aria-label={t('chat.tools')} title={t('chat.tools')} aria-expanded={toolsOpen} disabled={disabled}>
             <ChatIcon name="tool" />
             {tools.length > 0 && <span className="tool-count">{tools.length}</span>}

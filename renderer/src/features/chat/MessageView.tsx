@@ -160,7 +160,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           </div>
         </form>
       ) : node.content ? (
-        <div ref={body} onClick={onCite}>
+        <div ref={body} onClick={onCite} className={`answer-body${live ? ' live' : ''}`}>
           <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
             <Markdown text={node.content} citations={passageCount(node.sources)} />
           </Suspense>

@@ -137,7 +137,7 @@ export function ChatList({ search }: { search: string }) {
         </ul>
       </div>
       {isFetchingNextPage && <div className="muted small" style={{ padding: 10 }}>{t('common.loading')}</div>}
-      <button type="button" className="btn ghost small" style={{ marginTop: 12, color: 'var(--text-muted)', fontWeight: 500 }} onClick={() => setShowArchived((s) => !s)}>
+      <button type="button" className="btn ghost small show-archived" style={{ marginTop: 12, color: 'var(--text-muted)', fontWeight: 500 }} onClick={() => setShowArchived((s) => !s)}>
         <Icon name="archive" size={14} />
         {showArchived ? t('sidebar.hideArchived') : t('sidebar.showArchived')}
       </button>
