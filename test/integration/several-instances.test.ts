@@ -1,0 +1,108 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memorySecretStore } from '../../server/secrets';
+import { FEED_APPLICATION_NAME } from '../../server/users/table-changes-postgres';
+import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
+import { createTestDatabase, dropTestDatabase, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+/** How soon a change made on one instance must hold on the other. */
+const WITHIN_MS = 1_000;
+
+/** Polls `check` until it returns true, failing after `WITHIN_MS`; answers the time it took. */
+async function within(check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > WITHIN_MS) throw new Error(`not seen within ${WITHIN_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('two instances on one PostgreSQL database', () => {
+  let cluster: PostgresCluster | undefined;
+  let baseUrl: string;
+  const dbName = `parley_two_${process.pid}`;
+  let a: TestServer;
+  let b: TestServer;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    // The run's cluster on PARLEY_TEST_DB=postgres, else one of this file's own.
+    baseUrl = testClusterUrl() ?? (cluster = await startPostgresCluster()).baseUrl;
+    const url = await createTestDatabase(baseUrl, dbName);
+    // Each instance has its own data dir; both share the database and the signing secret.
+    const secrets = memorySecretStore();
+    a = await startTestServer({ secrets, envVars: { PARLEY_DATABASE_URL: url } });
+    b = await startTestServer({ secrets, envVars: { PARLEY_DATABASE_URL: url } });
+    admin = await signupAdmin(a);
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await dropTestDatabase(baseUrl, dbName).catch(() => undefined);
+    cluster?.stop();
+  });
+
+  it('a sign-out on A refuses the token on B within a second', async () => {
+    const user = await buildUser(a, admin, 'user');
+    // B has seen (and may cache) the session before it ends.
+    expect((await b.as(user.token).get('/api/v1/auths/')).status).toBe(200);
+    expect((await a.as(user.token).get('/api/v1/auths/signout')).status).toBe(200);
+    await within(async () => (await b.as(user.token).get('/api/v1/auths/')).status === 401);
+  });
+
+  it('a demotion on A takes the admin rights away on B within a second', async () => {
+    const deputy = await buildUser(a, admin, 'admin', 'Deputy');
+    expect((await b.as(deputy.token).get('/api/v1/users/all')).status).toBe(200);
+    const demoted = await a.as(admin.token).post(`/api/v1/users/${deputy.id}/update`, { name: deputy.name, email: deputy.email, role: 'user' });
+    expect(demoted.status).toBe(200);
+    await within(async () => (await b.as(deputy.token).get('/api/v1/users/all')).status === 403);
+    expect((await b.as(deputy.token).get('/api/v1/auths/')).body.role).toBe('user');
+  });
+
+  it('a model changed on A reads changed on B within a second', async () => {
+    const created = await a.as(admin.token).post('/api/v1/models/create', { id: 'shared-model', name: 'Before', base_model_id: 'base-model' });
+    expect(created.status).toBe(200);
+    // B reads (and caches) the model, then A renames it.
+    expect((await b.as(admin.token).get('/api/v1/models/model?id=shared-model')).body.name).toBe('Before');
+    const current = (await a.as(admin.token).get('/api/v1/models/model?id=shared-model')).body;
+    expect((await a.as(admin.token).post('/api/v1/models/model/update?id=shared-model', { ...current, name: 'After' })).status).toBe(200);
+    await within(async () => (await b.as(admin.token).get('/api/v1/models/model?id=shared-model')).body.name === 'After');
+    // A deletion on A is seen on B as well (a missing model answers 401, as the interface says).
+    expect((await a.as(admin.token).delete('/api/v1/models/model/delete?id=shared-model')).status).toBe(200);
+    await within(async () => (await b.as(admin.token).get('/api/v1/models/model?id=shared-model')).status === 401);
+  });
+
+  it('after the listening connections are cut, B still follows changes made on A', async () => {
+    const user = await buildUser(a, admin, 'user');
+    expect((await b.as(user.token).get('/api/v1/auths/')).status).toBe(200);
+    // Ends both instances' LISTEN connections, as a database restart or a network cut would.
+    const adminDb = new pg.Client({ connectionString: `${baseUrl}/${dbName}` });
+    await adminDb.connect();
+    try {
+      const cut = await adminDb.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [dbName, FEED_APPLICATION_NAME]);
+      expect(cut.rowCount).toBe(2);
+    } finally {
+      await adminDb.end();
+    }
+    expect((await a.as(user.token).get('/api/v1/auths/signout')).status).toBe(200);
+    await within(async () => (await b.as(user.token).get('/api/v1/auths/')).status === 401);
+    // Listening again: later changes still reach B's caches.
+    const again = await buildUser(a, admin, 'admin');
+    await within(async () => {
+      const probe = new pg.Client({ connectionString: `${baseUrl}/${dbName}` });
+      await probe.connect();
+      try {
+        const { rowCount } = await probe.query('SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [dbName, FEED_APPLICATION_NAME]);
+        return rowCount === 2;
+      } finally {
+        await probe.end();
+      }
+    });
+    expect((await b.as(again.token).get('/api/v1/users/all')).status).toBe(200);
+    await a.as(admin.token).post(`/api/v1/users/${again.id}/update`, { name: again.name, email: again.email, role: 'user' });
+    await within(async () => (await b.as(again.token).get('/api/v1/users/all')).status === 403);
+  });
+});
