@@ -75,6 +75,17 @@ describe('two instances on one PostgreSQL database', () => {
     await within(async () => (await b.as(admin.token).get('/api/v1/models/model?id=shared-model')).status === 401);
   });
 
+  it('an admin setting changed on A holds on B within a second', async () => {
+    const signup = (server: TestServer, n: number) => server.anon.post('/api/v1/auths/signup', { name: `Newcomer ${n}`, email: `newcomer${n}@example.com`, password: 'newcomer-password' });
+    // B reads (and keeps) the sign-up setting first.
+    expect((await b.as(admin.token).get('/api/v1/auths/admin/config')).body.ENABLE_SIGNUP).toBe(true);
+    expect((await a.as(admin.token).post('/api/v1/auths/admin/config', { ENABLE_SIGNUP: false })).status).toBe(200);
+    let n = 0;
+    await within(async () => (await signup(b, ++n)).status === 403);
+    expect((await a.as(admin.token).post('/api/v1/auths/admin/config', { ENABLE_SIGNUP: true })).status).toBe(200);
+    await within(async () => (await b.as(admin.token).get('/api/v1/auths/admin/config')).body.ENABLE_SIGNUP === true);
+  });
+
   it('after the listening connections are cut, B still follows changes made on A', async () => {
     const user = await buildUser(a, admin, 'user');
     expect((await b.as(user.token).get('/api/v1/auths/')).status).toBe(200);
