@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../server/secrets';
 import { FEED_APPLICATION_NAME } from '../../server/users/table-changes-postgres';
@@ -38,7 +39,19 @@ describe('two instances on one PostgreSQL database', () => {
     admin = await signupAdmin(a);
   });
 
+  const sockets: Socket[] = [];
+  /** A real socket.io connection to `server`, once accepted. */
+  function connect(server: TestServer, token: string): Promise<Socket> {
+    const socket = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token } });
+    sockets.push(socket);
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  }
+
   afterAll(async () => {
+    for (const s of sockets) s.disconnect();
     await a?.close();
     await b?.close();
     await dropTestDatabase(baseUrl, dbName).catch(() => undefined);
@@ -84,6 +97,37 @@ describe('two instances on one PostgreSQL database', () => {
     await within(async () => (await signup(b, ++n)).status === 403);
     expect((await a.as(admin.token).post('/api/v1/auths/admin/config', { ENABLE_SIGNUP: true })).status).toBe(200);
     await within(async () => (await b.as(admin.token).get('/api/v1/auths/admin/config')).body.ENABLE_SIGNUP === true);
+  });
+
+  it('a user connected to A is shown active on B, and inactive once they leave', async () => {
+    const alice = await buildUser(a, admin, 'user', 'Alice');
+    const activeOnB = async () => ((await b.as(admin.token).get('/api/v1/users/active')).body.user_ids as string[]).includes(alice.id);
+    expect(await activeOnB()).toBe(false);
+    const socket = await connect(a, alice.token);
+    await within(activeOnB);
+    expect((await b.as(admin.token).get(`/api/v1/users/${alice.id}/active`)).body.active).toBe(true);
+    socket.disconnect();
+    await within(async () => !(await activeOnB()));
+  });
+
+  it('a live event for a user, sent on B, reaches their socket on A', async () => {
+    const carol = await buildUser(a, admin, 'user', 'Carol');
+    const socket = await connect(a, carol.token);
+    // What ingestion progress or a generated chat title does on the instance that did the work.
+    const received = new Promise<unknown>((resolve) => socket.once('chat:title', resolve));
+    b.services.realtime.emitToUser(carol.id, 'chat:title', { chat_id: 'c1', title: 'Made on B' });
+    expect(await received).toEqual({ chat_id: 'c1', title: 'Made on B' });
+    socket.disconnect();
+  });
+
+  it('deleting a user on B drops their live connection on A', async () => {
+    const bob = await buildUser(a, admin, 'user', 'Bob');
+    const socket = await connect(a, bob.token);
+    const dropped = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+    const started = Date.now();
+    expect((await b.as(admin.token).delete(`/api/v1/users/${bob.id}`)).status).toBe(200);
+    expect(await dropped).toBe('io server disconnect');
+    expect(Date.now() - started).toBeLessThan(WITHIN_MS);
   });
 
   it('after the listening connections are cut, B still follows changes made on A', async () => {
