@@ -27,13 +27,16 @@ describe('two instances on one PostgreSQL database', () => {
   let a: TestServer;
   let b: TestServer;
   let admin: TestUser;
+  let secrets: ReturnType<typeof memorySecretStore>;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     // The run's cluster on PARLEY_TEST_DB=postgres, else one of this file's own.
     baseUrl = testClusterUrl() ?? (cluster = await startPostgresCluster()).baseUrl;
     const url = await createTestDatabase(baseUrl, dbName);
     // Each instance has its own data dir; both share the database and the signing secret.
-    const secrets = memorySecretStore();
+    secrets = memorySecretStore();
+    databaseUrl = url;
     a = await startTestServer({ secrets, envVars: { PARLEY_DATABASE_URL: url } });
     b = await startTestServer({ secrets, envVars: { PARLEY_DATABASE_URL: url } });
     admin = await signupAdmin(a);
@@ -64,6 +67,15 @@ describe('two instances on one PostgreSQL database', () => {
     expect((await b.as(user.token).get('/api/v1/auths/')).status).toBe(200);
     expect((await a.as(user.token).get('/api/v1/auths/signout')).status).toBe(200);
     await within(async () => (await b.as(user.token).get('/api/v1/auths/')).status === 401);
+  });
+
+  it('an API key deleted on A is refused on B within a second', async () => {
+    const user = await buildUser(a, admin, 'user');
+    const key = (await a.as(user.token).post('/api/v1/auths/api_key')).body.api_key as string;
+    expect(key).toMatch(/^sk-/);
+    expect((await b.as(key).get('/api/v1/auths/')).status).toBe(200);
+    expect((await a.as(user.token).delete('/api/v1/auths/api_key')).status).toBe(200);
+    await within(async () => (await b.as(key).get('/api/v1/auths/')).status === 401);
   });
 
   it('a demotion on A takes the admin rights away on B within a second', async () => {
@@ -159,5 +171,19 @@ describe('two instances on one PostgreSQL database', () => {
     expect((await b.as(again.token).get('/api/v1/users/all')).status).toBe(200);
     await a.as(admin.token).post(`/api/v1/users/${again.id}/update`, { name: again.name, email: again.email, role: 'user' });
     await within(async () => (await b.as(again.token).get('/api/v1/users/all')).status === 403);
+  });
+
+  it('an instance that stops takes its users out of presence at once', async () => {
+    const c = await startTestServer({ secrets, envVars: { PARLEY_DATABASE_URL: databaseUrl } });
+    try {
+      const dana = await buildUser(a, admin, 'user', 'Dana');
+      const activeOnA = async () => ((await a.as(admin.token).get('/api/v1/users/active')).body.user_ids as string[]).includes(dana.id);
+      await connect(c, dana.token);
+      await within(activeOnA);
+      await c.close();
+      await within(async () => !(await activeOnA()));
+    } finally {
+      await c.close();
+    }
   });
 });
