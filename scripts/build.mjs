@@ -98,6 +98,7 @@ const entries = [
 const EXTERNAL = [
   'electron', 'sqlite3', 'keytar', 'knex', 'pg', 'pyodide', 'pdf-parse', 'pdfjs-dist', 'jsdom', 'canvas', '@napi-rs/canvas',
   '@node-rs/bcrypt', 'bufferutil', 'utf-8-validate', 'electron-updater', 'mammoth', 'pino', 'thread-stream', 'socket.io', 'engine.io', 'ws',
+  '@socket.io/postgres-adapter',
   'node-llama-cpp', '@node-llama-cpp/*',
 ];
 

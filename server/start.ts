@@ -14,7 +14,7 @@ import { isSameOrigin } from './platform/http/same-origin';
 import { ensurePrivateDir, restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
-import { createRealtimeHub } from './realtime';
+import { createPostgresCluster, createRealtimeHub } from './realtime';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
 
@@ -73,7 +73,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const secrets =
       options.secrets ??
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
-    const realtime = createRealtimeHub(log);
+    // Several instances on one PostgreSQL: socket.io events and presence span them all.
+    const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
     services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime });
     const app = createApp(services);
     const built = services;

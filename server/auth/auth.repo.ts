@@ -32,8 +32,10 @@ export function createAuthRepo(db: Db) {
       .then((rows) => {
         const map = new Map(rows.map((r) => [r.token_id, r.expires_at] as const));
         for (const [id, at] of early) map.set(id, at);
-        // A change seen while loading may be missing from `rows`: use them once, load again next time.
-        if (seen === revokedVersion) {
+        // A change seen while loading may be missing from `rows`, and without a change feed
+        // (PostgreSQL's LISTEN down) another instance's revocations would be missed: use them
+        // once, load again next time.
+        if (seen === revokedVersion && changes.isActive()) {
           early.clear();
           revoked = map;
         }

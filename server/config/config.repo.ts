@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db/knex';
+import { watchTableChanges } from '../users/table-changes';
 
 interface ConfigRow {
   key: string;
@@ -15,6 +16,15 @@ export function createConfigRepo(db: Db) {
     },
     async put(key: string, value: string, now: number): Promise<void> {
       await db<ConfigRow>('config').insert({ key, value, updated_at: now }).onConflict('key').merge(['value', 'updated_at']);
+    },
+    /**
+     * Calls `listener` after any write to the settings (also another instance's, on PostgreSQL);
+     * `isActive()` false means changes may go unseen, so nothing read should be kept.
+     */
+    watch(listener: () => void): { isActive(): boolean } {
+      return watchTableChanges(db, (table) => {
+        if (table === 'config') listener();
+      });
     },
   };
 }

@@ -23,10 +23,21 @@ export function createConfigService(repo: ConfigRepo, clock: Clock) {
   let cache: Map<string, string> | undefined;
   const parsed = new Map<string, unknown>();
   let writes: Promise<unknown> = Promise.resolve();
+  // Bumped by every write seen (this instance's or, on PostgreSQL, another's): a read that
+  // started before it must not be kept.
+  let version = 0;
+  const changes = repo.watch(() => {
+    version += 1;
+    cache = undefined;
+    parsed.clear();
+  });
 
   async function load(): Promise<Map<string, string>> {
-    cache ??= await repo.all();
-    return cache;
+    if (cache) return cache;
+    const seen = version;
+    const rows = await repo.all();
+    if (seen === version && changes.isActive()) cache = rows;
+    return rows;
   }
 
   return {
@@ -50,7 +61,8 @@ export function createConfigService(repo: ConfigRepo, clock: Clock) {
           // unreadable JSON: keep the defaults
         }
       }
-      parsed.set(section.key, value);
+      // Only what the kept copy says is kept parsed.
+      if (cache !== undefined && cache.get(section.key) === raw) parsed.set(section.key, value);
       return value;
     },
 
@@ -59,8 +71,10 @@ export function createConfigService(repo: ConfigRepo, clock: Clock) {
       const text = JSON.stringify(value);
       const run = writes.then(async () => {
         await repo.put(section.key, text, clock.now());
-        (await load()).set(section.key, text);
-        parsed.set(section.key, value);
+        if (cache) {
+          cache.set(section.key, text);
+          parsed.set(section.key, value);
+        }
       });
       writes = run.catch(() => undefined);
       await run;

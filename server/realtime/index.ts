@@ -1,1 +1,2 @@
 export { createRealtimeHub, type RealtimeHub } from './realtime-hub';
+export { createPostgresCluster, type PostgresCluster } from './postgres-cluster';

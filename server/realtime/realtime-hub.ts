@@ -2,6 +2,7 @@ import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server as SocketServer, type Socket } from 'socket.io';
 import type { AuthContext } from '../auth/auth-context';
 import type { Logger } from '../platform/log';
+import type { PostgresCluster } from './postgres-cluster';
 
 /** Resolves a socket's credential to its user (or refuses it). */
 export type SocketAuthenticator = (credential: string) => Promise<AuthContext | string>;
@@ -9,9 +10,11 @@ export type SocketAuthenticator = (credential: string) => Promise<AuthContext | 
 /**
  * The one place features push live events to a user's open clients (presence, ingestion and
  * graph progress, chat updates), and the source of "active users": a user is active while at
- * least one authenticated socket.io connection of theirs is open.
+ * least one authenticated socket.io connection of theirs is open. With `cluster` (several
+ * instances on one PostgreSQL) events reach the sockets of every instance and presence counts
+ * the users connected to any of them.
  */
-export function createRealtimeHub(log: Logger) {
+export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
   const connections = new Map<string, Set<string>>();
   let io: SocketServer | undefined;
 
@@ -52,11 +55,16 @@ export function createRealtimeHub(log: Logger) {
         const set = connections.get(userId) ?? new Set<string>();
         set.add(socket.id);
         connections.set(userId, set);
+        if (set.size === 1) cluster?.localPresenceChanged();
         socket.on('disconnect', () => {
           set.delete(socket.id);
-          if (set.size === 0) connections.delete(userId);
+          if (set.size === 0) {
+            connections.delete(userId);
+            cluster?.localPresenceChanged();
+          }
         });
       });
+      cluster?.attach(io, () => [...connections.keys()]);
       log.debug('realtime channel ready');
     },
 
@@ -71,11 +79,11 @@ export function createRealtimeHub(log: Logger) {
     },
 
     isActive(userId: string): boolean {
-      return connections.has(userId);
+      return connections.has(userId) || (cluster?.remoteUserIds().has(userId) ?? false);
     },
 
     activeUserIds(): string[] {
-      return [...connections.keys()];
+      return [...new Set([...connections.keys(), ...(cluster?.remoteUserIds() ?? [])])];
     },
 
     /** Drops every socket of a user (for example after the account was deleted). */
@@ -85,13 +93,16 @@ export function createRealtimeHub(log: Logger) {
 
     async close(): Promise<void> {
       if (!io) return;
-      io.disconnectSockets(true);
+      // This instance's sockets only (with a cluster, io.disconnectSockets reaches every instance).
+      io.local.disconnectSockets(true);
+      await cluster?.leave();
       await new Promise<void>((resolve) => {
         io?.close(() => resolve());
         // socket.io's close also closes the http server; resolve even if it was closed already
         setTimeout(resolve, 200).unref();
       });
       io = undefined;
+      await cluster?.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { dialectOf, type Db } from '../platform/db/knex';
+import { connectionStringOf, startPostgresChangeFeed } from './table-changes-postgres';
 
 /** Called with the table name after a row of it was inserted, updated or deleted. */
 export type TableChangeListener = (table: string) => void;
@@ -16,36 +17,60 @@ interface Watch {
 const watches = new WeakMap<Db, Watch>();
 
 /**
- * Watches every row change on the database's one connection (SQLite's update hook, through
- * node-sqlite3's `change` event), so in-memory caches stay right even when something writes a
- * table without going through its repo. One hook per connection: node-sqlite3 toggles the hook
- * on each registration, so it is registered here once and shared. `isActive()` is false until
- * the hook is on (callers then read the database instead of their cache).
+ * Watches every row change so in-memory caches stay right even when something writes a table
+ * without going through its repo. SQLite: the one connection's update hook (node-sqlite3's
+ * `change` event), registered once per connection and shared (node-sqlite3 toggles the hook on
+ * each registration). PostgreSQL: LISTEN/NOTIFY on a dedicated connection
+ * (table-changes-postgres.ts), which also carries changes made by other instances on the same
+ * database; it stops when the database is destroyed. `isActive()` is false until the hook or
+ * LISTEN is in place (and on PostgreSQL while the connection is down): callers then read the
+ * database instead of their cache.
  */
 export function watchTableChanges(db: Db, listener: TableChangeListener): { isActive(): boolean } {
-  // PostgreSQL has no per-connection update hook (and a pool of connections): callers read the
-  // database instead of their cache there. LISTEN/NOTIFY is the counterpart for several instances.
-  if (dialectOf(db) !== 'sqlite') return { isActive: () => false };
   let watch = watches.get(db);
   if (!watch) {
-    const created: Watch = { listeners: new Set(), active: false };
-    watch = created;
-    watches.set(db, created);
-    const client = db.client as { acquireConnection(): Promise<ChangeSource>; releaseConnection(conn: ChangeSource): Promise<unknown> };
-    client
-      .acquireConnection()
-      .then(async (conn) => {
-        conn.on('change', (_type, _database, table) => {
-          for (const fn of created.listeners) fn(table);
-        });
-        created.active = true;
-        await client.releaseConnection(conn);
-      })
-      .catch(() => {
-        // No hook (closed database): callers keep reading the database.
-      });
+    watch = dialectOf(db) === 'sqlite' ? watchSqlite(db) : watchPostgres(db);
+    watches.set(db, watch);
   }
   watch.listeners.add(listener);
   const current = watch;
   return { isActive: () => current.active };
+}
+
+function watchSqlite(db: Db): Watch {
+  const created: Watch = { listeners: new Set(), active: false };
+  const client = db.client as { acquireConnection(): Promise<ChangeSource>; releaseConnection(conn: ChangeSource): Promise<unknown> };
+  client
+    .acquireConnection()
+    .then(async (conn) => {
+      conn.on('change', (_type, _database, table) => {
+        for (const fn of created.listeners) fn(table);
+      });
+      created.active = true;
+      await client.releaseConnection(conn);
+    })
+    .catch(() => {
+      // No hook (closed database): callers keep reading the database.
+    });
+  return created;
+}
+
+function watchPostgres(db: Db): Watch {
+  const listeners = new Set<TableChangeListener>();
+  const feed = startPostgresChangeFeed(connectionStringOf(db), (table) => {
+    for (const fn of listeners) fn(table);
+  });
+  // The feed's connection lives outside knex's pool: it ends with the database.
+  const client = db.client as { destroy(callback?: unknown): Promise<void> };
+  const destroy = client.destroy.bind(client);
+  client.destroy = async (callback?: unknown) => {
+    await feed.stop();
+    return destroy(callback);
+  };
+  return {
+    listeners,
+    get active() {
+      return feed.isActive();
+    },
+  };
 }

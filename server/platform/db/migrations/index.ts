@@ -22,6 +22,8 @@ import * as createApiUsage from './202611251900-create-api-usage';
 import * as indexStreamingAnswers from './202611252001-index-streaming-answers';
 import * as postgresRowOrder from './202611260101-postgres-row-order';
 import * as postgresChatSearch from './202611260102-postgres-chat-search';
+import * as postgresTableChangeNotices from './202611260601-postgres-table-change-notices';
+import * as postgresRealtimeAttachments from './202611260602-postgres-realtime-attachments';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -57,6 +59,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611252001-index-streaming-answers', indexStreamingAnswers],
   ['202611260101-postgres-row-order', postgresRowOrder],
   ['202611260102-postgres-chat-search', postgresChatSearch],
+  ['202611260601-postgres-table-change-notices', postgresTableChangeNotices],
+  ['202611260602-postgres-realtime-attachments', postgresRealtimeAttachments],
 ];
 
 /** knex migration source over the static list. */
