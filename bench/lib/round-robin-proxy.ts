@@ -1,7 +1,7 @@
 /**
  * A plain round-robin HTTP reverse proxy for benchmarks, built on node:http: each request goes to
- * the next upstream in turn, with `X-Forwarded-For/-Proto/-Host` added and bodies streamed both
- * ways (so SSE answers flow through unbuffered). WebSocket upgrades are piped to the next
+ * the next upstream in turn, with `X-Forwarded-For/-Proto/-Host` added and answers streamed
+ * back (so SSE answers flow through unbuffered). WebSocket upgrades are piped to the next
  * upstream too. No stickiness: the load clients carry bearer tokens, not cookies.
  */
 import { createServer, request, Agent, type IncomingMessage } from 'node:http';
@@ -36,15 +36,27 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
   };
   const server = createServer((req, res) => {
     const target = pick();
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: forwardedHeaders(req), agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    // The body is read first (bench bodies are small) so a request can be sent again: an idle
+    // keep-alive socket the instance closed just as it was reused fails with ECONNRESET, and
+    // Node's documentation answers that race with one retry on a fresh connection.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const send = (retry: boolean) => {
+        const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: forwardedHeaders(req), agent: retry ? agent : false }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          if (retry && upstream.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent) return send(false);
+          if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ detail: `upstream: ${error.message}` }));
+        });
+        upstream.end(body);
+      };
+      send(true);
     });
-    upstream.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ detail: `upstream: ${error.message}` }));
-    });
-    req.pipe(upstream);
   });
   const sockets = new Set<Socket>();
   server.on('upgrade', (req: IncomingMessage, client: Socket, head: Buffer) => {
