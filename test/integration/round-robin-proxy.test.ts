@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Server as SocketServer } from 'socket.io';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../bench/lib/round-robin-proxy';
 
@@ -22,6 +24,7 @@ describe('bench round-robin proxy', () => {
         req.on('data', (chunk: Buffer) => (body += chunk.toString()));
         req.on('end', () => res.end(JSON.stringify({ name, body, forwardedFor: req.headers['x-forwarded-for'], host: req.headers.host })));
       });
+      new SocketServer(server).on('connection', (socket) => socket.on('who', (reply: (name: string) => void) => reply(name)));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       upstreams.push(server);
     }
@@ -56,5 +59,19 @@ describe('bench round-robin proxy', () => {
     expect(first).toContain('data: first');
     expect(firstAt).toBeLessThan(700);
     expect(rest).toContain('[DONE]');
+  });
+
+  it('pipes WebSocket upgrades (socket.io) to an instance', async () => {
+    const socket = io(proxy.url, { transports: ['websocket'], reconnection: false, forceNew: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      const name = await new Promise<string>((resolve) => socket.emit('who', resolve));
+      expect(['a', 'b']).toContain(name);
+    } finally {
+      socket.disconnect();
+    }
   });
 });
