@@ -6,11 +6,15 @@
  * (BENCH_LOAD_USERS / BENCH_LOAD_SECONDS change the size; BENCH_LOAD_SECONDS=0 skips this
  * phase). Then chat time to first token is measured idle and while every user signs in at once,
  * over and over (BENCH_SIGNIN_SECONDS each, 0 skips): the target is p99 within 2x of idle.
+ * With BENCH_LOAD_INSTANCES=2 the same load runs instead against a throwaway PostgreSQL cluster:
+ * one service process, then two on the same database, both behind a round-robin proxy, printed
+ * as one table beside the bare Express control (bench/lib/instances-load.ts).
  * Exits non-zero on any error.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { describeInstancesRows, runInstancesComparison } from './lib/instances-load';
 import { createAccounts, percentileOf, runLoad, type LoadAccount } from './lib/load-users';
 import { addPhase, describeTtft, emptyPhase, ttftPhase } from './lib/signin-burst';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai';
@@ -22,6 +26,8 @@ const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const SIGNIN_SECONDS = Number(process.env.BENCH_SIGNIN_SECONDS ?? 5);
 /** Idle and loaded phases alternate this many times. */
 const SIGNIN_ROUNDS = 5;
+/** 2: compare one and two service processes on PostgreSQL instead of the SQLite run. */
+const INSTANCES = Number(process.env.BENCH_LOAD_INSTANCES ?? 1);
 /** Users chatting during the sign-in phases. */
 const CHATTERS = 5;
 const mb = (bytes: number) => bytes / 1048576;
@@ -83,6 +89,23 @@ async function signinRows(url: string, accounts: LoadAccount[]): Promise<number>
   return errors.length;
 }
 
+/** One vs two instances on one PostgreSQL database, each behind a round-robin proxy. */
+async function instancesMain(): Promise<void> {
+  const bare = await bareExpress();
+  const openai = await startFakeOpenAI({ models: ['gpt-fake'] });
+  openai.reply({ text: 'A short answer of about a dozen words streamed back to the user.' });
+  try {
+    const rows = await runInstancesComparison({ users: USERS, seconds: SECONDS, ttftSeconds: SIGNIN_SECONDS, chatters: CHATTERS, providerUrl: openai.url, model: 'gpt-fake' });
+    console.log(`bench:load  ${USERS} users x ${SECONDS} s, then TTFT of ${CHATTERS} users x ${SIGNIN_SECONDS} s  (services as child processes on one PostgreSQL; clients, proxy and fake provider in this process)`);
+    for (const line of describeInstancesRows(rows, bare)) console.log(line);
+    const errors = rows.flatMap((row) => row.result.errors);
+    for (const e of errors.slice(0, 10)) console.log(`error: ${e}`);
+    process.exitCode = errors.length + rows.reduce((n, row) => n + row.ttft.errors, 0) === 0 ? 0 : 1;
+  } finally {
+    await openai.close();
+  }
+}
+
 async function main(): Promise<void> {
   const bare = await bareExpress();
   const openai = await startFakeOpenAI({ models: ['gpt-fake'] });
@@ -119,4 +142,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (INSTANCES !== 1 && INSTANCES !== 2) throw new Error(`BENCH_LOAD_INSTANCES must be 1 or 2, not ${process.env.BENCH_LOAD_INSTANCES}`);
+await (INSTANCES === 2 ? instancesMain() : main());
