@@ -21,7 +21,7 @@ test('a knowledge base is renamed, described and shared with a group, and a file
   await expect(file).toContainText('completed', { timeout: 30_000 });
 
   await page.getByRole('button', { name: 'Edit' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Name, description and access' });
+  const dialog = page.getByRole('dialog', { name: 'Name, description, language and access' });
   await dialog.getByLabel('Name').fill('Office handbook');
   await dialog.getByLabel('Description').fill('Parking and visitors');
   await dialog.getByRole('radio', { name: /Private/ }).check();
