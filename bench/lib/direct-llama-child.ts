@@ -19,6 +19,7 @@ process.on('message', async (message: { type: 'run'; prompt: string; maxTokens: 
   const sequence = context.getSequence();
   const chat = new LlamaChat({ contextSequence: sequence, chatWrapper });
   let ttftMs = NaN;
+  let lastTextMs = NaN;
   const answer = await chat.generateResponse(
     [
       { type: 'user', text: message.prompt },
@@ -28,7 +29,8 @@ process.on('message', async (message: { type: 'run'; prompt: string; maxTokens: 
       maxTokens: message.maxTokens,
       temperature: 0,
       onTextChunk: () => {
-        if (Number.isNaN(ttftMs)) ttftMs = performance.now() - started;
+        lastTextMs = performance.now() - started;
+        if (Number.isNaN(ttftMs)) ttftMs = lastTextMs;
       },
     },
   );
@@ -36,7 +38,7 @@ process.on('message', async (message: { type: 'run'; prompt: string; maxTokens: 
   const tokens = sequence.tokenMeter.usedOutputTokens;
   chat.dispose({ disposeSequence: false });
   sequence.dispose();
-  process.send?.({ ttftMs, totalMs, tokens, text: answer.response });
+  process.send?.({ ttftMs, lastTextMs, totalMs, tokens, text: answer.response });
 });
 process.on('disconnect', () => process.exit(0));
 process.send?.({ ready: true });
