@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type ChatBody, type FakeOpenAI, type FakeReply } from '../fixtures/fake-openai';
-import { expect, signIn, snap, test } from './fixtures';
+import { expect, signIn, snap, test, sendMessage } from './fixtures';
 
 // What a new user does in their first hour, clicked and typed as they would.
 
@@ -26,18 +26,12 @@ async function ready(page: Page, server: { as(token: string): { post(path: strin
   await expect(page.getByRole('button', { name: 'Model: fake-gpt' })).toBeVisible();
 }
 
-async function send(page: Page, text: string) {
-  const input = page.getByLabel('Send a message');
-  await input.fill(text);
-  await input.press('Enter');
-}
-
 test('bug 1: "Summarize this document" with an attached file sends the whole file, and the answer says so', async ({ page, server, admin }) => {
   await ready(page, server, admin);
   openai.reply(withTitle('Memo summary', () => ({ text: 'The memo is about soup and parking.' })));
   await page.getByTestId('file-input').setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from('Cafeteria news.\n\nThe cafeteria serves lentil soup on Fridays.\n\nParking moves to level B in June.') });
   await expect(page.getByTestId('attachment').getByRole('progressbar')).toHaveCount(0);
-  await send(page, 'Summarize this document');
+  await sendMessage(page, 'Summarize this document');
   await expect(page.getByTestId('message-assistant').last()).toContainText('soup and parking');
   const sent = openai.chats().find((r) => lastUser(r.body) === 'Summarize this document');
   expect(systemText(sent?.body)).toContain('lentil soup on Fridays');
@@ -49,7 +43,7 @@ test('bug 2: a new chat gets its generated title live in the sidebar, never the 
   await ready(page, server, admin);
   openai.reply(withTitle('Sourdough Starter Care', () => ({ text: 'Feed it flour and water daily.' })));
   const question = 'How often should I feed my sourdough starter when I keep it in the fridge most of the week?';
-  await send(page, question);
+  await sendMessage(page, question);
   await expect(page.getByTestId('message-assistant').last()).toContainText('Feed it flour');
   const nav = page.getByRole('navigation', { name: 'Main menu' });
   await expect(nav.getByRole('link', { name: /Sourdough Starter Care/ })).toBeVisible();
@@ -59,7 +53,7 @@ test('bug 2: a new chat gets its generated title live in the sidebar, never the 
 test('bug 3: display math ($$…$$ and \\[…\\]) renders as a centred block', async ({ page, server, admin }) => {
   await ready(page, server, admin);
   openai.reply(withTitle('Math', () => ({ text: 'The area is $$A = \\pi r^2$$ and the sum is \\[ \\sum_{i=1}^{n} i \\] as shown.' })));
-  await send(page, 'Give me two formulas');
+  await sendMessage(page, 'Give me two formulas');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer.locator('.katex-display')).toHaveCount(2);
   const first = answer.locator('.katex-display').first();
@@ -70,12 +64,12 @@ test('bug 3: display math ($$…$$ and \\[…\\]) renders as a centred block', a
 test('bug 4: sending while scrolled up brings the new message into view', async ({ page, server, admin }) => {
   await ready(page, server, admin);
   openai.reply(withTitle('Long', (body) => ({ text: lastUser(body).startsWith('Last') ? 'Short reply to the last question.' : Array.from({ length: 120 }, (_, i) => `Line ${i} of a long answer.`).join('\n\n') })));
-  await send(page, 'First question');
+  await sendMessage(page, 'First question');
   await expect(page.getByTestId('message-assistant').last()).toContainText('Line 119');
   await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
   await page.locator('.thread-scroll').evaluate((el) => (el.scrollTop = 0));
   await expect(page.getByText('Line 119 of a long answer.')).not.toBeInViewport();
-  await send(page, 'Last question here');
+  await sendMessage(page, 'Last question here');
   await expect(page.getByTestId('message-user').filter({ hasText: 'Last question here' })).toBeInViewport();
   await expect(page.getByText('Short reply to the last question.')).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
@@ -84,7 +78,7 @@ test('bug 4: sending while scrolled up brings the new message into view', async 
 test('bug 5: stopping is neutral, keeps the partial answer with a quiet mark, survives a reload and can be continued', async ({ page, server, admin }) => {
   await ready(page, server, admin);
   openai.reply(withTitle('Story', () => ({ text: Array.from({ length: 80 }, (_, i) => `word${i}`).join(' '), delayMs: 60 })));
-  await send(page, 'Tell me a long story');
+  await sendMessage(page, 'Tell me a long story');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer).toContainText('word3');
   await page.getByRole('button', { name: 'Stop generating' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
-import { expect, signIn, snap, test } from './fixtures';
+import { expect, signIn, snap, test, sendMessage } from './fixtures';
 
 let openai: FakeOpenAI;
 test.beforeEach(async () => {
@@ -18,12 +18,6 @@ async function ready(page: Page, server: { as(token: string): { post(path: strin
   await expect(page.getByRole('button', { name: 'Model: fake-gpt' })).toBeVisible();
 }
 
-async function send(page: Page, text: string) {
-  const input = page.getByLabel('Send a message');
-  await input.fill(text);
-  await input.press('Enter');
-}
-
 test('answer actions: copy as text and as Markdown, read aloud, usage on hover, edit an answer', async ({ page, context, server, admin }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The system's voices are not there in a headless browser: note what would be spoken.
@@ -31,7 +25,7 @@ test('answer actions: copy as text and as Markdown, read aloud, usage on hover, 
   const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
   await ready(page, server, admin);
   openai.reply((body) => (lastUser(body).includes('### Task') ? { text: '{"title": "Tea"}' } : { text: 'Brew **green tea** at 80 °C.', usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 } }));
-  await send(page, 'How do I brew green tea?');
+  await sendMessage(page, 'How do I brew green tea?');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer.locator('strong')).toHaveText('green tea');
 
@@ -66,7 +60,7 @@ test('inline citations: a [1] marker in the answer opens the passage it cites', 
   openai.reply((body) => (lastUser(body).includes('### Task') ? { text: '{"title": "Soup"}' } : { text: 'On Fridays the cafeteria serves lentil soup [1].' }));
   await page.getByTestId('file-input').setInputFiles({ name: 'menu.txt', mimeType: 'text/plain', buffer: Buffer.from('Weekly menu.\n\nThe cafeteria serves lentil soup on Fridays.') });
   await expect(page.getByTestId('attachment').getByRole('progressbar')).toHaveCount(0);
-  await send(page, 'What soup is served on Fridays?');
+  await sendMessage(page, 'What soup is served on Fridays?');
   const answer = page.getByTestId('message-assistant').last();
   await answer.getByRole('button', { name: 'Source 1' }).click();
   const dialog = page.getByRole('dialog', { name: /\[1\] menu\.txt/ });
@@ -78,7 +72,7 @@ test('inline citations: a [1] marker in the answer opens the passage it cites', 
 test('rating: 👎 with a reason is saved and shown after a reload; with ENABLE_MESSAGE_RATING off there is nothing to rate', async ({ page, server, admin }) => {
   await ready(page, server, admin);
   openai.reply((body) => (lastUser(body).includes('### Task') ? { text: '{"title": "Capital"}' } : { text: 'The capital of Australia is Sydney.' }));
-  await send(page, 'What is the capital of Australia?');
+  await sendMessage(page, 'What is the capital of Australia?');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer).toContainText('Sydney');
   await expect(answer.getByRole('button', { name: 'Bad answer' })).toBeVisible();

@@ -25,6 +25,13 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 /** A fresh service for each test (temp data dir, memory secrets) serving the UI built in global setup. */
+/** Types a message into the composer and sends it with Enter, as a person does. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const input = page.getByLabel('Send a message');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
 export const test = base.extend<{ server: TestServer; admin: TestUser }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
   server: async ({}, use) => {

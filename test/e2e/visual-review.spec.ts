@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import type { TestUser } from '../helpers/builders';
 import type { TestServer } from '../helpers/server';
-import { expect, signIn, snap, test } from './fixtures';
+import { expect, signIn, snap, test, sendMessage } from './fixtures';
 
 // The chat as a person sees it in light and dark themes and at phone width: what the screenshot
 // review found wrong stays fixed, checked by geometry and computed colours (not pixel snapshots).
@@ -71,12 +71,6 @@ async function setUp(page: Page, server: TestServer, admin: TestUser) {
   }
   await signIn(page, admin.email, admin.password);
   await expect(page.getByRole('button', { name: 'Model: fake-gpt' })).toBeVisible();
-}
-
-async function ask(page: Page, text: string) {
-  const input = page.getByLabel('Send a message');
-  await input.fill(text);
-  await input.press('Enter');
 }
 
 async function box(locator: Locator) {
@@ -188,7 +182,7 @@ for (const scheme of ['dark', 'light'] as const) {
     openai.reply({ text: RICH });
     await page.getByTestId('file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Numbers for the week.') });
     await expect(page.getByTestId('attachment').getByRole('progressbar')).toHaveCount(0);
-    await ask(page, 'Plan my week please');
+    await sendMessage(page, 'Plan my week please');
     await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
     await expect(page.getByTestId('message-assistant').last().locator('table')).toBeVisible();
     await snap(page, `review-${scheme}-answer`);
@@ -220,7 +214,7 @@ test('the Tools and Knowledge menus open above the composer, not over its attach
 test('while an answer streams, its caret ends the last line of text instead of sitting on a line of its own', async ({ page, server, admin }) => {
   await setUp(page, server, admin);
   openai.reply({ pieces: ['A first paragraph.\n\nAnd the second one is still ', 'arriving ', 'slowly ', 'word ', 'by ', 'word ', 'by ', 'word.'], delayMs: 400 });
-  await ask(page, 'Tell me slowly');
+  await sendMessage(page, 'Tell me slowly');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer).toContainText('still arriving');
   const caret = await answer.evaluate((el) => {
@@ -242,9 +236,9 @@ test.describe('phone', () => {
     await setUp(page, server, admin);
     await tapTargets(page.locator('.composer-bar button'), 40);
     openai.reply({ text: RICH });
-    await ask(page, 'Plan my week please');
+    await sendMessage(page, 'Plan my week please');
     await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
-    await ask(page, 'And the next week?');
+    await sendMessage(page, 'And the next week?');
     await expect(page.getByTestId('message-assistant')).toHaveCount(2);
     await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
     await noSidewaysScroll(page);
