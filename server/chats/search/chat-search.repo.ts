@@ -94,33 +94,43 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
    * are newest (all of them when fewer). Matches stream newest first (FTS5 reads a term's doclist by
    * rowid descending) in chunks that resume below the last one, and stop once enough chats are
    * found, so a word in half the messages costs about what a rare one does and a deep page costs
-   * what its depth needs. A chunk comes back as one `chat:message` list (one row, not thousands).
+   * what its depth needs. Each match finds its chat through `chat_message_chats` (migration
+   * 202611270301: one small row per message, instead of the message row and then the chat by its
+   * text id); the chunk is grouped by chat in SQL, so the chat's own row (owner, tags, dates) is
+   * read once per chat, not once per match, and a chunk comes back as one row: its eligible
+   * `chat:message` pairs, how many matches it held and the lowest one.
    */
   async function rankByMessages(c: ChatSearchCriteria, match: string, want: number): Promise<Map<number, number>> {
     const ranked = new Map<number, number>();
     let below: number | null = null;
     let scanned = 0;
+    let chats = 0;
     for (let chunk = Math.max(500, want * 20); ; ) {
-      // CROSS JOIN keeps the FTS table as the outer loop whatever the planner's statistics say.
-      const hits = db
-        .from(db.raw('chat_messages_fts AS f CROSS JOIN chat_messages AS m CROSS JOIN chats AS c'))
-        .whereRaw('m.rowid = f.rowid AND c.id = m.chat_id AND chat_messages_fts MATCH ?', [match])
-        .select('c.rowid as cr', 'f.rowid as r');
-      if (below !== null) hits.where('f.rowid', '<', below);
-      chatFilters(hits, c).orderBy('f.rowid', 'desc').limit(chunk);
-      const [row] = (await db.from(hits.as('hits')).select(db.raw("group_concat(cr || ':' || r) AS pairs, count(*) AS n, min(r) AS lo"))) as Array<{ pairs: string | null; n: number; lo: number | null }>;
+      const matches = db.from('chat_messages_fts').whereRaw('chat_messages_fts MATCH ?', [match]).select('rowid as r');
+      if (below !== null) matches.where('rowid', '<', below);
+      matches.orderBy('rowid', 'desc').limit(chunk);
+      // The matches stay the outer loop (a LEFT JOIN is never reordered); chat 0 (none) never passes the filters.
+      const perChat = db
+        .from(db.raw('? AS h LEFT JOIN chat_message_chats AS o ON o.message_rowid = h.r', [matches]))
+        .groupBy('cr')
+        .select(db.raw('coalesce(o.chat_rowid, 0) AS cr, MAX(h.r) AS r, COUNT(*) AS k, MIN(h.r) AS lo'));
+      const eligible = chatFilters(db({ c: 'chats' }).select(db.raw('1')).whereRaw('c.rowid = g.cr'), c);
+      const [row] = (await db
+        .from(perChat.as('g'))
+        .select(db.raw("group_concat(CASE WHEN EXISTS ? THEN g.cr || ':' || g.r END) AS pairs, COUNT(*) AS chats, SUM(g.k) AS n, MIN(g.lo) AS lo", [eligible]))) as Array<{ pairs: string | null; chats: number; n: number | null; lo: number | null }>;
       for (const pair of row?.pairs?.split(',') ?? []) {
         const colon = pair.indexOf(':');
         const chat = Number(pair.slice(0, colon));
-        const message = Number(pair.slice(colon + 1));
-        if ((ranked.get(chat) ?? -1) < message) ranked.set(chat, message);
+        // A chat seen in an earlier (newer) chunk keeps its newer match.
+        if (!ranked.has(chat)) ranked.set(chat, Number(pair.slice(colon + 1)));
       }
       const n = row?.n ?? 0;
       scanned += n;
+      chats += row?.chats ?? 0;
       if (ranked.size >= want || n < chunk || row?.lo == null) return ranked;
       below = row.lo;
       // The next chunk: far enough for the missing chats, judging by how many matches each chat had so far.
-      chunk = Math.ceil((scanned / Math.max(1, ranked.size)) * (want - ranked.size) * 1.5) + 500;
+      chunk = Math.ceil((scanned / Math.max(1, chats)) * (want - ranked.size) * 1.25) + 500;
     }
   }
 

@@ -86,6 +86,13 @@ function fold(text: string): { folded: string; at: number[] } {
   const at: number[] = [];
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
+    if (cp < 0x80) {
+      // ASCII has no accents to strip: only case (the common case, and much cheaper than normalize).
+      folded += cp >= 0x41 && cp <= 0x5a ? String.fromCharCode(cp + 0x20) : text[i]!;
+      at.push(i);
+      i += 1;
+      continue;
+    }
     const ch = String.fromCodePoint(cp);
     for (const f of ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()) {
       folded += f;
