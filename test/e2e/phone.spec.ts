@@ -64,3 +64,41 @@ test('on a phone the users table becomes cards whose actions are reachable witho
     await noSidewaysScroll(page);
   }
 });
+
+test('on a phone the chat has one top bar: the model picker sits beside the menu button, and its list fits the screen', async ({ page, admin }) => {
+  await signIn(page, admin.email, admin.password);
+  const menu = (await page.getByRole('button', { name: 'Main menu' }).boundingBox())!;
+  const model = page.getByRole('button', { name: /^Model:/ });
+  const picker = (await model.boundingBox())!;
+  // Same row as the menu button, not a second bar under it.
+  expect(Math.abs(picker.y + picker.height / 2 - (menu.y + menu.height / 2))).toBeLessThan(4);
+  expect(picker.x).toBeGreaterThan(menu.x + menu.width - 1);
+  expect(picker.x + picker.width).toBeLessThanOrEqual(390);
+  await expect(page.locator('.chat-head')).toHaveCount(0);
+  await snap(page, 'phone-chat-one-bar');
+  await model.click();
+  const list = page.locator('.model-menu');
+  await expect(list).toBeVisible();
+  const box = (await list.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await noSidewaysScroll(page);
+});
+
+test('on a phone every admin settings tab is in sight without scrolling sideways', async ({ page, admin }) => {
+  await signIn(page, admin.email, admin.password);
+  await page.goto('/admin/users');
+  const tabs = page.getByRole('navigation', { name: 'Admin settings' });
+  const links = tabs.getByRole('link');
+  await expect(links).toHaveCount(11);
+  expect(await tabs.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  for (const link of await links.all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(box.height).toBeGreaterThanOrEqual(40);
+  }
+  await snap(page, 'phone-admin-tabs');
+  await links.filter({ hasText: 'API usage' }).click();
+  await expect(page).toHaveURL(/\/admin\/api-usage$/);
+});

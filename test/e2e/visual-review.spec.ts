@@ -229,6 +229,33 @@ test('while an answer streams, its caret ends the last line of text instead of s
   expect(await answer.evaluate((el) => getComputedStyle(el.querySelector('.markdown > p:last-child')!, '::after').content)).toBe('none');
 });
 
+test('while an answer streams, bold whose closing ** has not arrived shows as bold, not as its markers', async ({ page, server, admin }) => {
+  await setUp(page, server, admin);
+  openai.reply({ pieces: ['Here is **the important', ' part** of it.'], delayMs: 2500 });
+  await sendMessage(page, 'Stream some bold');
+  const answer = page.getByTestId('message-assistant').last();
+  // The first piece is in and the second has not come yet: the answer is still streaming.
+  await expect(answer).toContainText('the important');
+  await expect(page.getByRole('button', { name: 'Stop generating' })).toBeVisible();
+  expect(await answer.locator('.markdown').textContent()).toBe('Here is the important');
+  await expect(answer.locator('.markdown strong')).toHaveText('the important');
+  await snap(page, 'review-light-streaming-bold');
+  await expect(answer.locator('.markdown')).toHaveText('Here is the important part of it.', { timeout: 20_000 });
+  await expect(answer.locator('.markdown strong')).toHaveText('the important part');
+});
+
+test('the empty chat lays its four suggestions out evenly, two by two, never three and one', async ({ page, server, admin }) => {
+  await setUp(page, server, admin);
+  const cards = page.locator('.suggestion');
+  await expect(cards).toHaveCount(4);
+  const boxes = await Promise.all((await cards.all()).map(box));
+  const rows = new Map<number, number>();
+  for (const b of boxes) rows.set(Math.round(b.y), (rows.get(Math.round(b.y)) ?? 0) + 1);
+  expect([...rows.values()]).toEqual([2, 2]);
+  expect(new Set(boxes.map((b) => Math.round(b.width))).size).toBe(1);
+  await snap(page, 'review-light-suggestions');
+});
+
 test.describe('phone', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: 'dark' });
 

@@ -1,6 +1,5 @@
 import './admin.css';
-import { useEffect, useRef } from 'react';
-import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router';
+import { NavLink, Navigate, Route, Routes } from 'react-router';
 import { useT, type StringKey } from '../../lib/i18n';
 import { BuiltinPanel } from '../builtin/BuiltinPanel';
 import { AuthPanel } from './AuthPanel';
@@ -31,18 +30,12 @@ const TABS: Array<{ path: string; label: StringKey }> = [
 /** Admin settings: one tab per area, each its own address. */
 export default function AdminPage() {
   const t = useT();
-  const tabs = useRef<HTMLElement>(null);
-  const { pathname } = useLocation();
-  // On a phone the tabs scroll sideways: keep the current one in view.
-  useEffect(() => {
-    tabs.current?.querySelector('.tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [pathname]);
   return (
     <div className="page" style={{ maxWidth: 1100 }}>
       <div className="page-head">
         <h1>{t('admin.title')}</h1>
       </div>
-      <nav ref={tabs} className="tabs admin-tabs" aria-label={t('admin.title')}>
+      <nav className="tabs admin-tabs" aria-label={t('admin.title')}>
         {TABS.map((tab) => (
           <NavLink key={tab.path} to={`/admin/${tab.path}`} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
             {t(tab.label)}

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { chatsApi } from '../../api/chats';
 import { modelsApi } from '../../api/models';
@@ -10,6 +11,7 @@ import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
+import { usePhoneTopbar } from '../shell/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './Composer';
 import { ConnectionBanner } from './ConnectionBanner';
@@ -38,6 +40,7 @@ export default function ChatPage() {
   const systemPrompt = typeof personal.system === 'string' && personal.system.trim() ? personal.system.trim() : undefined;
   const [model, setModel] = useState<string | null>(() => defaultModel ?? localStorage.getItem(MODEL_KEY));
   const [help, setHelp] = useState(false);
+  const topbar = usePhoneTopbar();
   const session = useSession();
   const ratingOn = session.state.status === 'signedIn' && session.state.config?.features.enable_message_rating === true;
 
@@ -134,6 +137,9 @@ export default function ChatPage() {
     />
   );
 
+  // On a phone the model picker sits in the shell's top bar (one bar); the shortcuts list needs a keyboard and stays off.
+  const picker = <ModelPicker models={models.data ?? []} value={model} onChange={chooseModel} loading={models.isPending} unreachable={modelMissing} />;
+
   if (chatId && saved.isError && !conversation) {
     return (
       <div className="page">
@@ -144,13 +150,17 @@ export default function ChatPage() {
 
   return (
     <div className="chat-page">
-      <div className="chat-head">
-        <ModelPicker models={models.data ?? []} value={model} onChange={chooseModel} loading={models.isPending} unreachable={modelMissing} />
-        <div className="grow" />
-        <button type="button" className="icon-btn" onClick={() => setHelp(true)} aria-label={t('chat.shortcuts')} title={`${t('chat.shortcuts')} (Ctrl+/)`}>
-          <Icon name="keyboard" />
-        </button>
-      </div>
+      {topbar ? (
+        createPortal(picker, topbar)
+      ) : (
+        <div className="chat-head">
+          {picker}
+          <div className="grow" />
+          <button type="button" className="icon-btn" onClick={() => setHelp(true)} aria-label={t('chat.shortcuts')} title={`${t('chat.shortcuts')} (Ctrl+/)`}>
+            <Icon name="keyboard" />
+          </button>
+        </div>
+      )}
       {models.isError && !isMissing(models.error) && (
         <div className="chat-notice">
           <ErrorNotice error={models.error} onRetry={() => void models.refetch()} />

@@ -7,6 +7,7 @@ import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import './markdown.css';
 import { linkCitations } from './citation-links';
+import { closeOpenMarkdown } from './close-open-markdown';
 import { normalizeMath } from './math-delimiters';
 import { rehypeCode } from './rehype-code';
 
@@ -125,9 +126,12 @@ const components: Components = {
   ),
 };
 
-/** Renders an answer: GitHub-flavoured markdown, code highlighting, KaTeX math, sanitised HTML. */
-export const Markdown = memo(function Markdown({ text: raw, citations }: { text: string; citations?: number }) {
-  const text = useMemo(() => linkCitations(normalizeMath(raw), citations ?? 0), [raw, citations]);
+/**
+ * Renders an answer: GitHub-flavoured markdown, code highlighting, KaTeX math, sanitised HTML.
+ * While it `streaming`, markers the text has opened but not yet closed are closed for display.
+ */
+export const Markdown = memo(function Markdown({ text: raw, citations, streaming = false }: { text: string; citations?: number; streaming?: boolean }) {
+  const text = useMemo(() => linkCitations(normalizeMath(streaming ? closeOpenMarkdown(raw) : raw), citations ?? 0), [raw, citations, streaming]);
   const m = useMath(text);
   const r = useRaw(text);
   return (

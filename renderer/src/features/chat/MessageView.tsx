@@ -162,7 +162,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       ) : node.content ? (
         <div ref={body} onClick={onCite} className={`answer-body${live ? ' live' : ''}`}>
           <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
-            <Markdown text={node.content} citations={passageCount(node.sources)} />
+            <Markdown text={node.content} citations={passageCount(node.sources)} streaming={live} />
           </Suspense>
         </div>
       ) : live ? (

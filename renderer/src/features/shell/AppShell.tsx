@@ -6,6 +6,7 @@ import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
 import { useRealtime } from '../../hooks/use-realtime';
 import { Sidebar } from './Sidebar';
+import { TopbarSlotContext } from './topbar-slot';
 import './shell.css';
 
 /** The signed-in frame: sidebar (drawer on phones), top bar on phones, and the page. */
@@ -14,6 +15,7 @@ export function AppShell() {
   const { settings, update } = useSettings();
   const collapsed = settings.sidebar?.collapsed === true;
   const [drawer, setDrawer] = useState(false);
+  const [topbarSlot, setTopbarSlot] = useState<HTMLElement | null>(null);
   const location = useLocation();
   const navigate = useNavigate();
   useRealtime();
@@ -64,13 +66,15 @@ export function AppShell() {
             <Logo size={22} />
             {t('app.name')}
           </span>
-          <div className="grow" id="topbar-slot" />
+          <div className="grow topbar-slot" ref={setTopbarSlot} />
           <button type="button" className="icon-btn mobile-only" onClick={() => navigate('/')} aria-label={t('nav.newChat')}>
             <Icon name="plus" />
           </button>
         </header>
         <main id="main" className="shell-content" tabIndex={-1}>
-          <Outlet />
+          <TopbarSlotContext.Provider value={topbarSlot}>
+            <Outlet />
+          </TopbarSlotContext.Provider>
         </main>
       </div>
     </div>
