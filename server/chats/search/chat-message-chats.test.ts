@@ -55,3 +55,40 @@ describe('chat search on a database that had messages before migration 202611270
     expect(await db('chat_message_chats').count({ n: '*' }).first()).toEqual({ n: 2 });
   });
 });
+
+describe('chat search when most matches are in other people\'s chats', () => {
+  let dir: string;
+  let db: Db;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'parley-chat-search-owners-'));
+    db = openDatabase(dir);
+    await migrate(db);
+    for (const id of ['u1', 'u2']) await db('users').insert({ id, name: id, email: `${id}@example.com`, role: 'user', profile_image_url: '', created_at: AT, updated_at: AT, last_active_at: AT });
+    // 129 chats of u1's with one older message each, then 901 of u2's with three newer ones: a
+    // newest-first scan reads every one of u2's 2,703 matches before the first of u1's.
+    const chats = Array.from({ length: 1030 }, (_, k) => chat(`c${k}`, k < 129 ? 'u1' : 'u2', `Chat ${k}`));
+    await db.batchInsert('chats', chats, 200);
+    const messages = [];
+    for (let k = 0; k < 129; k += 1) messages.push(message(`m${k}`, `c${k}`, `the otter log of chat ${k}`));
+    for (let round = 0; round < 3; round += 1) for (let k = 129; k < 1030; k += 1) messages.push({ ...message(`m${k}-${round}`, `c${k}`, `round ${round} of the otter log`), seq: round + 1 });
+    await db.batchInsert('chat_messages', messages, 200);
+  });
+  afterAll(async () => {
+    await closeDatabase(db);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('pages through only the caller\'s chats, newest mention first, without gaps or repeats', async () => {
+    const service = createChatSearchService({ repo: createChatSearchRepo(db) });
+    const mine = (await db('chats').where({ user_id: 'u1' }).select('id')).map((r: { id: string }) => r.id);
+    expect(mine).toHaveLength(129);
+    const expected = [...mine].sort((a, b) => Number(b.slice(1)) - Number(a.slice(1)));
+    const page1 = await service.search('u1', { text: 'otter', page: 1 });
+    const page2 = await service.search('u1', { text: 'otter', page: 2 });
+    const page3 = await service.search('u1', { text: 'otter', page: 3 });
+    expect([...page1, ...page2, ...page3].map((c) => c.id)).toEqual(expected);
+    expect(page3).toHaveLength(9);
+    expect(page1[0]!.snippet).toBe('the otter log of chat 128');
+  });
+});

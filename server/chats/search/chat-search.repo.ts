@@ -104,7 +104,6 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
     const ranked = new Map<number, number>();
     let below: number | null = null;
     let scanned = 0;
-    let chats = 0;
     for (let chunk = Math.max(500, want * 20); ; ) {
       const matches = db.from('chat_messages_fts').whereRaw('chat_messages_fts MATCH ?', [match]).select('rowid as r');
       if (below !== null) matches.where('rowid', '<', below);
@@ -117,7 +116,7 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
       const eligible = chatFilters(db({ c: 'chats' }).select(db.raw('1')).whereRaw('c.rowid = g.cr'), c);
       const [row] = (await db
         .from(perChat.as('g'))
-        .select(db.raw("group_concat(CASE WHEN EXISTS ? THEN g.cr || ':' || g.r END) AS pairs, COUNT(*) AS chats, SUM(g.k) AS n, MIN(g.lo) AS lo", [eligible]))) as Array<{ pairs: string | null; chats: number; n: number | null; lo: number | null }>;
+        .select(db.raw("group_concat(CASE WHEN EXISTS ? THEN g.cr || ':' || g.r END) AS pairs, SUM(g.k) AS n, MIN(g.lo) AS lo", [eligible]))) as Array<{ pairs: string | null; n: number | null; lo: number | null }>;
       for (const pair of row?.pairs?.split(',') ?? []) {
         const colon = pair.indexOf(':');
         const chat = Number(pair.slice(0, colon));
@@ -126,11 +125,11 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
       }
       const n = row?.n ?? 0;
       scanned += n;
-      chats += row?.chats ?? 0;
       if (ranked.size >= want || n < chunk || row?.lo == null) return ranked;
       below = row.lo;
-      // The next chunk: far enough for the missing chats, judging by how many matches each chat had so far.
-      chunk = Math.ceil((scanned / Math.max(1, chats)) * (want - ranked.size) * 1.25) + 500;
+      // The next chunk: far enough for the missing chats, judging by how many matches (any owner's)
+      // each chat found so far took.
+      chunk = Math.ceil((scanned / Math.max(1, ranked.size)) * (want - ranked.size) * 1.25) + 500;
     }
   }
 
