@@ -159,7 +159,9 @@ try {
   await json(`${server.url}/api/v1/tasks/config/update`, 'POST', { ...tasks, ENABLE_TITLE_GENERATION: false, ENABLE_TAGS_GENERATION: false, ENABLE_FOLLOW_UP_GENERATION: false }, token);
   await json(`${server.url}/builtin/config`, 'POST', { threads: THREADS, gpu_layers: 0, idle_unload_seconds: 0 }, token);
   const entry = await json(`${server.url}/builtin/models/import`, 'POST', { path: modelPath }, token);
+  // Set explicitly (the runtime's default is the same: the model's own, at most 8192), so both sides surely use it.
   const contextSize = Math.min(entry.context_length as number, 8192);
+  await json(`${server.url}/builtin/config`, 'POST', { context_size: contextSize }, token);
 
   // The same model, context and threads, in a process of its own.
   const direct = await startDirect(modelPath, contextSize);
