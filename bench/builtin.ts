@@ -10,6 +10,12 @@
  * a millisecond, so any per-token cost of Parley shows up far larger than with a real model.
  *
  * Targets: tokens/s ≥ 0.95× direct, time to first token ≤ +5 ms, event-loop delay p99 ≤ 20 ms.
+ *
+ * Noise: the runs are BENCH_ROUNDS rounds of paired runs (direct and Parley back to back, which
+ * goes first alternating), and each figure is printed as the median of all pairs, the middle
+ * half of the pairs, and each round's median, so a reader sees how much one run can differ. CPU
+ * time per answer (time on a core, and time waiting for one, from /proc on Linux) is printed for
+ * both sides: it hardly depends on the machine's load, and says what Parley adds per answer.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,18 +23,22 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { writeTinyGguf } from '../test/fixtures/tiny-gguf';
+import { childPid, cpuSince, cpuTime, type CpuTime } from './lib/cpu-time';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
-const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 40);
-const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 8);
-const ANSWER_TOKENS = Number(process.env.BENCH_ANSWER_TOKENS ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Paired runs per round. */
+const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 12);
+const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 6);
+const ANSWER_TOKENS = Number(process.env.BENCH_ANSWER_TOKENS ?? 400);
 /** A short answer for time to first token (long enough that its first piece is visible text). */
 const TTFT_TOKENS = 8;
 const LOOP_SECONDS = Number(process.env.BENCH_LOOP_SECONDS ?? 8);
-const PROMPT = 'Tell me about the history of the world, the people in it and what they made.';
+/** The generated model answers this at length (greedy decoding does not reach its end token within 1,000 tokens). */
+const PROMPT = 'Explain everything you know about rivers, mountains and seas in great detail.';
 
 interface Run {
   ttftMs: number;
@@ -36,6 +46,7 @@ interface Run {
   lastTextMs: number;
   totalMs: number;
   tokens: number;
+  promptTokens: number;
   text: string;
 }
 
@@ -68,6 +79,7 @@ function parleyRun(url: string, token: string, model: string, maxTokens: number)
       let lastTextMs = NaN;
       let text = '';
       let tokens = 0;
+      let promptTokens = 0;
       if (res.statusCode !== 200) {
         res.on('data', (d: string) => (buffer += d));
         res.on('end', () => reject(new Error(`HTTP ${res.statusCode}: ${buffer}`)));
@@ -80,7 +92,7 @@ function parleyRun(url: string, token: string, model: string, maxTokens: number)
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (!frame.startsWith('data: ') || frame === 'data: [DONE]') continue;
-          const parsed = JSON.parse(frame.slice(6)) as { choices?: Array<{ delta?: { content?: string } }>; usage?: { completion_tokens: number }; error?: { message: string } };
+          const parsed = JSON.parse(frame.slice(6)) as { choices?: Array<{ delta?: { content?: string } }>; usage?: { completion_tokens: number; prompt_tokens: number }; error?: { message: string } };
           if (parsed.error) return reject(new Error(parsed.error.message));
           const piece = parsed.choices?.[0]?.delta?.content;
           if (piece) {
@@ -88,10 +100,10 @@ function parleyRun(url: string, token: string, model: string, maxTokens: number)
             if (Number.isNaN(ttftMs)) ttftMs = lastTextMs;
             text += piece;
           }
-          if (parsed.usage) tokens = parsed.usage.completion_tokens;
+          if (parsed.usage) ({ completion_tokens: tokens, prompt_tokens: promptTokens } = parsed.usage);
         }
       });
-      res.on('end', () => resolve({ ttftMs, lastTextMs, totalMs: performance.now() - started, tokens, text }));
+      res.on('end', () => resolve({ ttftMs, lastTextMs, totalMs: performance.now() - started, tokens, promptTokens, text }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -100,13 +112,14 @@ function parleyRun(url: string, token: string, model: string, maxTokens: number)
 }
 
 /** node-llama-cpp called directly, in its own process like Parley's runtime (bench/lib/direct-llama-child.ts). */
-async function startDirect(modelPath: string, contextSize: number): Promise<{ run(maxTokens: number): Promise<Run>; stop(): void }> {
+async function startDirect(modelPath: string, contextSize: number): Promise<{ pid: number; run(maxTokens: number): Promise<Run>; stop(): void }> {
   const child = fork(path.join(root, 'bench', 'lib', 'direct-llama-child.ts'), [modelPath, String(THREADS), String(contextSize)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`the direct node-llama-cpp process exited with ${code}`)));
   });
   return {
+    pid: child.pid!,
     run: (maxTokens) =>
       new Promise<Run>((resolve) => {
         child.once('message', (run: Run) => resolve(run));
@@ -146,7 +159,9 @@ try {
   await json(`${server.url}/api/v1/tasks/config/update`, 'POST', { ...tasks, ENABLE_TITLE_GENERATION: false, ENABLE_TAGS_GENERATION: false, ENABLE_FOLLOW_UP_GENERATION: false }, token);
   await json(`${server.url}/builtin/config`, 'POST', { threads: THREADS, gpu_layers: 0, idle_unload_seconds: 0 }, token);
   const entry = await json(`${server.url}/builtin/models/import`, 'POST', { path: modelPath }, token);
+  // Set explicitly (the runtime's default is the same: the model's own, at most 8192), so both sides surely use it.
   const contextSize = Math.min(entry.context_length as number, 8192);
+  await json(`${server.url}/builtin/config`, 'POST', { context_size: contextSize }, token);
 
   // The same model, context and threads, in a process of its own.
   const direct = await startDirect(modelPath, contextSize);
@@ -156,31 +171,71 @@ try {
     await direct.run(8);
     await parleyRun(server.url, token, entry.id, 8);
   }
+  const runtimePid = childPid(server.child.pid!, 'llama-runtime');
 
-  // 1. Time to first token: a short answer, alternating so machine drift hits both.
-  const ttftDirect: number[] = [];
-  const ttftParley: number[] = [];
-  for (let i = 0; i < TTFT_RUNS; i += 1) {
-    ttftDirect.push((await direct.run(TTFT_TOKENS)).ttftMs);
-    ttftParley.push((await parleyRun(server.url, token, entry.id, TTFT_TOKENS)).ttftMs);
+  /** One direct and one Parley answer back to back, the first of the two alternating with `i`. */
+  async function pair(i: number, maxTokens: number, cpu?: { direct: CpuTime[]; runtime: CpuTime[]; service: CpuTime[]; client: CpuTime[] }): Promise<{ direct: Run; parley: Run }> {
+    const timed = async <T>(work: () => Promise<T>, pids: number[]): Promise<[T, CpuTime[]]> => {
+      const before = pids.map(cpuTime);
+      const result = await work();
+      return [result, pids.map((pid, k) => cpuSince(before[k]!, cpuTime(pid)))];
+    };
+    const runDirect = async () => {
+      const [run, [used]] = await timed(() => direct.run(maxTokens), [direct.pid]);
+      cpu?.direct.push(used!);
+      return run;
+    };
+    const runParley = async () => {
+      const [run, [runtime, service, client]] = await timed(() => parleyRun(server.url, token, entry.id, maxTokens), [runtimePid ?? -1, server.child.pid!, process.pid]);
+      cpu?.runtime.push(runtime!);
+      cpu?.service.push(service!);
+      cpu?.client.push(client!);
+      return run;
+    };
+    if (i % 2 === 0) {
+      const d = await runDirect();
+      return { direct: d, parley: await runParley() };
+    }
+    const p = await runParley();
+    return { direct: await runDirect(), parley: p };
   }
 
-  // 2. Decode speed on a long answer (greedy: both must produce the same text).
+  const loadAtStart = os.loadavg()[0]!;
+  const ttftDirect: number[] = [];
+  const ttftParley: number[] = [];
+  const ttftAddedByRound: number[][] = [];
   const rateDirect: number[] = [];
   const rateParley: number[] = [];
-  const answerRateDirect: number[] = [];
-  const answerRateParley: number[] = [];
+  const rateRatioByRound: number[][] = [];
+  const answerRatios: number[] = [];
+  const cpu = { direct: [] as CpuTime[], runtime: [] as CpuTime[], service: [] as CpuTime[], client: [] as CpuTime[] };
   let sameText = true;
   let tokens = 0;
-  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
-    const alone = await direct.run(ANSWER_TOKENS);
-    const parley = await parleyRun(server.url, token, entry.id, ANSWER_TOKENS);
-    sameText &&= alone.text === parley.text;
-    tokens = parley.tokens;
-    rateDirect.push(tokensPerSecond(alone));
-    rateParley.push(tokensPerSecond(parley));
-    answerRateDirect.push(answerTokensPerSecond(alone));
-    answerRateParley.push(answerTokensPerSecond(parley));
+  const promptTokens = { direct: new Set<number>(), parley: new Set<number>() };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // 1. Time to first token: a short answer.
+    const added: number[] = [];
+    for (let i = 0; i < TTFT_RUNS; i += 1) {
+      const { direct: d, parley: p } = await pair(i, TTFT_TOKENS);
+      ttftDirect.push(d.ttftMs);
+      ttftParley.push(p.ttftMs);
+      added.push(p.ttftMs - d.ttftMs);
+    }
+    ttftAddedByRound.push(added);
+    // 2. Decode speed on a long answer (greedy: both must produce the same text).
+    const ratios: number[] = [];
+    for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
+      const { direct: d, parley: p } = await pair(i, ANSWER_TOKENS, cpu);
+      sameText &&= d.text === p.text;
+      tokens = p.tokens;
+      promptTokens.direct.add(d.promptTokens);
+      promptTokens.parley.add(p.promptTokens);
+      rateDirect.push(tokensPerSecond(d));
+      rateParley.push(tokensPerSecond(p));
+      ratios.push(tokensPerSecond(p) / tokensPerSecond(d));
+      answerRatios.push(answerTokensPerSecond(p) / answerTokensPerSecond(d));
+    }
+    rateRatioByRound.push(ratios);
   }
   direct.stop();
 
@@ -198,16 +253,27 @@ try {
   );
   const busy = (await loopDelay(server.child, 'loop-delay-report'))!;
 
-  // Runs alternate, so each Parley run is compared with the direct run just before it.
-  const ttftAdded = median(ttftParley.map((t, i) => t - ttftDirect[i]!));
-  const rateRatio = median(rateParley.map((r, i) => r / rateDirect[i]!));
-  console.log(`Built-in model benchmark — ${path.basename(modelPath)}, ${THREADS} thread(s), context ${contextSize}, node ${process.version}, ${os.availableParallelism()} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
-  console.log(`time to first token (median of ${TTFT_RUNS}, p90): direct ${fmt(median(ttftDirect))} ms (${fmt(percentile(ttftDirect, 90))}), Parley ${fmt(median(ttftParley))} ms (${fmt(percentile(ttftParley, 90))})`);
-  console.log(`  added by Parley (median of paired differences): ${ttftAdded >= 0 ? '+' : ''}${fmt(ttftAdded)} ms  (target ≤ +5 ms: ${ttftAdded <= 5 ? 'met' : 'NOT met'})`);
-  console.log(`decode speed (${tokens} tokens, median of ${THROUGHPUT_RUNS}): direct ${fmt(median(rateDirect), 0)} tok/s, Parley ${fmt(median(rateParley), 0)} tok/s${sameText ? ', same text' : ', TEXT DIFFERS'}`);
-  console.log(`  ratio (median of paired ratios): ${fmt(rateRatio, 3)}×  (target ≥ 0.95×: ${rateRatio >= 0.95 ? 'met' : 'NOT met'})`);
-  const answerRatio = median(answerRateParley.map((r, i) => r / answerRateDirect[i]!));
-  console.log(`  whole answer, first text to the end of the response (usage frame, saving, [DONE] included): direct ${fmt(median(answerRateDirect), 0)} tok/s, Parley ${fmt(median(answerRateParley), 0)} tok/s, ${fmt(answerRatio, 3)}×`);
+  const ttftAdded = ttftAddedByRound.flat();
+  const rateRatios = rateRatioByRound.flat();
+  const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n)}`;
+  /** Median, the middle half of the values, and each round's median. */
+  const spread = (all: number[], rounds: number[][], show: (n: number) => string) =>
+    `median ${show(median(all))} (middle half ${show(percentile(all, 25))} … ${show(percentile(all, 75))}; round medians ${rounds.map((r) => show(median(r))).join(' / ')})`;
+  const ratio = (n: number) => `${fmt(n, 3)}×`;
+  const cpuMs = (list: CpuTime[]) => `${fmt(median(list.map((c) => c.runMs)))} ms (waited ${fmt(median(list.map((c) => c.waitMs)))})`;
+  console.log(`Built-in model benchmark — ${path.basename(modelPath)}, ${THREADS} thread(s), context ${contextSize}, node ${process.version}, ${os.availableParallelism()} cores, load ${fmt(loadAtStart)} at the start, ${fmt(os.loadavg()[0]!)} at the end`);
+  console.log(`${ROUNDS} rounds of ${TTFT_RUNS} + ${THROUGHPUT_RUNS} paired runs (direct and Parley back to back, which goes first alternating)`);
+  console.log(`time to first token (median of ${ttftDirect.length}, p90): direct ${fmt(median(ttftDirect))} ms (${fmt(percentile(ttftDirect, 90))}), Parley ${fmt(median(ttftParley))} ms (${fmt(percentile(ttftParley, 90))})`);
+  console.log(`  added by Parley (paired differences, ms): ${spread(ttftAdded, ttftAddedByRound, signed)}  (target ≤ +5 ms: ${median(ttftAdded) <= 5 ? 'met' : 'NOT met'})`);
+  const prompts = (set: Set<number>) => [...set].join('/');
+  const samePrompt = promptTokens.direct.size === 1 && prompts(promptTokens.direct) === prompts(promptTokens.parley);
+  console.log(`decode speed, first to last text (${tokens} tokens, prompt ${prompts(promptTokens.parley)} tokens${samePrompt ? ' on both sides' : `, direct ${prompts(promptTokens.direct)}: PROMPTS DIFFER`}${sameText ? ', same text' : ', TEXT DIFFERS'}): direct ${fmt(median(rateDirect), 0)} tok/s, Parley ${fmt(median(rateParley), 0)} tok/s`);
+  console.log(`  ratio (paired): ${spread(rateRatios, rateRatioByRound, ratio)}  (target ≥ 0.95×: ${median(rateRatios) >= 0.95 ? 'met' : 'NOT met'})`);
+  // The fastest run of each side: the one the machine disturbed least (most telling on a busy machine).
+  const bestRatio = Math.max(...rateParley) / Math.max(...rateDirect);
+  console.log(`  fastest run of each side: direct ${fmt(Math.max(...rateDirect), 0)} tok/s, Parley ${fmt(Math.max(...rateParley), 0)} tok/s, ${ratio(bestRatio)}; time to first token direct ${fmt(Math.min(...ttftDirect))} ms, Parley ${fmt(Math.min(...ttftParley))} ms (${signed(Math.min(...ttftParley) - Math.min(...ttftDirect))} ms)`);
+  console.log(`  whole answer, first text to the end of the response (usage frame, saving, [DONE] included): ${ratio(median(answerRatios))}`);
+  console.log(`  CPU per ${tokens}-token answer (median): direct process ${cpuMs(cpu.direct)}; Parley runtime ${cpuMs(cpu.runtime)}, service ${cpuMs(cpu.service)}, client ${cpuMs(cpu.client)}`);
   console.log(`service event-loop delay while streaming 2 answers for ${LOOP_SECONDS} s (${streamed} tokens): p50 ${fmt(busy.p50)} ms, p99 ${fmt(busy.p99)} ms, max ${fmt(busy.max)} ms; idle p99 ${fmt(idle.p99)} ms  (target p99 ≤ 20 ms: ${busy.p99 <= 20 ? 'met' : 'NOT met'})`);
 } finally {
   await server.stop();

@@ -2,7 +2,10 @@
  * node-llama-cpp called directly, in a process of its own (as Parley's runtime is), for
  * bench/builtin.ts: loads the GGUF given as the first argument with the threads and context size
  * given next, then answers `{type: 'run', prompt, maxTokens}` messages with the timings of one
- * greedy answer, measured from taking a sequence to the first text.
+ * greedy answer, measured from taking a sequence to the first text, and its token counts.
+ * Everything that decides the tokens is as in server/builtin/runtime/llama-runtime.worker.ts:
+ * threads, context size, 4 sequences, the chat wrapper resolved once, a fresh sequence and
+ * `LlamaChat` per answer, history `[user, empty model turn]`, temperature 0.
  */
 import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } from 'node-llama-cpp';
 
@@ -36,9 +39,10 @@ process.on('message', async (message: { type: 'run'; prompt: string; maxTokens: 
   );
   const totalMs = performance.now() - started;
   const tokens = sequence.tokenMeter.usedOutputTokens;
+  const promptTokens = sequence.tokenMeter.usedInputTokens;
   chat.dispose({ disposeSequence: false });
   sequence.dispose();
-  process.send?.({ ttftMs, lastTextMs, totalMs, tokens, text: answer.response });
+  process.send?.({ ttftMs, lastTextMs, totalMs, tokens, promptTokens, text: answer.response });
 });
 process.on('disconnect', () => process.exit(0));
 process.send?.({ ready: true });

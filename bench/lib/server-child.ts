@@ -24,15 +24,21 @@ function exitWithParent(close: () => Promise<void>): void {
 
 /**
  * With an IPC channel (a benchmark forked this process): `{type: 'loop-delay-reset'}` starts a
- * new event-loop delay histogram, `{type: 'loop-delay-report'}` answers its percentiles in ms.
+ * new event-loop delay histogram, `{type: 'loop-delay-report'}` answers its percentiles in ms
+ * and stops measuring. Measuring only between the two matters: the histogram's timer wakes
+ * this process every millisecond, which on a busy machine takes CPU from whatever the
+ * benchmark compares the service with.
  */
 function answerLoopDelay(): void {
   if (!process.send) return;
   const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
   process.on('message', (message: { type?: string }) => {
-    if (message?.type === 'loop-delay-reset') histogram.reset();
+    if (message?.type === 'loop-delay-reset') {
+      histogram.reset();
+      histogram.enable();
+    }
     if (message?.type === 'loop-delay-report') {
+      histogram.disable();
       const ms = (ns: number) => ns / 1e6;
       process.send?.({ type: 'loop-delay', p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), count: histogram.count });
     }

@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/knex';
-import { watchTableChanges } from '../users/table-changes';
+import { createTableCache, tableFeed } from '../users/table-cache';
 
 interface ApiKeyRow {
   user_id: string;
@@ -20,60 +20,54 @@ const KEY_CACHE_LIMIT = 5_000;
  */
 export function createAuthRepo(db: Db) {
   let revoked: Map<string, number | null> | undefined;
-  let revokedVersion = 0;
+  // Writes that bypass this repo (or cascades from a deleted user) drop what is cached.
+  const revokedCache = createTableCache(() => {
+    revoked = undefined;
+  }, tableFeed(db, 'revoked_tokens'));
   // Revocations made before the first load finished; merged into it.
   const early = new Map<string, number | null>();
   let loading: Promise<Map<string, number | null>> | undefined;
   const revokedIds = (): Map<string, number | null> | Promise<Map<string, number | null>> => {
     if (revoked) return revoked;
-    const seen = revokedVersion;
-    loading ??= db('revoked_tokens')
-      .select<Array<{ token_id: string; expires_at: number | null }>>('token_id', 'expires_at')
-      .then((rows) => {
-        const map = new Map(rows.map((r) => [r.token_id, r.expires_at] as const));
-        for (const [id, at] of early) map.set(id, at);
-        // A change seen while loading may be missing from `rows`, and without a change feed
-        // (PostgreSQL's LISTEN down) another instance's revocations would be missed: use them
-        // once, load again next time.
-        if (seen === revokedVersion && changes.isActive()) {
+    // A change seen while loading may be missing from the rows, and without a change feed
+    // (PostgreSQL's LISTEN down) another instance's revocations would be missed: such a load is
+    // used once, and made again next time.
+    loading ??= revokedCache
+      .read(
+        async () => {
+          const rows = await db('revoked_tokens').select<Array<{ token_id: string; expires_at: number | null }>>('token_id', 'expires_at');
+          const map = new Map(rows.map((r) => [r.token_id, r.expires_at] as const));
+          for (const [id, at] of early) map.set(id, at);
+          return map;
+        },
+        (map) => {
           early.clear();
           revoked = map;
-        }
-        return map;
-      })
+        },
+      )
       .finally(() => {
         loading = undefined;
       });
     return loading;
   };
   const keyOwners = new Map<string, string>();
-  let keyVersion = 0;
-  const forgetKeysOf = (userId: string) => {
-    keyVersion += 1;
+  const keyCache = createTableCache(() => keyOwners.clear(), tableFeed(db, 'api_keys'));
+  const keysOf = (userId: string) => () => {
     for (const [hash, owner] of keyOwners) if (owner === userId) keyOwners.delete(hash);
   };
-
-  // Writes that bypass this repo (or cascades from a deleted user) drop what is cached.
-  const changes = watchTableChanges(db, (table) => {
-    if (table === 'api_keys') {
-      keyVersion += 1;
-      keyOwners.clear();
-    } else if (table === 'revoked_tokens') {
-      revokedVersion += 1;
-      revoked = undefined;
-    }
-  });
 
   return {
     async apiKeyOwner(keyHash: string): Promise<string | undefined> {
       const cached = keyOwners.get(keyHash);
       if (cached) return cached;
-      const seen = keyVersion;
-      const row = await db<ApiKeyRow>('api_keys').where({ key_hash: keyHash }).first('user_id');
-      if (row && seen === keyVersion && changes.isActive()) {
-        if (keyOwners.size >= KEY_CACHE_LIMIT) keyOwners.clear();
-        keyOwners.set(keyHash, row.user_id);
-      }
+      const row = await keyCache.read(
+        () => db<ApiKeyRow>('api_keys').where({ key_hash: keyHash }).first('user_id'),
+        (found) => {
+          if (!found) return;
+          if (keyOwners.size >= KEY_CACHE_LIMIT) keyOwners.clear();
+          keyOwners.set(keyHash, found.user_id);
+        },
+      );
       return row?.user_id;
     },
     async hasApiKey(userId: string): Promise<boolean> {
@@ -81,19 +75,14 @@ export function createAuthRepo(db: Db) {
     },
     /** Stores the hash of a user's key, replacing any previous key. */
     async putApiKey(userId: string, keyHash: string, now: number): Promise<void> {
-      forgetKeysOf(userId);
+      keyCache.invalidate(keysOf(userId));
       await db<ApiKeyRow>('api_keys')
         .insert({ user_id: userId, key_hash: keyHash, created_at: now, last_used_at: null })
         .onConflict('user_id')
         .merge(['key_hash', 'created_at', 'last_used_at']);
     },
     async deleteApiKey(userId: string): Promise<boolean> {
-      forgetKeysOf(userId);
-      try {
-        return (await db<ApiKeyRow>('api_keys').where({ user_id: userId }).delete()) > 0;
-      } finally {
-        forgetKeysOf(userId);
-      }
+      return (await keyCache.write(() => db<ApiKeyRow>('api_keys').where({ user_id: userId }).delete(), keysOf(userId))) > 0;
     },
     /** When a user's API key was made and last used, for admins; undefined without a key. */
     async apiKeyInfo(userId: string): Promise<{ created_at: number; last_used_at: number | null } | undefined> {

@@ -27,6 +27,10 @@ function translate(error: unknown, signal: AbortSignal | undefined): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+async function* flatten<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
 /**
  * The `builtin` provider: the library's ready models, answered by the runtime process.
  * Its model ids are the library entries' ids.
@@ -50,6 +54,51 @@ export function createBuiltinProvider(deps: { library: ModelLibrary; runtime: Ru
     }
   }
 
+  /**
+   * One batch per wake-up: every piece of text that arrived from the runtime since the
+   * pipeline last took some (one IPC read can hold several), and at the end the last text with
+   * the tool calls, usage and finish reason together, so the end of an answer is one step.
+   */
+  async function* streamBatches(request: ChatRequest, signal: AbortSignal | undefined): AsyncGenerator<ChatChunk[]> {
+    // Chunks arrive by IPC faster than a slow client may read: queue them between yields.
+    let queue: ChatChunk[] = [];
+    let wake: (() => void) | undefined;
+    let finished: { result?: RuntimeChatResult; error?: unknown } | undefined;
+    const notify = () => {
+      wake?.();
+      wake = undefined;
+    };
+    void run(request, signal, (text) => {
+      queue.push({ content: text });
+      notify();
+    }).then(
+      (result) => {
+        finished = { result };
+        notify();
+      },
+      (error: unknown) => {
+        finished = { error };
+        notify();
+      },
+    );
+    while (!finished) {
+      if (queue.length === 0) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      const batch = queue;
+      queue = [];
+      yield batch;
+    }
+    const done: { result?: RuntimeChatResult; error?: unknown } = finished;
+    if (done.error !== undefined) {
+      if (queue.length > 0) yield queue;
+      throw done.error;
+    }
+    const result = done.result!;
+    yield [...queue, ...(result.toolCalls.length > 0 ? [{ tool_calls: result.toolCalls }] : []), { usage: result.usage }, { finish_reason: result.finishReason }];
+  }
+
   return {
     kind: 'builtin',
     url: BUILTIN_URL,
@@ -63,39 +112,9 @@ export function createBuiltinProvider(deps: { library: ModelLibrary; runtime: Ru
       return { content: result.content, tool_calls: result.toolCalls, usage: result.usage, finish_reason: result.finishReason };
     },
 
-    async *chatStream(request, signal): AsyncGenerator<ChatChunk> {
-      // Chunks arrive by IPC faster than a slow client may read: queue them between yields.
-      const queue: string[] = [];
-      let wake: (() => void) | undefined;
-      let finished: { result?: RuntimeChatResult; error?: unknown } | undefined;
-      const notify = () => {
-        wake?.();
-        wake = undefined;
-      };
-      void run(request, signal, (text) => {
-        queue.push(text);
-        notify();
-      }).then(
-        (result) => {
-          finished = { result };
-          notify();
-        },
-        (error: unknown) => {
-          finished = { error };
-          notify();
-        },
-      );
-      for (;;) {
-        while (queue.length > 0) yield { content: queue.shift()! };
-        if (finished) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      if (finished.error !== undefined) throw finished.error;
-      const result = finished.result!;
-      if (result.toolCalls.length > 0) yield { tool_calls: result.toolCalls };
-      yield { usage: result.usage };
-      yield { finish_reason: result.finishReason };
-    },
+    chatStream: (request, signal) => flatten(streamBatches(request, signal)),
+
+    chatStreamBatches: streamBatches,
 
     async embed(model, inputs, signal) {
       if (inputs.length === 0) return [];

@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/knex';
-import { watchTableChanges } from '../users/table-changes';
+import { tableFeed } from '../users/table-cache';
 
 interface ConfigRow {
   key: string;
@@ -18,14 +18,10 @@ export function createConfigRepo(db: Db) {
       await db<ConfigRow>('config').insert({ key, value, updated_at: now }).onConflict('key').merge(['value', 'updated_at']);
     },
     /**
-     * Calls `listener` after any write to the settings (also another instance's, on PostgreSQL);
+     * Subscribes to every write to the settings (also another instance's, on PostgreSQL);
      * `isActive()` false means changes may go unseen, so nothing read should be kept.
      */
-    watch(listener: () => void): { isActive(): boolean } {
-      return watchTableChanges(db, (table) => {
-        if (table === 'config') listener();
-      });
-    },
+    watch: tableFeed(db, 'config'),
   };
 }
 export type ConfigRepo = ReturnType<typeof createConfigRepo>;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../platform/clock';
+import { createTableCache } from '../users/table-cache';
 import type { ConfigRepo } from './config.repo';
 
 /** A named settings section: its schema and its defaults. */
@@ -23,21 +24,20 @@ export function createConfigService(repo: ConfigRepo, clock: Clock) {
   let cache: Map<string, string> | undefined;
   const parsed = new Map<string, unknown>();
   let writes: Promise<unknown> = Promise.resolve();
-  // Bumped by every write seen (this instance's or, on PostgreSQL, another's): a read that
-  // started before it must not be kept.
-  let version = 0;
-  const changes = repo.watch(() => {
-    version += 1;
+  // Dropped by every write seen (this instance's or, on PostgreSQL, another's).
+  const kept = createTableCache(() => {
     cache = undefined;
     parsed.clear();
-  });
+  }, repo.watch);
 
   async function load(): Promise<Map<string, string>> {
     if (cache) return cache;
-    const seen = version;
-    const rows = await repo.all();
-    if (seen === version && changes.isActive()) cache = rows;
-    return rows;
+    return kept.read(
+      () => repo.all(),
+      (rows) => {
+        cache = rows;
+      },
+    );
   }
 
   return {

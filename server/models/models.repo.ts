@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/knex';
-import { watchTableChanges } from '../users/table-changes';
+import { createTableCache, tableFeed } from '../users/table-cache';
 
 /** Rows kept by id at most; past this the cache starts over. */
 const CACHE_LIMIT = 2_000;
@@ -32,46 +32,29 @@ function withOwners(db: Db) {
 
 /** knex access to `models`. */
 export function createModelsRepo(db: Db) {
-  // Chat completions read the model row on every request: rows (and absences) are kept by id.
+  // Chat completions read the model row on every request: rows (and absences) are kept by id,
+  // dropped on any write to `models` (through this repo, another path, or a cascade from a
+  // deleted user).
   const cache = new Map<string, ModelRow | null>();
-  // The same, joined with the owner (what resolving a model for a chat reads).
+  const rows = createTableCache(() => cache.clear(), tableFeed(db, 'models'));
+  // The same, joined with the owner (what resolving a model for a chat reads): owners' names
+  // and roles come from `users`.
   const withOwnerCache = new Map<string, ModelWithOwnerRow | null>();
-  let version = 0;
-  const forget = () => {
-    version += 1;
-    cache.clear();
-    withOwnerCache.clear();
-  };
-  // Any write to `models` (through this repo, another path, or a cascade from a deleted user);
-  // owners' names and roles come from `users`.
-  const changes = watchTableChanges(db, (table) => {
-    if (table === 'models') forget();
-    else if (table === 'users') {
-      version += 1;
-      withOwnerCache.clear();
-    }
-  });
-  /** Runs a write with the cache dropped before and after it. */
-  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
-    forget();
-    try {
-      return await write();
-    } finally {
-      forget();
-    }
-  };
+  const withOwner = createTableCache(() => withOwnerCache.clear(), tableFeed(db, 'models', 'users'));
+  /** Runs a write with both caches dropped before and after it. */
+  const writing = <T>(write: () => Promise<T>): Promise<T> => rows.write(() => withOwner.write(write));
   return {
     /** One row (or its absence), from memory after the first read; any write to `models` drops the cache. */
     async findById(id: string): Promise<ModelRow | undefined> {
       const cached = cache.get(id);
       if (cached !== undefined) return cached === null ? undefined : { ...cached };
-      const seen = version;
-      const row = await db<ModelRow>('models').where({ id }).first();
-      if (seen === version && changes.isActive()) {
-        if (cache.size >= CACHE_LIMIT) cache.clear();
-        cache.set(id, row ? { ...row } : null);
-      }
-      return row;
+      return rows.read(
+        () => db<ModelRow>('models').where({ id }).first(),
+        (row) => {
+          if (cache.size >= CACHE_LIMIT) cache.clear();
+          cache.set(id, row ? { ...row } : null);
+        },
+      );
     },
     /** Every model, newest change first. */
     async all(): Promise<ModelRow[]> {
@@ -81,13 +64,13 @@ export function createModelsRepo(db: Db) {
     async oneWithOwner(id: string): Promise<ModelWithOwnerRow | undefined> {
       const cached = withOwnerCache.get(id);
       if (cached !== undefined) return cached === null ? undefined : { ...cached };
-      const seen = version;
-      const row = await withOwners(db).where('models.id', id).first<ModelWithOwnerRow | undefined>();
-      if (seen === version && changes.isActive()) {
-        if (withOwnerCache.size >= CACHE_LIMIT) withOwnerCache.clear();
-        withOwnerCache.set(id, row ? { ...row } : null);
-      }
-      return row;
+      return withOwner.read(
+        () => withOwners(db).where('models.id', id).first<ModelWithOwnerRow | undefined>(),
+        (row) => {
+          if (withOwnerCache.size >= CACHE_LIMIT) withOwnerCache.clear();
+          withOwnerCache.set(id, row ? { ...row } : null);
+        },
+      );
     },
     /** Every model (or the one with `id`) joined with its owner, newest change first. */
     async allWithOwners(id?: string): Promise<ModelWithOwnerRow[]> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../platform/db/knex';
 import type { Role } from '../contracts/auth';
 import type { UserOrderBy } from '../contracts/users';
-import { watchTableChanges } from './table-changes';
+import { createTableCache, tableFeed } from './table-cache';
 
 /** A row of `users`. JSON columns are text. */
 export interface UserRow {
@@ -61,29 +61,22 @@ const CACHE_LIMIT = 5_000;
  */
 export function createUsersRepo(db: Db) {
   const cache = new Map<string, UserRow>();
-  // Bumped by every write: a read that started before a write must not cache what it read.
-  let version = 0;
-  const forget = (id?: string) => {
-    version += 1;
-    if (id === undefined) cache.clear();
-    else cache.delete(id);
-  };
   // Any write to `users` that bypasses this repo (or a cascade) drops the whole cache.
-  const changes = watchTableChanges(db, (table) => {
-    if (table === 'users') forget();
-  });
+  const kept = createTableCache(() => cache.clear(), tableFeed(db, 'users'));
+  const forget = (id: string) => () => cache.delete(id);
 
   return {
     async findById(id: string): Promise<UserRow | undefined> {
       const cached = cache.get(id);
       if (cached) return { ...cached };
-      const seen = version;
-      const row = await db<UserRow>('users').where({ id }).first();
-      if (row && seen === version && changes.isActive()) {
-        if (cache.size >= CACHE_LIMIT) cache.clear();
-        cache.set(id, { ...row });
-      }
-      return row;
+      return kept.read(
+        () => db<UserRow>('users').where({ id }).first(),
+        (row) => {
+          if (!row) return;
+          if (cache.size >= CACHE_LIMIT) cache.clear();
+          cache.set(id, { ...row });
+        },
+      );
     },
     async findByEmail(email: string): Promise<UserRow | undefined> {
       return db<UserRow>('users').where({ email: email.toLowerCase() }).first();
@@ -106,7 +99,7 @@ export function createUsersRepo(db: Db) {
       passwordHash: string | null,
       options: { firstUserIsAdmin: boolean },
     ): Promise<UserRow> {
-      forget(row.id);
+      kept.invalidate(forget(row.id));
       return db.transaction(async (trx) => {
         const existing = await trx('users').count<{ n: number }[]>({ n: '*' }).first();
         const isFirst = Number(existing?.n ?? 0) === 0;
@@ -118,12 +111,9 @@ export function createUsersRepo(db: Db) {
       });
     },
     async update(id: string, patch: Partial<Omit<UserRow, 'id'>>): Promise<UserRow | undefined> {
-      forget(id);
-      try {
+      await kept.write(async () => {
         if (Object.keys(patch).length > 0) await db<UserRow>('users').where({ id }).update(patch);
-      } finally {
-        forget(id);
-      }
+      }, forget(id));
       return db<UserRow>('users').where({ id }).first();
     },
     /** One page of users matching the filters, and the total number of matches. */
@@ -162,18 +152,17 @@ export function createUsersRepo(db: Db) {
      * Returns false when the user did not exist.
      */
     async deleteInTransaction(id: string, before: (trx: DbTransaction) => Promise<void>): Promise<boolean> {
-      forget(id);
-      try {
-        return await db.transaction(async (trx) => {
-          const exists = await trx('users').where({ id }).first('id');
-          if (!exists) return false;
-          await before(trx);
-          await trx('users').where({ id }).del();
-          return true;
-        });
-      } finally {
-        forget(id);
-      }
+      return kept.write(
+        () =>
+          db.transaction(async (trx) => {
+            const exists = await trx('users').where({ id }).first('id');
+            if (!exists) return false;
+            await before(trx);
+            await trx('users').where({ id }).del();
+            return true;
+          }),
+        forget(id),
+      );
     },
     async touchActive(id: string, now: number): Promise<void> {
       await db('users').where({ id }).update({ last_active_at: now });

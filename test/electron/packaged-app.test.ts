@@ -3,9 +3,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import asar from '@electron/asar';
-import { flipFuses, FuseV1Options, FuseVersion } from '@electron/fuses';
+import { flipFuses, FuseVersion } from '@electron/fuses';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appFromExecutable, drivableCopy, findPackagedApp, isUnpackedPath, readFuses, tamperAsarHeader, tamperedCopy } from './packaged-app';
+import { flipOptions, SHIPPED_FUSES } from './shipped-fuses';
 
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const dirs: string[] = [];
@@ -72,25 +73,8 @@ describe('reading the fuses back', () => {
   it('names each fuse of the wire, as flipped by the packager', async () => {
     const exe = fakeElectron(tmp());
     expect(await readFuses(exe)).toMatchObject({ RunAsNode: true, EnableCookieEncryption: false, OnlyLoadAppFromAsar: false });
-    await flipFuses(exe, {
-      version: FuseVersion.V1,
-      [FuseV1Options.RunAsNode]: false,
-      [FuseV1Options.EnableCookieEncryption]: true,
-      [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
-      [FuseV1Options.EnableNodeCliInspectArguments]: false,
-      [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
-      [FuseV1Options.OnlyLoadAppFromAsar]: true,
-    });
-    expect(await readFuses(exe)).toEqual({
-      RunAsNode: false,
-      EnableCookieEncryption: true,
-      EnableNodeOptionsEnvironmentVariable: false,
-      EnableNodeCliInspectArguments: false,
-      EnableEmbeddedAsarIntegrityValidation: true,
-      OnlyLoadAppFromAsar: true,
-      LoadBrowserProcessSpecificV8Snapshot: false,
-      GrantFileProtocolExtraPrivileges: false,
-    });
+    await flipFuses(exe, { version: FuseVersion.V1, ...flipOptions() });
+    expect(await readFuses(exe)).toEqual({ ...SHIPPED_FUSES, LoadBrowserProcessSpecificV8Snapshot: false });
   });
 
   it('makes a copy Playwright can drive, differing from the shipped app in the inspect fuse only', async () => {
@@ -98,7 +82,7 @@ describe('reading the fuses back', () => {
     mkdirSync(root);
     const exe = fakeElectron(root);
     await fakeAsar(path.join(root, 'resources'));
-    await flipFuses(exe, { version: FuseVersion.V1, [FuseV1Options.RunAsNode]: false, [FuseV1Options.EnableNodeCliInspectArguments]: false, [FuseV1Options.OnlyLoadAppFromAsar]: true });
+    await flipFuses(exe, { version: FuseVersion.V1, ...flipOptions() });
     const shipped = await readFuses(exe);
     const copy = await drivableCopy(appFromExecutable(exe, 'linux'), tmp(), 'linux');
     expect(await readFuses(exe)).toEqual(shipped);

@@ -13,6 +13,7 @@ import { fileSecretStore } from '../../server/secrets/file-store';
 import { keychainService } from '../../server/secrets/select-store';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { drivableCopy, findPackagedApp, readFuses, tamperedCopy, type PackagedApp } from './packaged-app';
+import { SHIPPED_FUSES } from './shipped-fuses';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const found = findPackagedApp(process.env, path.join(root, 'release'));
@@ -137,17 +138,9 @@ test.describe('the packaged desktop app', () => {
   });
 
   test('ships with the fuses set: no running as Node, no NODE_OPTIONS or --inspect, only the checked app.asar', async () => {
-    expect(await readFuses(process.platform === 'darwin' ? shipped!.root : shipped!.executable)).toMatchObject({
-      RunAsNode: false,
-      EnableCookieEncryption: true,
-      EnableNodeOptionsEnvironmentVariable: false,
-      EnableNodeCliInspectArguments: false,
-      EnableEmbeddedAsarIntegrityValidation: true,
-      OnlyLoadAppFromAsar: true,
-      GrantFileProtocolExtraPrivileges: false,
-    });
+    expect(await readFuses(process.platform === 'darwin' ? shipped!.root : shipped!.executable)).toMatchObject(SHIPPED_FUSES);
     // The copy Playwright drives differs in the inspect fuse only.
-    expect(await readFuses(process.platform === 'darwin' ? drivable.root : drivable.executable)).toMatchObject({ RunAsNode: false, EnableNodeCliInspectArguments: true, OnlyLoadAppFromAsar: true });
+    expect(await readFuses(process.platform === 'darwin' ? drivable.root : drivable.executable)).toMatchObject({ ...SHIPPED_FUSES, EnableNodeCliInspectArguments: true });
   });
 
   test('keeps Pyodide and the native modules beside app.asar, where they are read by path', () => {
