@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
-import { createStreamAgents, lineBatches, postJson } from '../server/providers/http-stream';
+import { createStreamAgent, lineBatches, postJson } from '../server/providers/http-stream';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -223,11 +223,11 @@ try {
   }
   const smallParley = await stream(parley.url, parley.headers, ask('bench tokens=1000'));
 
-  // The floor under the server's CPU: only parsing the provider's stream (node:http, lines, JSON), in this process.
-  const floorAgents = createStreamAgents();
+  // The floor under the server's CPU: only parsing the provider's stream (undici, lines, JSON), in this process.
+  const floorAgent = createStreamAgent();
   // Every frame's JSON parsed whole, one batch per read: the least a reader of the stream does.
   const parseOnly = async () => {
-    const res = await postJson(new URL(direct.url), direct.headers, ask(`bench tokens=${BIG}`), floorAgents);
+    const res = await postJson(new URL(direct.url), direct.headers, ask(`bench tokens=${BIG}`), floorAgent);
     let pieces = 0;
     for await (const lines of lineBatches(res.body)) {
       for (const line of lines) {
@@ -324,7 +324,7 @@ try {
   rows.push([`bytes/token 1k vs ${big} (Parley)`, '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / BIG, 1)} B`, `${f(bytesParley / BIG / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
   const serverCpuPer1k = parleyCpu / ((THROUGHPUT_RUNS * BIG) / 1000);
   rows.push(['server CPU per 1k tokens', `${f(floorCpuPer1k, 1)} ms (floor)`, `${f(serverCpuPer1k, 1)} ms`, `${f(serverCpuPer1k / floorCpuPer1k)}× floor`, '≤ 1.5× floor']);
-  rows.push(['· floor: parse the provider stream alone', '—', `${f(floorCpuPer1k, 1)} ms / 1k`, '—', 'floor (node:http, lines, JSON)']);
+  rows.push(['· floor: parse the provider stream alone', '—', `${f(floorCpuPer1k, 1)} ms / 1k`, '—', 'floor (undici, lines, JSON)']);
   rows.push(['· compat provider alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `${signed(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
   rows.push(['· bare GET /health round trip p50', '—', `${f(percentile(healthMs, 50))} ms`, '—', 'floor (HTTP hop)']);
   rows.push([`· compat provider alone: ${big} tokens`, `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]) / rate(bigDirect))}×`, 'ceiling (providers)']);
