@@ -101,15 +101,18 @@ export function createFrameReader(): (data: string) => CompletionChunk | typeof 
  * lines joined with newlines, or undefined when it has none (comments, other fields).
  */
 function blockData(block: string): string | undefined {
-  // The usual block: one data line.
-  if (block.startsWith('data:') && block.indexOf('\n') < 0) return block.charCodeAt(5) === 32 ? block.slice(6) : block.slice(5);
   let data: string | undefined;
   for (const line of block.split('\n')) {
     if (!line.startsWith('data:')) continue;
-    const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+    const value = lineData(line, 0, line.length);
     data = data === undefined ? value : `${data}\n${value}`;
   }
   return data;
+}
+
+/** The value of the `data:` line from `start` to `end` of `text` (one optional space after the colon). */
+function lineData(text: string, start: number, end: number): string {
+  return text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
 }
 
 /**
@@ -136,9 +139,12 @@ export async function* sseFrameBatches(body: Readable): AsyncGenerator<Array<Com
       for (;;) {
         // Blank lines in a row end one frame: the extra ones are skipped.
         while (text.charCodeAt(start) === 10) start += 1;
-        const end = text.indexOf('\n\n', start);
+        // The usual frame is one line: its first line end is followed by the blank line.
+        const lineEnd = text.indexOf('\n', start);
+        if (lineEnd < 0) break;
+        const end = text.charCodeAt(lineEnd + 1) === 10 ? lineEnd : text.indexOf('\n\n', lineEnd);
         if (end < 0) break;
-        const data = blockData(text.slice(start, end));
+        const data = end === lineEnd && text.startsWith('data:', start) ? lineData(text, start, end) : blockData(text.slice(start, end));
         if (data !== undefined) batch.push(read(data));
         start = end + 2;
       }
