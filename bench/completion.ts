@@ -6,7 +6,8 @@
  * Prints the targets of the streaming issue in one table: added time-to-first-token (short chat,
  * and a 500-message chat saved with chat_id), streaming throughput of a ≈40,000-token answer,
  * bytes on the wire, server CPU per 1k tokens against the floor (parsing the provider's stream
- * alone), and 50 concurrent streams on new connections, on reused ones, and saved into chats.
+ * alone), a byte relay's throughput (a third process copying bytes: the floor under any gateway),
+ * and 50 concurrent streams on new connections, on reused ones, and saved into chats.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -14,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
-import { createStreamAgents, lineBatches, postJson } from '../server/providers/http-stream';
+import { createStreamAgent, lineBatches, postJson } from '../server/providers/http-stream';
 import { median, percentile, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -121,11 +122,12 @@ function cpuMs(pid: number): number {
   }
 }
 
-function startFake(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'lib', 'fake-provider-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts a bench child script that prints `… listening on <url>`; stops it with SIGTERM. */
+function startListening(script: string, args: string[] = []): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'lib', script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.on('exit', (code) => reject(new Error(`fake provider exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const match = /listening on (\S+)/.exec(out);
@@ -143,7 +145,9 @@ async function json(url: string, method: string, body: unknown, token?: string):
   return res.json();
 }
 
-const fake = await startFake();
+const fake = await startListening('fake-provider-child.ts');
+// A third process that only copies bytes between client and provider: the throughput floor of any gateway.
+const relay = await startListening('relay-child.ts', [fake.url]);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-completion-'));
 const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_LOG_LEVEL: 'warn',
@@ -152,6 +156,7 @@ const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_COMPAT_API_KEY: 'sk-bench',
 }).catch((error: unknown) => {
   fake.stop();
+  relay.stop();
   rmSync(dataDir, { recursive: true, force: true });
   throw error;
 });
@@ -164,6 +169,7 @@ try {
   await json(`${server.url}/api/v1/tasks/config/update`, 'POST', { ...tasksOff, ENABLE_TITLE_GENERATION: false, ENABLE_TAGS_GENERATION: false, ENABLE_FOLLOW_UP_GENERATION: false }, token);
 
   const direct = { url: `${fake.url}/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
+  const relayed = { url: `${relay.url}/chat/completions`, headers: direct.headers };
   const parley = { url: `${server.url}/api/chat/completions`, headers: { authorization: `Bearer ${token}` } };
   const ask = (text: string, history: Array<{ role: string; content: string }> = []) => ({
     model: 'bench-model',
@@ -204,21 +210,24 @@ try {
 
   // 3. Throughput, bytes and server CPU for a ≈40,000-token answer.
   const bigDirect: StreamRun[] = [];
+  const bigRelayed: StreamRun[] = [];
   const bigParley: StreamRun[] = [];
   let parleyCpu = 0;
+  await stream(relayed.url, relayed.headers, ask('bench tokens=3'));
   for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
     bigDirect.push(await stream(direct.url, direct.headers, ask(`bench tokens=${BIG}`)));
+    bigRelayed.push(await stream(relayed.url, relayed.headers, ask(`bench tokens=${BIG}`)));
     const before = cpuMs(serverPid);
     bigParley.push(await stream(parley.url, parley.headers, ask(`bench tokens=${BIG}`)));
     parleyCpu += cpuMs(serverPid) - before;
   }
   const smallParley = await stream(parley.url, parley.headers, ask('bench tokens=1000'));
 
-  // The floor under the server's CPU: only parsing the provider's stream (node:http, lines, JSON), in this process.
-  const floorAgents = createStreamAgents();
+  // The floor under the server's CPU: only parsing the provider's stream (undici, lines, JSON), in this process.
+  const floorAgent = createStreamAgent();
   // Every frame's JSON parsed whole, one batch per read: the least a reader of the stream does.
   const parseOnly = async () => {
-    const res = await postJson(new URL(direct.url), direct.headers, ask(`bench tokens=${BIG}`), floorAgents);
+    const res = await postJson(new URL(direct.url), direct.headers, ask(`bench tokens=${BIG}`), floorAgent);
     let pieces = 0;
     for await (const lines of lineBatches(res.body)) {
       for (const line of lines) {
@@ -301,16 +310,21 @@ try {
   const shortP50 = percentile(shortParley, 50);
   const longP50 = percentile(longParley, 50);
   rows.push(['TTFT 500-msg chat p50 (saved in chat)', `${f(percentile(longDirect, 50))} ms`, `${f(longP50)} ms`, `${signed(addedLongP50)} ms; ${f(longP50 / shortP50)}× short`, '≤ 1.5× short']);
+  // The provider's own time grows with the history it reads: Parley's growth against it.
+  const directGrowth = percentile(longDirect, 50) / percentile(shortDirect, 50);
+  rows.push(['· 500-msg growth, Parley over provider', `${f(directGrowth)}× short`, `${f(longP50 / shortP50)}× short`, `${f(longP50 / shortP50 / directGrowth)}×`, 'fair form of the 1.5× row']);
   rows.push(['TTFT 500-msg chat p99', `${f(percentile(longDirect, 99))} ms`, `${f(percentile(longParley, 99))} ms`, `${signed(addedLongP99)} ms`, '—']);
   const big = BIG.toLocaleString('en');
   rows.push([`throughput ${big} tokens`, `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(bigParley), 0)} tok/s`, `${f(rate(bigParley) / rate(bigDirect))}×`, '≥ 0.9×']);
+  rows.push([`· floor: byte relay, ${big} tokens`, `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(bigRelayed), 0)} tok/s`, `${f(rate(bigRelayed) / rate(bigDirect))}×`, 'ceiling (3rd process)']);
+  rows.push([`· throughput vs the byte relay`, `${f(rate(bigRelayed), 0)} tok/s`, `${f(rate(bigParley), 0)} tok/s`, `${f(rate(bigParley) / rate(bigRelayed))}×`, '—']);
   const bytesDirect = median(bigDirect.map((r) => r.bytes));
   const bytesParley = median(bigParley.map((r) => r.bytes));
   rows.push([`bytes, ${big} tokens`, `${f(bytesDirect / 1024, 0)} KiB`, `${f(bytesParley / 1024, 0)} KiB`, `${f(bytesParley / bytesDirect)}×`, 'linear']);
   rows.push([`bytes/token 1k vs ${big} (Parley)`, '—', `${f(smallParley.bytes / 1000, 1)} / ${f(bytesParley / BIG, 1)} B`, `${f(bytesParley / BIG / (smallParley.bytes / 1000))}×`, '≈ 1× (delta-only)']);
   const serverCpuPer1k = parleyCpu / ((THROUGHPUT_RUNS * BIG) / 1000);
   rows.push(['server CPU per 1k tokens', `${f(floorCpuPer1k, 1)} ms (floor)`, `${f(serverCpuPer1k, 1)} ms`, `${f(serverCpuPer1k / floorCpuPer1k)}× floor`, '≤ 1.5× floor']);
-  rows.push(['· floor: parse the provider stream alone', '—', `${f(floorCpuPer1k, 1)} ms / 1k`, '—', 'floor (node:http, lines, JSON)']);
+  rows.push(['· floor: parse the provider stream alone', '—', `${f(floorCpuPer1k, 1)} ms / 1k`, '—', 'floor (undici, lines, JSON)']);
   rows.push(['· compat provider alone: TTFT p50', `${f(percentile(shortDirect, 50))} ms`, `${f(percentile(clientTtft, 50))} ms`, `${signed(percentile(clientTtft, 50) - percentile(shortDirect, 50))} ms`, 'floor (providers)']);
   rows.push(['· bare GET /health round trip p50', '—', `${f(percentile(healthMs, 50))} ms`, '—', 'floor (HTTP hop)']);
   rows.push([`· compat provider alone: ${big} tokens`, `${f(rate(bigDirect), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]), 0)} tok/s`, `${f(rate(clientRuns as StreamRun[]) / rate(bigDirect))}×`, 'ceiling (providers)']);
@@ -336,5 +350,6 @@ try {
 } finally {
   await server.stop();
   fake.stop();
+  relay.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -40,6 +40,8 @@ import { createFirstRunSetup, createOwnerHandover } from './desktop';
 export interface Platform {
   boot: BootConfig;
   db: Db;
+  /** Connections for the hot reads beside the one SQLite writer (`openReader`); default `db`. */
+  reader?: Db;
   log: Logger;
   clock: Clock;
   secrets: SecretStore;
@@ -109,7 +111,7 @@ export async function buildServices(platform: Platform) {
     return () => files.removeBytes(ids);
   });
   const folders = createFoldersService({ repo: createFoldersRepo(db), clock });
-  const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock, requireFolder: folders.requireOwnForFiling });
+  const chats = createChatsService({ repo: createChatsRepo(db, platform.reader), attachments: createAttachmentsRepo(db, platform.reader), files, permissions, clock, requireFolder: folders.requireOwnForFiling });
   // Answers a stopped service left half-written are shown as interrupted from the first request on.
   await chats.markCutAnswers();
   const chatLibrary = createChatLibrary({ db, chats, folders, permissions, clock });

@@ -7,7 +7,7 @@ import type { Express } from 'express';
 import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { acquireDataDirLock } from './platform/data-dir-lock';
-import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
+import { closeDatabase, closeReader, migrate, openDatabase, openReader } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { applyTimeouts, limitConnections } from './platform/http/connection-limits';
 import { isSameOrigin } from './platform/http/same-origin';
@@ -65,7 +65,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const dbFile = path.join(boot.dataDir, 'parley.db');
   if (!boot.databaseUrl && !existsSync(dbFile)) writePrivateFile(dbFile, '');
-  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize });
+  const where = { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize };
+  const db = openDatabase(where);
+  const reader = openReader(db, where);
   let services: Services | undefined;
   try {
     await migrate(db);
@@ -75,7 +77,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
-    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime });
+    services = await buildServices({ boot, db, reader, log, clock: options.clock ?? systemClock, secrets, realtime });
     const app = createApp(services);
     const built = services;
 
@@ -116,6 +118,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await stopHttp(server, sockets);
         await realtime.close();
         await built.shutdown();
+        await closeReader(reader, db);
         await closeDatabase(db);
         lock.release();
         log.info('Parley stopped');
@@ -127,6 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     // Background jobs (ingestion, graph builds) stop before the database closes.
     await services?.shutdown().catch(() => undefined);
+    await closeReader(reader, db).catch(() => undefined);
     await db.destroy().catch(() => undefined);
     lock.release();
     flush();

@@ -74,7 +74,8 @@ export class SseWriter {
     const data = this.pending;
     this.pending = '';
     if (!data || this.isClosed) return;
-    if (this.res.write(data) || this.blocked) return;
+    // As bytes: a string would be measured (a scan) for its chunk header, then encoded (another).
+    if (this.res.write(Buffer.from(data)) || this.blocked) return;
     this.blocked = new Promise<void>((resolve) => {
       const done = () => {
         this.res.off('drain', done);

@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
 import type * as OpenAIModule from 'openai';
-import { abortError, isAbortError, ProviderError, singles, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
-import { createStreamAgents, postJson, readText, type StreamResponse } from './http-stream';
+import type { Readable } from 'node:stream';
+import { abortError, ProviderError, singles, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
+import { createStreamAgent, upstreamBatches } from './http-stream';
 import { DONE, sseFrameBatches, upstreamErrorMessage } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
 
@@ -71,66 +72,57 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
 
   const chatUrl = new URL(`${options.url.replace(/\/+$/, '')}/chat/completions`);
   const authHeader: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  const agents = createStreamAgents();
+  const agent = createStreamAgent();
 
-  async function* streamBatches(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk[]> {
-    // The hot path goes over node:http with the SSE body parsed here: the client's fetch and
-    // stream machinery cost more per token than the provider's framing (see http-stream.ts).
-    let response: StreamResponse;
-    try {
-      response = await postJson(chatUrl, authHeader, { ...requestBody(request), stream: true, stream_options: { include_usage: true } }, agents, signal);
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw abortError();
-      throw new ProviderError('compat', `Could not reach the provider: ${(error as Error).message}`);
-    }
-    const { status, body } = response;
-    if (status < 200 || status >= 300) {
-      const text = await readText(body).catch(() => '');
-      throw new ProviderError('compat', upstreamErrorMessage(status, text), status);
-    }
+  /** The SSE body as pieces, one batch per read; tool call deltas are assembled into whole calls. */
+  async function* readAnswer(body: Readable): AsyncGenerator<ChatChunk[]> {
     const toolCalls = createToolCallAccumulator();
     let finished = false;
-    let ended = false;
-    try {
-      for await (const frames of sseFrameBatches(body)) {
-        if (finished) continue;
-        const out: ChatChunk[] = [];
-        for (const chunk of frames) {
-          if (finished) break;
-          if (typeof chunk === 'string') {
-            out.push({ content: chunk });
-            continue;
-          }
-          if (chunk === DONE) {
-            finished = true;
-            continue;
-          }
-          if (chunk.usage) out.push({ usage: pickUsage(chunk.usage) });
-          const choice = chunk.choices?.[0];
-          if (!choice) continue;
-          if (choice.delta?.content) out.push({ content: choice.delta.content });
-          if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
-          if (choice.finish_reason) {
-            const calls = toolCalls.take();
-            if (calls.length > 0) out.push({ tool_calls: calls });
-            out.push({ finish_reason: choice.finish_reason });
-          }
+    for await (const frames of sseFrameBatches(body)) {
+      if (finished) continue;
+      const out: ChatChunk[] = [];
+      for (const chunk of frames) {
+        if (finished) break;
+        if (typeof chunk === 'string') {
+          out.push({ content: chunk });
+          continue;
         }
-        if (out.length > 0) yield out;
+        if (chunk === DONE) {
+          finished = true;
+          continue;
+        }
+        if (chunk.usage) out.push({ usage: pickUsage(chunk.usage) });
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        if (choice.delta?.content) out.push({ content: choice.delta.content });
+        if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
+        if (choice.finish_reason) {
+          const calls = toolCalls.take();
+          if (calls.length > 0) out.push({ tool_calls: calls });
+          out.push({ finish_reason: choice.finish_reason });
+        }
       }
-      ended = true;
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw abortError();
-      if (error instanceof ProviderError) throw error;
-      throw new ProviderError('compat', (error as Error).message || 'The provider failed');
-    } finally {
-      // A consumer that stops early (break, throw) must not leave the upstream request open.
-      if (!ended) body.destroy();
+      if (out.length > 0) yield out;
     }
-    if (signal?.aborted) throw abortError();
     const rest = toolCalls.take();
     if (rest.length > 0) yield [{ tool_calls: rest }];
   }
+
+  // The hot path goes over undici with the SSE body parsed here: the client's fetch and stream
+  // machinery cost more per token than the provider's framing (see http-stream.ts).
+  const streamBatches = (request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk[]> =>
+    upstreamBatches(
+      {
+        kind: 'compat',
+        url: chatUrl,
+        headers: authHeader,
+        body: { ...requestBody(request), stream: true, stream_options: { include_usage: true } },
+        agent,
+        errorMessage: upstreamErrorMessage,
+        read: readAnswer,
+      },
+      signal,
+    );
 
   return {
     kind: 'compat',

@@ -1,7 +1,8 @@
 import type * as OllamaModule from 'ollama';
 import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Options as OllamaOptions } from 'ollama';
-import { abortError, isAbortError, ProviderError, singles, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
-import { createStreamAgents, lineBatches, postJson, readText, type StreamResponse } from './http-stream';
+import type { Readable } from 'node:stream';
+import { abortError, ProviderError, singles, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
+import { createStreamAgent, lineBatches, upstreamBatches } from './http-stream';
 import { fromOllamaToolCalls, toOllamaToolCalls, type OllamaToolCall } from './tool-calls';
 
 // The ollama client is loaded at the first call to a provider, not at start-up.
@@ -113,7 +114,7 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
 
   const chatUrl = new URL(`${ollamaHost(config.url)}/api/chat`);
   const authHeader: Record<string, string> = config.key ? { authorization: `Bearer ${config.key}` } : {};
-  const agents = createStreamAgents();
+  const agent = createStreamAgent();
 
   const chatBody = (request: ChatRequest) => ({
     model: request.model,
@@ -122,58 +123,39 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
     ...(options(request) ? { options: options(request) } : {}),
   });
 
-  async function* streamBatches(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk[]> {
-    // The hot path goes over node:http with the NDJSON body parsed here (see http-stream.ts).
-    let response: StreamResponse;
-    try {
-      response = await postJson(chatUrl, authHeader, { ...chatBody(request), stream: true }, agents, signal);
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw abortError();
-      throw new ProviderError('local', `Could not reach the provider: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    const { status, body } = response;
-    if (status < 200 || status >= 300) {
-      const text = await readText(body).catch(() => '');
-      throw new ProviderError('local', ollamaErrorMessage(text, status), status);
-    }
+  /** The NDJSON body as pieces, one batch per read. */
+  async function* readAnswer(body: Readable): AsyncGenerator<ChatChunk[]> {
     let calls = 0;
-    let ended = false;
-    try {
-      for await (const lines of lineBatches(body)) {
-        const out: ChatChunk[] = [];
-        try {
-          for (const line of lines) {
-            if (!line.trim()) continue;
-            const part = JSON.parse(line) as OllamaStreamPart;
-            if (part.error) throw new ProviderError('local', typeof part.error === 'string' ? part.error : JSON.stringify(part.error));
-            if (part.message?.content) out.push({ content: part.message.content });
-            if (part.message?.tool_calls && part.message.tool_calls.length > 0) {
-              const converted = fromOllamaToolCalls(part.message.tool_calls, calls);
-              calls += converted.length;
-              out.push({ tool_calls: converted });
-            }
-            if (part.done) {
-              out.push({ usage: usageOf(part) });
-              out.push({ finish_reason: calls > 0 ? 'tool_calls' : part.done_reason || 'stop' });
-            }
+    for await (const lines of lineBatches(body)) {
+      const out: ChatChunk[] = [];
+      try {
+        for (const line of lines) {
+          if (!line.trim()) continue;
+          const part = JSON.parse(line) as OllamaStreamPart;
+          if (part.error) throw new ProviderError('local', typeof part.error === 'string' ? part.error : JSON.stringify(part.error));
+          if (part.message?.content) out.push({ content: part.message.content });
+          if (part.message?.tool_calls && part.message.tool_calls.length > 0) {
+            const converted = fromOllamaToolCalls(part.message.tool_calls, calls);
+            calls += converted.length;
+            out.push({ tool_calls: converted });
           }
-        } catch (error) {
-          // The pieces before a bad line still count.
-          if (out.length > 0) yield out;
-          throw error;
+          if (part.done) {
+            out.push({ usage: usageOf(part) });
+            out.push({ finish_reason: calls > 0 ? 'tool_calls' : part.done_reason || 'stop' });
+          }
         }
+      } catch (error) {
+        // The pieces before a bad line still count.
         if (out.length > 0) yield out;
+        throw error;
       }
-      ended = true;
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw abortError();
-      if (error instanceof ProviderError) throw error;
-      throw new ProviderError('local', (error as Error).message || 'The provider failed');
-    } finally {
-      if (!ended) body.destroy();
+      if (out.length > 0) yield out;
     }
-    if (signal?.aborted) throw abortError();
   }
+
+  // The hot path goes over undici with the NDJSON body parsed here (see http-stream.ts).
+  const streamBatches = (request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk[]> =>
+    upstreamBatches({ kind: 'local', url: chatUrl, headers: authHeader, body: { ...chatBody(request), stream: true }, agent, errorMessage: (status, text) => ollamaErrorMessage(text, status), read: readAnswer }, signal);
 
   return {
     kind: 'local',

@@ -43,6 +43,13 @@ describe('sseChunks', () => {
     expect(await collect(['data: {"choices":\ndata: []}\n\n'])).toEqual([{ choices: [] }]);
   });
 
+  it('reads \\r line ends split between reads, extra blank lines, comment lines and a last frame without its blank line', async () => {
+    const frame = (text: string) => `data: {"choices":[{"delta":{"content":"${text}"}}]}`;
+    expect(await collect([`${frame('a')}\r`, `\n\r\n\n\n: ping\r\n${frame('b')}\r\r`, `${frame('c')}\n\nid: 7\n${frame('d')}`])).toEqual(
+      ['a', 'b', 'c', 'd'].map((content) => ({ choices: [{ delta: { content } }] })),
+    );
+  });
+
   it('throws a provider error for a frame that carries an error, after the pieces before it', async () => {
     const out: unknown[] = [];
     const run = async () => {

@@ -1,5 +1,4 @@
-import type { IncomingMessage } from 'node:http';
-import { lineBatches } from './http-stream';
+import type { Readable } from 'node:stream';
 import { ProviderError } from './provider';
 import type { ToolCallDelta } from './tool-calls';
 
@@ -98,36 +97,67 @@ export function createFrameReader(): (data: string) => CompletionChunk | typeof 
 }
 
 /**
+ * The data of one SSE event block (the text between blank lines, `\n` line ends): its `data`
+ * lines joined with newlines, or undefined when it has none (comments, other fields).
+ */
+function blockData(block: string): string | undefined {
+  let data: string | undefined;
+  for (const line of block.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    const value = lineData(line, 0, line.length);
+    data = data === undefined ? value : `${data}\n${value}`;
+  }
+  return data;
+}
+
+/** The value of the `data:` line from `start` to `end` of `text` (one optional space after the colon). */
+function lineData(text: string, start: number, end: number): string {
+  return text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
+}
+
+/**
  * The frames of an OpenAI-style SSE body, one batch per network read (SSE rules: frames end at
  * a blank line, several `data:` lines join with newlines, comments and other fields are
- * skipped): a text-only frame as its text (see `createFrameReader`), any other frame as its
- * JSON, `DONE` for `[DONE]`. A frame whose JSON holds `error` throws a ProviderError with its
- * message; JSON that does not parse throws. The body is read to its end (keep-alive reuse);
- * callers skip anything after `DONE`.
+ * skipped, `\r\n` and `\r` end lines too): a text-only frame as its text (see
+ * `createFrameReader`), any other frame as its JSON, `DONE` for `[DONE]`. A frame whose JSON
+ * holds `error` throws a ProviderError with its message; JSON that does not parse throws. The
+ * body is read to its end (keep-alive reuse); callers skip anything after `DONE`. A last frame
+ * without its blank line still counts.
  */
-export async function* sseFrameBatches(body: IncomingMessage): AsyncGenerator<Array<CompletionChunk | typeof DONE | string>> {
+export async function* sseFrameBatches(body: Readable): AsyncGenerator<Array<CompletionChunk | typeof DONE | string>> {
   const read = createFrameReader();
-  let data: string | undefined;
-  for await (const lines of lineBatches(body)) {
+  body.setEncoding('utf8');
+  let rest = '';
+  for await (const part of body as AsyncIterable<string>) {
+    let text = rest + part;
+    // A `\r` at the end may be the first half of `\r\n`: it waits for the next read.
+    const held = text.endsWith('\r') ? 1 : 0;
+    if (text.indexOf('\r') >= 0) text = text.slice(0, text.length - held).replace(/\r\n?/g, '\n') + (held ? '\r' : '');
     const batch: Array<CompletionChunk | typeof DONE | string> = [];
+    let start = 0;
     try {
-      for (let line of lines) {
-        if (line.endsWith('\r')) line = line.slice(0, -1);
-        if (line === '') {
-          if (data !== undefined) batch.push(read(data));
-          data = undefined;
-        } else if (line.startsWith('data:')) {
-          const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
-          data = data === undefined ? value : `${data}\n${value}`;
-        }
+      for (;;) {
+        // Blank lines in a row end one frame: the extra ones are skipped.
+        while (text.charCodeAt(start) === 10) start += 1;
+        // The usual frame is one line: its first line end is followed by the blank line.
+        const lineEnd = text.indexOf('\n', start);
+        if (lineEnd < 0) break;
+        const end = text.charCodeAt(lineEnd + 1) === 10 ? lineEnd : text.indexOf('\n\n', lineEnd);
+        if (end < 0) break;
+        const data = end === lineEnd && text.startsWith('data:', start) ? lineData(text, start, end) : blockData(text.slice(start, end));
+        if (data !== undefined) batch.push(read(data));
+        start = end + 2;
       }
     } catch (error) {
       // The frames before the bad one still count.
       if (batch.length > 0) yield batch;
       throw error;
     }
+    rest = text.slice(start);
     if (batch.length > 0) yield batch;
   }
+  const tail = rest.replace(/\r$/, '').replace(/\n+$/, '');
+  const data = tail ? blockData(tail) : undefined;
   if (data !== undefined) yield [read(data)];
 }
 
@@ -135,7 +165,7 @@ export async function* sseFrameBatches(body: IncomingMessage): AsyncGenerator<Ar
  * The frames of an OpenAI-style SSE body one by one, as `sseFrameBatches` reads them, text-only
  * frames given back their chunk shape.
  */
-export async function* sseChunks(body: IncomingMessage): AsyncGenerator<CompletionChunk | typeof DONE> {
+export async function* sseChunks(body: Readable): AsyncGenerator<CompletionChunk | typeof DONE> {
   for await (const batch of sseFrameBatches(body)) {
     for (const frame of batch) yield typeof frame === 'string' ? { choices: [{ delta: { content: frame } }] } : frame;
   }
