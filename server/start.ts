@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -51,6 +52,14 @@ function installId(dataDir: string): string {
   return id;
 }
 
+/**
+ * This process's name among the instances on one database: the owner of the background jobs it
+ * claims and, on PostgreSQL, its connections' application_name (at most 63 bytes there).
+ */
+function instanceName(): string {
+  return `parley ${hostname().slice(0, 32)} ${process.pid} ${randomUUID().slice(0, 8)}`;
+}
+
 /** Config → data dir → database and migrations → services → listen. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const boot = readBootConfig(options);
@@ -58,6 +67,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The data dir holds chats, uploads and the database: this OS account only (0700 folders, 0600 files).
   ensurePrivateDir(boot.dataDir);
   for (const dir of ['uploads', 'indexes', 'logs']) ensurePrivateDir(path.join(boot.dataDir, dir));
+  // Several instances: each keeps its own data dir (lock, logs, keys); uploads, index snapshots and model files are shared.
+  if (boot.sharedDir) for (const dir of ['', 'uploads', 'indexes', 'models']) ensurePrivateDir(path.join(boot.sharedDir, dir));
   const lock = acquireDataDirLock(boot.dataDir);
   const logFile = path.join(boot.dataDir, 'logs', 'parley.log');
   if (!existsSync(logFile)) writePrivateFile(logFile, '');
@@ -65,7 +76,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const dbFile = path.join(boot.dataDir, 'parley.db');
   if (!boot.databaseUrl && !existsSync(dbFile)) writePrivateFile(dbFile, '');
-  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize });
+  const instance = instanceName();
+  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize, applicationName: instance });
   let services: Services | undefined;
   try {
     await migrate(db);
@@ -75,7 +87,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
-    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime });
+    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance });
     const app = createApp(services);
     const built = services;
 

@@ -3,6 +3,7 @@ import type { Knowledge } from '../knowledge';
 import type { Models } from '../models';
 import type { Clock } from '../platform/clock';
 import type { Db } from '../platform/db/knex';
+import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { Retrieval } from '../retrieval';
@@ -33,6 +34,7 @@ export function createGraph(deps: {
   /** File names by id (for the graph view). */
   fileNames: (ids: string[]) => Promise<Map<string, string>>;
   realtime: RealtimeHub;
+  jobs: JobQueue;
   clock: Clock;
   log: Logger;
 }) {
@@ -46,7 +48,7 @@ export function createGraph(deps: {
     log: deps.log,
   });
   // The builder publishes through the service, which is made right after it (no build runs before).
-  const builder = createGraphBuilder({ repo, extractor, clock: deps.clock, log: deps.log, publish: (id) => graph.publish(id) });
+  const builder = createGraphBuilder({ repo, extractor, jobs: deps.jobs, clock: deps.clock, log: deps.log, publish: (id) => graph.publish(id) });
   const access: KnowledgeAccess = (caller, id, mode) => deps.knowledge.service.access(caller, id, mode);
   const signal = createGraphSignal(repo);
   const graph = createGraphService({ repo, builder, access, fileNames: deps.fileNames, changed: (id) => signal.invalidate(id), realtime: deps.realtime, clock: deps.clock, log: deps.log });

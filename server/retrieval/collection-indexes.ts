@@ -167,6 +167,17 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
       dirty.delete(collectionId);
       await removeSnapshot(fileOf(collectionId));
     },
+    /**
+     * Drops a collection's index from memory only, every one when no id is given (another
+     * instance changed the collection; on next use the snapshot's fingerprint decides whether it
+     * is still good, else the index is rebuilt from the database).
+     */
+    forget(collectionId?: string): void {
+      for (const id of collectionId === undefined ? [...loaded.keys()] : [collectionId]) {
+        loaded.delete(id);
+        dirty.delete(id);
+      }
+    },
     /** Where a collection's snapshot lives. */
     fileOf,
     /** Saves every changed index now (at shutdown). */

@@ -16,6 +16,8 @@ export interface DatabaseLocation {
   databaseUrl?: string;
   /** PostgreSQL connection pool size (default 10). */
   poolSize?: number;
+  /** PostgreSQL `application_name` of the pool's connections (names the writer in change notices). */
+  applicationName?: string;
 }
 
 interface RawSqlite {
@@ -54,7 +56,7 @@ export function dialectOf(db: Db): Dialect {
  */
 export function openDatabase(location: string | DatabaseLocation): Db {
   const where: DatabaseLocation = typeof location === 'string' ? { dataDir: location } : location;
-  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10);
+  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10, where.applicationName);
   mkdirSync(where.dataDir, { recursive: true });
   return knexFactory({
     client: 'sqlite3',
@@ -77,11 +79,12 @@ function withoutNul(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
-function openPostgres(url: string, poolSize: number): Db {
+function openPostgres(url: string, poolSize: number, applicationName?: string): Db {
   const db = knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
+      ...(applicationName ? { application_name: applicationName } : {}),
       // Per-pool parsers (not pg's global ones): bigint and numeric (count, sum) as JS numbers.
       types: {
         getTypeParser: (oid: number, format?: string) => {

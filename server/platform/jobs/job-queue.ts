@@ -37,6 +37,7 @@ export function createJobQueue(deps: {
   /** Ids this instance holds, renewed until completed, failed or released. */
   const held = new Set<number>();
   const watchers = new Map<string, Set<() => void>>();
+  const tickers = new Set<() => void>();
   let closed = false;
   const pollMs = Math.max(100, Math.min(2_000, Math.floor(leaseMs / 3)));
 
@@ -63,7 +64,9 @@ export function createJobQueue(deps: {
   let polling = false;
   const poller = deps.poll
     ? setInterval(() => {
-        if (polling || closed || watchers.size === 0) return;
+        if (polling || closed) return;
+        for (const fn of tickers) fn();
+        if (watchers.size === 0) return;
         polling = true;
         repo
           .claimableKinds(clock.nowMs())
@@ -138,6 +141,17 @@ export function createJobQueue(deps: {
       if (!set) watchers.set(kind, (set = new Set()));
       set.add(fn);
       return () => set.delete(fn);
+    },
+
+    /** Wakes every runner once (at start: jobs queued by an earlier run wait for a claim). */
+    wakeAll(): void {
+      for (const kind of [...watchers.keys()]) wake(kind);
+    },
+
+    /** Calls `fn` on every poll (only where other instances share the database); answers a function that stops it. */
+    onPoll(fn: () => void): () => void {
+      tickers.add(fn);
+      return () => tickers.delete(fn);
     },
 
     /**
