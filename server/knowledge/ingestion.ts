@@ -35,8 +35,10 @@ const LINGER_MS = 40;
 /** Longest pause after storing a batch (see runBatch). */
 const STORE_PAUSE_MAX_MS = 100;
 
-/** The job kind of ingestion in the jobs table (key: the collection and file). */
+/** The job kind of ingestion in the jobs table… */
 export const INGEST_JOB = 'ingest';
+/** …and a file's job key (also what callers wait on). */
+export const ingestKey = (collectionId: string, fileId: string) => `${collectionId}/${fileId}`;
 
 /** A claimed file of a batch; `failed` holds its reason once it could not be indexed. */
 interface Entry {
@@ -85,7 +87,7 @@ export function createIngestion(deps: {
   const { retrieval, repo, files, worker, embeddings, config, realtime, jobs, clock, log } = deps;
   const changed = (job: IngestJob, status: FileStatus, error?: string) => deps.statusChanged?.(job, status, error);
   const indexedHooks: FileIndexedHook[] = [];
-  /** Callers waiting for a file (by fileKey), until its job is done here or elsewhere. */
+  /** Callers waiting for a file (by ingestKey), until its job is done here or elsewhere. */
   const waiters = new Map<string, { done: Promise<void>; resolve: () => void }>();
   /** Files enqueued here and not claimed yet (all, and chat files): the batching decisions' view of the queue. */
   let queuedHint = 0;
@@ -256,7 +258,7 @@ export function createIngestion(deps: {
     if (stopped) return;
     await jobs.complete(batch.filter((e) => e.failed === undefined).map((e) => e.claimed));
     for (const e of batch) if (e.failed !== undefined) await jobs.fail(e.claimed, e.failed);
-    for (const e of batch) settle(fileKey(e.job.collectionId, e.job.fileId));
+    for (const e of batch) settle(ingestKey(e.job.collectionId, e.job.fileId));
   }
 
   /** Claims batches while lanes are free and jobs wait (files added one after another, while a batch runs, wait briefly to share the next). */
@@ -326,7 +328,7 @@ export function createIngestion(deps: {
   const ingestion = {
     /** Queues a file (already recorded as `pending`); resolves when it is completed or failed (here or on another instance). */
     enqueue(job: IngestJob, options: { again?: boolean } = { again: true }): Promise<void> {
-      const key = fileKey(job.collectionId, job.fileId);
+      const key = ingestKey(job.collectionId, job.fileId);
       let waiter = waiters.get(key);
       if (!waiter) {
         let resolve!: () => void;
@@ -345,7 +347,7 @@ export function createIngestion(deps: {
 
     /** Resolves when a queued file is done (at once if it is not queued here). */
     async settled(collectionId: string, fileId: string): Promise<void> {
-      await waiters.get(fileKey(collectionId, fileId))?.done;
+      await waiters.get(ingestKey(collectionId, fileId))?.done;
     },
 
     /** Resolves when everything queued here (including work queued meanwhile) is done. */
