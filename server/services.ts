@@ -155,7 +155,7 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
-  const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
+  const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
   const resumedGraph = graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
   // Jobs an earlier run queued or left unfinished (a re-embedding, too) start now.

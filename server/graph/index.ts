@@ -6,7 +6,7 @@ import type { Db } from '../platform/db/knex';
 import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
-import type { Retrieval } from '../retrieval';
+import { watchCollectionChanges, type Retrieval } from '../retrieval';
 import { createTaskRunner, type TaskCaller } from '../tasks';
 import { createChunkExtractor } from './chunk-extractor';
 import { createExtractWorker } from './extract/extract-worker';
@@ -35,6 +35,8 @@ export function createGraph(deps: {
   fileNames: (ids: string[]) => Promise<Map<string, string>>;
   realtime: RealtimeHub;
   jobs: JobQueue;
+  /** This instance's name (its own changes are not followed as another instance's). */
+  instance?: string;
   clock: Clock;
   log: Logger;
 }) {
@@ -56,6 +58,10 @@ export function createGraph(deps: {
   deps.knowledge.service.onFileIndexed((event) => graph.fileIndexed(event.knowledgeId));
   deps.knowledge.service.onFileRemoved((event) => graph.fileRemoved(event.knowledgeId));
   deps.retrieval.service.addSignal(signal.signal);
+  // Several instances: a graph built, grown or turned off by another instance is read again here.
+  watchCollectionChanges(deps.db, deps.instance, (change) => {
+    if (change.table === 'graph_state') signal.invalidate(change.id);
+  });
 
   return {
     service: graph,

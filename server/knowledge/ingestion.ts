@@ -32,6 +32,8 @@ const BATCH_BYTES = 16 * 1024 * 1024;
  * added one request after another then share the per-batch work); chat files never wait.
  */
 const LINGER_MS = 40;
+/** Waiting files looked up per poll to see whether another instance finished them. */
+const SETTLE_CHECK_MAX = 500;
 /** Longest pause after storing a batch (see runBatch). */
 const STORE_PAUSE_MAX_MS = 100;
 
@@ -310,10 +312,10 @@ export function createIngestion(deps: {
       });
   }
 
-  /** Resolves waiters whose files another instance finished (asked only when some wait for files not in work here). */
+  /** Resolves waiters whose files another instance finished (the longest waiting first, a bounded number per poll). */
   async function settleElsewhere(): Promise<void> {
     if (waiters.size === 0 || stopped) return;
-    const keys = [...waiters.keys()];
+    const keys = [...waiters.keys()].slice(0, SETTLE_CHECK_MAX);
     const open = await jobs.unfinished(INGEST_JOB, keys);
     for (const key of keys) if (!open.has(key)) settle(key);
   }

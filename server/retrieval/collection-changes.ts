@@ -3,13 +3,13 @@ import { watchTableChanges } from '../users/table-changes';
 
 /** A change another instance made, as announced on PostgreSQL (migration 202611270102). */
 export interface CollectionChange {
-  /** `chunks`: a collection's chunks or language (its search index); `collection_files`: a knowledge base's file list. */
-  table: 'chunks' | 'collection_files';
-  /** The collection (`chunks`) or knowledge base (`collection_files`); undefined: any may have changed (the feed was down). */
+  /** `chunks`: a collection's chunks or language (its search index); `collection_files`: a knowledge base's file list; `graph_state`: its knowledge graph. */
+  table: 'chunks' | 'collection_files' | 'graph_state';
+  /** The collection (`chunks`) or knowledge base (the others); undefined: any may have changed (the feed was down). */
   id?: string;
 }
 
-const TABLES = new Set(['chunks', 'collection_files']);
+const TABLES = new Set(['chunks', 'collection_files', 'graph_state']);
 
 /**
  * Calls `listener` for changes to collections made by other writers than this instance (named

@@ -8,7 +8,7 @@ export const TABLE_CHANGES_CHANNEL = 'parley_table_changes';
  * Tables whose writes are announced (migrations 202611260601 and, as `<table>|<writer>|<id>`,
  * 202611270102); the in-memory caches and search indexes read these.
  */
-export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config', 'chunks', 'collection_files'] as const;
+export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config', 'chunks', 'collection_files', 'graph_state'] as const;
 
 /** The listening connection's application_name (in pg_stat_activity). */
 export const FEED_APPLICATION_NAME = 'parley-change-feed';

@@ -8,7 +8,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { createTestDatabase, dropTestDatabase, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { waitForGraph } from './graph-helpers';
+import { LINKED_DOCS, waitForGraph } from './graph-helpers';
 import { createBase, query, uploadFile, waitForFiles } from './knowledge-helpers';
 
 /** How soon a change made on one instance must show on the other. */
@@ -138,13 +138,19 @@ describe('background jobs and search indexes across two instances on one Postgre
     }
   }, 90_000);
 
-  it('builds a knowledge graph once, whichever instance runs it', async () => {
+  it('builds a knowledge graph once, whichever instance runs it, and searches on both use it', async () => {
     const base = await createBase(a, alice, 'Graph');
-    for (const [name, text] of Object.entries({ 'a.txt': 'Amara Mensah founded Meridian Labs in Accra.', 'b.txt': 'Keiko Tanaka joined Meridian Labs in Kyoto.' })) {
-      const file = await uploadFile(a, alice, name, text);
-      expect((await a.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file })).status).toBe(200);
+    const ids: Record<string, string> = {};
+    for (const [name, text] of Object.entries(LINKED_DOCS)) {
+      ids[name] = await uploadFile(a, alice, name, text);
+      expect((await a.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: ids[name] })).status).toBe(200);
     }
     await waitForFiles(a, alice, base);
+    const question = 'principal investigator of Project Falcon';
+    const filesFound = async (server: TestServer) => (await query(server, alice, [base], question, { k: 2, relevance_threshold: 0 })).metadatas.map((m) => m.file_id as string).sort();
+    // Without the graph (A read that before the build) plain search finds one of the two linked documents.
+    expect(await filesFound(a)).not.toContain(ids['holm.txt']);
+
     expect((await b.as(alice.token).post(`/api/knowledge/${base}/graph/toggle`, { enabled: true })).status).toBe(200);
     expect((await waitForGraph(a, alice, base)).status).toBe('ready');
     const [job] = await sql<{ status: string; runs: number }>("SELECT status, runs FROM jobs WHERE kind = 'graph' AND key = $1", [base]);
@@ -152,6 +158,10 @@ describe('background jobs and search indexes across two instances on one Postgre
     const [{ n }] = (await sql<{ n: number }>('SELECT count(*)::int AS n FROM graph_chunks WHERE knowledge_id = $1', [base])) as [{ n: number }];
     const [{ total }] = (await sql<{ total: number }>('SELECT count(*)::int AS total FROM chunks WHERE collection_id = $1', [base])) as [{ total: number }];
     expect(n).toBe(total);
+    // Both instances' searches now bring in the linked document through the graph.
+    const both = [ids['falcon.txt'], ids['holm.txt']].sort();
+    await within(async () => JSON.stringify(await filesFound(a)) === JSON.stringify(both));
+    expect(await filesFound(b)).toEqual(both);
   }, 60_000);
 
   it('re-embeds every chunk once after a model change on A, and both instances search with the new model', async () => {
