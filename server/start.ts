@@ -119,7 +119,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const urlHost = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
     const url = `http://${urlHost}:${port}`;
     lock.setUrl(url);
-    log.info({ url, dataDir: boot.dataDir, secrets: secrets.kind }, 'service started');
+    log.info({ url, dataDir: boot.dataDir, sharedDir: boot.sharedDir, secrets: secrets.kind }, 'service started');
+    if (boot.databaseUrl && !boot.sharedDir) {
+      // Any instance may index a file another one received: without a shared folder it would not find the bytes.
+      log.info('PostgreSQL without PARLEY_SHARED_DIR: uploads and indexes stay in this data dir; set PARLEY_SHARED_DIR on every instance before starting a second one');
+    }
 
     let closing: Promise<void> | undefined;
     const close = () => {
