@@ -281,8 +281,16 @@ export function createIngestion(deps: {
       }
       active += 1;
       void runBatch(batch)
-        .then(() => finish(batch))
-        .catch((error: unknown) => log.warn({ err: error }, 'ingestion failed unexpectedly'))
+        .then(
+          () => finish(batch),
+          async (error: unknown) => {
+            log.warn({ err: error }, 'ingestion failed unexpectedly');
+            // Not retried in a loop: the files stay pending and are queued again at the next start (resume).
+            for (const e of batch) e.failed ??= reasonOf(error);
+            await finish(batch);
+          },
+        )
+        .catch((error: unknown) => log.warn({ err: error }, 'recording the end of an ingestion batch failed'))
         .finally(() => {
           active -= 1;
           pump();
