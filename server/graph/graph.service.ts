@@ -65,6 +65,14 @@ export function createGraphService(deps: {
   return {
     publish,
 
+    /** Another instance changed the base's graph: this instance's open status streams hear of it (its owner's windows already did). */
+    relay(knowledgeId: string): void {
+      if (events.listenerCount(knowledgeId) === 0) return;
+      statusOf(knowledgeId)
+        .then((status) => events.emit(knowledgeId, status))
+        .catch((error: unknown) => log.warn({ err: error }, 'relaying the graph status failed'));
+    },
+
     /** Turns the graph on (starts a background build) or off (stops the build, removes the graph). Needs write access. */
     async toggle(caller: GraphCaller, knowledgeId: string, enabled: boolean): Promise<GraphToggleResponse> {
       await access(caller, knowledgeId, 'write');

@@ -60,7 +60,9 @@ export function createGraph(deps: {
   deps.retrieval.service.addSignal(signal.signal);
   // Several instances: a graph built, grown or turned off by another instance is read again here.
   watchCollectionChanges(deps.db, deps.instance, (change) => {
-    if (change.table === 'graph_state') signal.invalidate(change.id);
+    if (change.table !== 'graph_state') return;
+    signal.invalidate(change.id);
+    if (change.id !== undefined) graph.relay(change.id);
   });
 
   return {

@@ -8,7 +8,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { createTestDatabase, dropTestDatabase, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { LINKED_DOCS, waitForGraph } from './graph-helpers';
+import { LINKED_DOCS, longReport, readEvents, waitForGraph } from './graph-helpers';
 import { createBase, query, uploadFile, waitForFiles } from './knowledge-helpers';
 
 /** How soon a change made on one instance must show on the other. */
@@ -163,6 +163,26 @@ describe('background jobs and search indexes across two instances on one Postgre
     await within(async () => JSON.stringify(await filesFound(a)) === JSON.stringify(both));
     expect(await filesFound(b)).toEqual(both);
   }, 60_000);
+
+  it('streams the progress of a graph build to the instance that is not running it', async () => {
+    const base = await createBase(a, alice, 'Reports');
+    for (let i = 0; i < 3; i += 1) {
+      const file = await uploadFile(a, alice, `report-${i}.txt`, longReport(i + 1, 100));
+      expect((await a.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file })).status).toBe(200);
+    }
+    await waitForFiles(a, alice, base, 60_000);
+    expect((await a.as(alice.token).post(`/api/knowledge/${base}/graph/toggle`, { enabled: true })).status).toBe(200);
+    let idle: TestServer | undefined;
+    await within(async () => {
+      if (a.services.graph.builder.isRunning(base)) idle = b;
+      else if (b.services.graph.builder.isRunning(base)) idle = a;
+      return idle !== undefined;
+    }, 10_000);
+    const res = await fetch(`${idle!.url}/api/v1/knowledge/${base}/graph/status?stream=true&token=${encodeURIComponent(alice.token)}`);
+    const events = await readEvents(res);
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    expect(events.at(-1)).toMatchObject({ status: 'ready', progress: 100 });
+  }, 90_000);
 
   it('re-embeds every chunk once after a model change on A, and both instances search with the new model', async () => {
     const fake: FakeOpenAI = await startFakeOpenAI({ key: 'sk-embed', models: ['embed-small'] });
