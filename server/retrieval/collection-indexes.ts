@@ -121,7 +121,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     timer.unref();
   }
 
-  async function flush(): Promise<void> {
+  async function flush(final = false): Promise<void> {
     const run = saving.then(async () => {
       const ids = [...dirty];
       dirty.clear();
@@ -130,7 +130,14 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
         if (!pending) continue;
         try {
           const index = await pending;
-          await writeSnapshot(fileOf(collectionId), index, await fingerprint(collectionId, index.model, index.language));
+          const print = await fingerprint(collectionId, index.model, index.language);
+          // The database holds other chunks than this index (a batch not added yet, or another
+          // instance's change not announced yet): a snapshot now would carry the wrong fingerprint.
+          if (print.count !== index.count) {
+            if (!final) markDirty(collectionId);
+            continue;
+          }
+          await writeSnapshot(fileOf(collectionId), index, print);
           // Forgotten while it was being written (its base or user was deleted): leave no file behind.
           if (loaded.get(collectionId) !== pending) await removeSnapshot(fileOf(collectionId));
         } catch (error) {
@@ -184,7 +191,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     async flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      await flush();
+      await flush(true);
     },
   };
 }
