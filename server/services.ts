@@ -18,7 +18,8 @@ import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
 import type { Clock } from './platform/clock';
-import type { Db } from './platform/db/knex';
+import { dialectOf, type Db } from './platform/db/knex';
+import { createJobs } from './platform/jobs';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
@@ -40,17 +41,22 @@ import { createFirstRunSetup, createOwnerHandover } from './desktop';
 export interface Platform {
   boot: BootConfig;
   db: Db;
-  /** Connections for the hot reads beside the one SQLite writer (`openReader`); default `db`. */
-  reader?: Db;
   log: Logger;
   clock: Clock;
   secrets: SecretStore;
   realtime: RealtimeHub;
+  /** This process's name among the instances on the database (owner of the jobs it claims). */
+  instance: string;
 }
 
 /** Builds every domain service from the platform. The one composition root of the service. */
 export async function buildServices(platform: Platform) {
   const { boot, db, log, clock, secrets } = platform;
+  // What every instance must read (uploads, index snapshots, model files): the shared folder when several run.
+  const sharedDir = boot.sharedDir ?? boot.dataDir;
+  const alone = dialectOf(db) === 'sqlite';
+  const jobs = createJobs({ db, owner: platform.instance, leaseMs: boot.jobLeaseMs, poll: !alone, clock, log });
+  await jobs.recover({ alone });
   const usersRepo = createUsersRepo(db);
   const config = createConfigService(createConfigRepo(db), clock);
   await config.warm();
@@ -82,7 +88,7 @@ export async function buildServices(platform: Platform) {
     permissions,
     groupsOf: (userId) => groups.ofUser(userId),
     presence: platform.realtime,
-    images: createProfileImageStore(path.join(boot.dataDir, 'uploads', 'profile-images')),
+    images: createProfileImageStore(path.join(sharedDir, 'uploads', 'profile-images')),
     hashPassword,
     clock,
     log,
@@ -98,20 +104,20 @@ export async function buildServices(platform: Platform) {
     hostAllowed: (host) => hostAllowlist.allows(host),
   });
 
-  const builtin = await createBuiltin({ db, config, dataDir: boot.dataDir, clock, log });
+  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log });
   const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
   builtin.onModelsChange(() => providers.catalog.invalidate());
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
   const models = createModels({ db, config, permissions, providers, clock, log });
 
-  const files = createFilesService({ repo: createFilesRepo(db), dir: path.join(boot.dataDir, 'uploads'), maxBytes: boot.maxUploadBytes, clock, log });
+  const files = createFilesService({ repo: createFilesRepo(db), dir: path.join(sharedDir, 'uploads'), maxBytes: boot.maxUploadBytes, shared: !alone, clock, log });
   const swept = files.sweepOrphans().catch((error: unknown) => log.warn({ err: error }, 'sweeping orphan uploads failed'));
   users.beforeUserDeleted(async (userId) => {
     const ids = await files.idsOfUser(userId);
     return () => files.removeBytes(ids);
   });
   const folders = createFoldersService({ repo: createFoldersRepo(db), clock });
-  const chats = createChatsService({ repo: createChatsRepo(db, platform.reader), attachments: createAttachmentsRepo(db, platform.reader), files, permissions, clock, requireFolder: folders.requireOwnForFiling });
+  const chats = createChatsService({ repo: createChatsRepo(db), attachments: createAttachmentsRepo(db), files, permissions, clock, requireFolder: folders.requireOwnForFiling });
   // Answers a stopped service left half-written are shown as interrupted from the first request on.
   await chats.markCutAnswers();
   const chatLibrary = createChatLibrary({ db, chats, folders, permissions, clock });
@@ -125,6 +131,8 @@ export async function buildServices(platform: Platform) {
   const shutdown = async () => {
     for (const closer of closers.reverse()) await closer();
   };
+  // Registered first, so it runs last: every runner has stopped, what is still held goes back to the queue.
+  onShutdown(() => jobs.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
@@ -140,16 +148,18 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, dataDir: boot.dataDir, clock, log });
+  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, clock, log });
   const retrievalSettings = createRetrievalSettings(config, secrets);
-  const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, clock, log });
+  const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
-  const graph = createGraph({ db, knowledge, retrieval, config, models, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
+  const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
   const resumedGraph = graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
+  // Jobs an earlier run queued or left unfinished (a re-embedding, too) start now.
+  jobs.wakeAll();
   // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
   onShutdown(async () => void (await Promise.allSettled([swept, resumedIngestion, resumedGraph])));
 
@@ -157,7 +167,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

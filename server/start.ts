@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { acquireDataDirLock } from './platform/data-dir-lock';
-import { closeDatabase, closeReader, migrate, openDatabase, openReader } from './platform/db/knex';
+import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { applyTimeouts, limitConnections } from './platform/http/connection-limits';
 import { isSameOrigin } from './platform/http/same-origin';
@@ -51,6 +52,14 @@ function installId(dataDir: string): string {
   return id;
 }
 
+/**
+ * This process's name among the instances on one database: the owner of the background jobs it
+ * claims and, on PostgreSQL, its connections' application_name (at most 63 bytes there).
+ */
+function instanceName(): string {
+  return `parley ${hostname().slice(0, 32)} ${process.pid} ${randomUUID().slice(0, 8)}`;
+}
+
 /** Config → data dir → database and migrations → services → listen. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const boot = readBootConfig(options);
@@ -58,6 +67,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The data dir holds chats, uploads and the database: this OS account only (0700 folders, 0600 files).
   ensurePrivateDir(boot.dataDir);
   for (const dir of ['uploads', 'indexes', 'logs']) ensurePrivateDir(path.join(boot.dataDir, dir));
+  // Several instances: each keeps its own data dir (lock, logs, keys); uploads, index snapshots and model files are shared.
+  if (boot.sharedDir) for (const dir of ['', 'uploads', 'indexes', 'models']) ensurePrivateDir(path.join(boot.sharedDir, dir));
   const lock = acquireDataDirLock(boot.dataDir);
   const logFile = path.join(boot.dataDir, 'logs', 'parley.log');
   if (!existsSync(logFile)) writePrivateFile(logFile, '');
@@ -65,9 +76,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const dbFile = path.join(boot.dataDir, 'parley.db');
   if (!boot.databaseUrl && !existsSync(dbFile)) writePrivateFile(dbFile, '');
-  const where = { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize };
-  const db = openDatabase(where);
-  const reader = openReader(db, where);
+  const instance = instanceName();
+  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize, applicationName: instance });
   let services: Services | undefined;
   try {
     await migrate(db);
@@ -77,7 +87,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
-    services = await buildServices({ boot, db, reader, log, clock: options.clock ?? systemClock, secrets, realtime });
+    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance });
     const app = createApp(services);
     const built = services;
 
@@ -109,7 +119,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const urlHost = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
     const url = `http://${urlHost}:${port}`;
     lock.setUrl(url);
-    log.info({ url, dataDir: boot.dataDir, secrets: secrets.kind }, 'service started');
+    log.info({ url, dataDir: boot.dataDir, sharedDir: boot.sharedDir, secrets: secrets.kind }, 'service started');
+    if (boot.databaseUrl && !boot.sharedDir) {
+      // Any instance may index a file another one received: without a shared folder it would not find the bytes.
+      log.info('PostgreSQL without PARLEY_SHARED_DIR: uploads and indexes stay in this data dir; set PARLEY_SHARED_DIR on every instance before starting a second one');
+    }
 
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -118,7 +132,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await stopHttp(server, sockets);
         await realtime.close();
         await built.shutdown();
-        await closeReader(reader, db);
         await closeDatabase(db);
         lock.release();
         log.info('Parley stopped');
@@ -130,7 +143,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     // Background jobs (ingestion, graph builds) stop before the database closes.
     await services?.shutdown().catch(() => undefined);
-    await closeReader(reader, db).catch(() => undefined);
     await db.destroy().catch(() => undefined);
     lock.release();
     flush();

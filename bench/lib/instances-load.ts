@@ -60,8 +60,12 @@ export async function runInstancesComparison(options: { users: number; seconds: 
   const children: StartedChild[] = [];
   try {
     const databaseUrl = await createTestDatabase(cluster.baseUrl, 'parley_bench_load');
+    // Uploads and index snapshots in one folder both instances use, as an office would set it up.
+    const sharedDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-shared-'));
+    dirs.push(sharedDir);
     const env = {
       PARLEY_DATABASE_URL: databaseUrl,
+      PARLEY_SHARED_DIR: sharedDir,
       PARLEY_SECRET_STORE: 'file',
       PARLEY_SECRET_KEY: randomBytes(32).toString('hex'),
       PARLEY_SIGNIN_RATE_LIMIT: '0',

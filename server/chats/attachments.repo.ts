@@ -1,11 +1,11 @@
 import type { Db } from '../platform/db/knex';
 
-/** knex access to `chat_attachments`: which files are attached to which chats. `reader` answers the completion path's read (see `openReader`). */
-export function createAttachmentsRepo(db: Db, reader: Db = db) {
+/** knex access to `chat_attachments`: which files are attached to which chats. */
+export function createAttachmentsRepo(db: Db) {
   return {
     /** File ids attached to a chat, oldest first. */
     async fileIdsOf(chatId: string): Promise<string[]> {
-      const rows = await reader('chat_attachments').where({ chat_id: chatId }).orderBy('added_at', 'asc').select<{ file_id: string }[]>('file_id');
+      const rows = await db('chat_attachments').where({ chat_id: chatId }).orderBy('added_at', 'asc').select<{ file_id: string }[]>('file_id');
       return rows.map((r) => r.file_id);
     },
     /** Makes the chat's attachments exactly `fileIds`, keeping the time of those already attached. */

@@ -55,8 +55,8 @@ export interface ChatListFilter {
 /** Columns of a chat list entry. */
 export const LIST_COLUMNS = ['id', 'user_id', 'title', 'pinned', 'archived', 'folder_id', 'current_message_id', 'tags', 'share_id', 'created_at', 'updated_at', 'activity_ms'];
 
-/** knex access to `chats` and `chat_messages`. `reader` answers reads by id (see `openReader`). */
-export function createChatsRepo(db: Db, reader: Db = db) {
+/** knex access to `chats` and `chat_messages`. */
+export function createChatsRepo(db: Db) {
   async function insertMessage(trx: Knex.Transaction, row: NewMessageRow): Promise<void> {
     await trx('chat_messages').insert({
       ...row,
@@ -69,7 +69,7 @@ export function createChatsRepo(db: Db, reader: Db = db) {
       await db('chats').insert(row);
     },
     async findById(id: string): Promise<ChatRow | undefined> {
-      return reader<ChatRow>('chats').where({ id }).first();
+      return db<ChatRow>('chats').where({ id }).first();
     },
     /** A user's chats, newest activity first. */
     async list(userId: string, filter: ChatListFilter): Promise<ChatRow[]> {

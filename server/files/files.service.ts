@@ -35,7 +35,15 @@ export type FileUsageCheck = (fileIds: readonly string[]) => Promise<Set<string>
  * Stored files: uploads stream to `<dataDir>/uploads/<id>` (the original name is metadata),
  * typed by sniffing, bounded by the upload limit. The one place that touches those bytes.
  */
-export function createFilesService(deps: { repo: FilesRepo; dir: string; maxBytes: number; clock: Clock; log: Logger }) {
+export function createFilesService(deps: {
+  repo: FilesRepo;
+  dir: string;
+  maxBytes: number;
+  /** Other instances write into `dir` too (PARLEY_SHARED_DIR): their uploads in progress are not this run's leftovers. */
+  shared?: boolean;
+  clock: Clock;
+  log: Logger;
+}) {
   const { repo, dir, clock, log } = deps;
   const deletedHooks: FileDeletedHook[] = [];
   const usageChecks: FileUsageCheck[] = [];
@@ -164,7 +172,7 @@ export function createFilesService(deps: { repo: FilesRepo; dir: string; maxByte
         if (existing.has(name)) continue;
         // Young files may be uploads finishing right now (bytes renamed, row not yet written).
         const info = await stat(path.join(dir, name)).catch(() => undefined);
-        const leftByEarlierRun = name.endsWith('.part') && info !== undefined && info.mtimeMs < startedMs;
+        const leftByEarlierRun = !deps.shared && name.endsWith('.part') && info !== undefined && info.mtimeMs < startedMs;
         if (!info || (info.mtimeMs > dayAgo && !leftByEarlierRun)) continue;
         await unlinkQuietly(path.join(dir, name));
         removed += 1;

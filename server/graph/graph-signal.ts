@@ -127,9 +127,14 @@ export function createGraphSignal(repo: GraphRepo) {
 
   return {
     signal,
-    /** Forgets what is cached about a base's graph (it changed, or was turned on or off). */
-    invalidate(knowledgeId: string): void {
+    /** Forgets what is cached about a base's graph (it changed, or was turned on or off), about every base when no id is given. */
+    invalidate(knowledgeId?: string): void {
       generation += 1;
+      if (knowledgeId === undefined) {
+        usable.clear();
+        cache.clear();
+        return;
+      }
       usable.delete(knowledgeId);
       cache.delete(knowledgeId);
     },

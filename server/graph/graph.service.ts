@@ -65,6 +65,14 @@ export function createGraphService(deps: {
   return {
     publish,
 
+    /** Another instance changed the base's graph: this instance's open status streams hear of it (its owner's windows already did). */
+    relay(knowledgeId: string): void {
+      if (events.listenerCount(knowledgeId) === 0) return;
+      statusOf(knowledgeId)
+        .then((status) => events.emit(knowledgeId, status))
+        .catch((error: unknown) => log.warn({ err: error }, 'relaying the graph status failed'));
+    },
+
     /** Turns the graph on (starts a background build) or off (stops the build, removes the graph). Needs write access. */
     async toggle(caller: GraphCaller, knowledgeId: string, enabled: boolean): Promise<GraphToggleResponse> {
       await access(caller, knowledgeId, 'write');
@@ -76,7 +84,7 @@ export function createGraphService(deps: {
         const now = clock.now();
         await repo.putState({ knowledge_id: knowledgeId, status: 'building', progress: 0, error: null, user_id: caller.id, ready_at: null, entities: 0, relations: 0, created_at: now, updated_at: now });
         publish(knowledgeId, caller.id);
-        builder.schedule(knowledgeId);
+        await builder.schedule(knowledgeId);
         return { status: 'building', message: 'Building the knowledge graph in the background' };
       }
       await builder.stop(knowledgeId);
@@ -122,7 +130,7 @@ export function createGraphService(deps: {
         await repo.updateState(knowledgeId, { status: 'building', progress: total > 0 ? Math.min(99, Math.floor((100 * done) / total)) : 0, updated_at: clock.now() });
         publish(knowledgeId);
       }
-      builder.schedule(knowledgeId);
+      await builder.schedule(knowledgeId);
     },
 
     /** A file left a base: its mentions went with its chunks; drop entities nothing mentions now. */
@@ -142,7 +150,7 @@ export function createGraphService(deps: {
     /** Resumes builds a previous run left unfinished. */
     async resume(): Promise<number> {
       const rows = await repo.withStatus('building');
-      for (const row of rows) builder.schedule(row.knowledge_id);
+      for (const row of rows) await builder.schedule(row.knowledge_id, false);
       return rows.length;
     },
   };

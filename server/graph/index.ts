@@ -3,9 +3,10 @@ import type { Knowledge } from '../knowledge';
 import type { Models } from '../models';
 import type { Clock } from '../platform/clock';
 import type { Db } from '../platform/db/knex';
+import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
-import type { Retrieval } from '../retrieval';
+import { watchCollectionChanges, type Retrieval } from '../retrieval';
 import { createTaskRunner, type TaskCaller } from '../tasks';
 import { createChunkExtractor } from './chunk-extractor';
 import { createExtractWorker } from './extract/extract-worker';
@@ -33,6 +34,9 @@ export function createGraph(deps: {
   /** File names by id (for the graph view). */
   fileNames: (ids: string[]) => Promise<Map<string, string>>;
   realtime: RealtimeHub;
+  jobs: JobQueue;
+  /** This instance's name (its own changes are not followed as another instance's). */
+  instance?: string;
   clock: Clock;
   log: Logger;
 }) {
@@ -46,7 +50,7 @@ export function createGraph(deps: {
     log: deps.log,
   });
   // The builder publishes through the service, which is made right after it (no build runs before).
-  const builder = createGraphBuilder({ repo, extractor, clock: deps.clock, log: deps.log, publish: (id) => graph.publish(id) });
+  const builder = createGraphBuilder({ repo, extractor, jobs: deps.jobs, clock: deps.clock, log: deps.log, publish: (id) => graph.publish(id) });
   const access: KnowledgeAccess = (caller, id, mode) => deps.knowledge.service.access(caller, id, mode);
   const signal = createGraphSignal(repo);
   const graph = createGraphService({ repo, builder, access, fileNames: deps.fileNames, changed: (id) => signal.invalidate(id), realtime: deps.realtime, clock: deps.clock, log: deps.log });
@@ -54,6 +58,12 @@ export function createGraph(deps: {
   deps.knowledge.service.onFileIndexed((event) => graph.fileIndexed(event.knowledgeId));
   deps.knowledge.service.onFileRemoved((event) => graph.fileRemoved(event.knowledgeId));
   deps.retrieval.service.addSignal(signal.signal);
+  // Several instances: a graph built, grown or turned off by another instance is read again here.
+  watchCollectionChanges(deps.db, deps.instance, (change) => {
+    if (change.table !== 'graph_state') return;
+    signal.invalidate(change.id);
+    if (change.id !== undefined) graph.relay(change.id);
+  });
 
   return {
     service: graph,

@@ -90,10 +90,12 @@ export function createFileLists(read: (knowledgeId: string) => Promise<Knowledge
       for (const knowledgeId of loading.keys()) changedWhileLoading.add(knowledgeId);
     },
 
-    /** Forgets a base's list (deleted, or changed in ways best re-read). */
-    forget(knowledgeId: string): void {
-      touch(knowledgeId);
-      lists.delete(knowledgeId);
+    /** Forgets a base's list (deleted, or changed in ways best re-read: by another instance too), every list when no id is given. */
+    forget(knowledgeId?: string): void {
+      for (const id of knowledgeId === undefined ? [...lists.keys(), ...loading.keys()] : [knowledgeId]) {
+        touch(id);
+        lists.delete(id);
+      }
     },
   };
 }

@@ -2,10 +2,11 @@ import type { ConfigService } from '../config';
 import type { FilesService } from '../files';
 import type { Clock } from '../platform/clock';
 import type { Db } from '../platform/db/knex';
+import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
 import type { PermissionsService } from '../permissions';
 import type { RealtimeHub } from '../realtime';
-import type { Retrieval } from '../retrieval';
+import { watchCollectionChanges, type Retrieval } from '../retrieval';
 import { createFileLists } from './file-lists';
 import { createPrepareWorker } from './ingest/worker-client';
 import { createIngestion } from './ingestion';
@@ -30,6 +31,9 @@ export function createKnowledge(deps: {
   permissions: PermissionsService;
   config: ConfigService;
   realtime: RealtimeHub;
+  jobs: JobQueue;
+  /** This instance's name (its own changes are not followed as another instance's). */
+  instance?: string;
   clock: Clock;
   log: Logger;
 }) {
@@ -44,6 +48,7 @@ export function createKnowledge(deps: {
     embeddings: deps.retrieval.embeddings,
     config: deps.config,
     realtime: deps.realtime,
+    jobs: deps.jobs,
     clock: deps.clock,
     log: deps.log,
     statusChanged: (job, status, error) => {
@@ -65,6 +70,10 @@ export function createKnowledge(deps: {
   deps.files.onFileDeleted(async (file) => {
     fileLists.removeEverywhere(file.id);
     for (const collectionId of await deps.retrieval.repo.collectionsOfFile(file.id)) await deps.retrieval.service.removeFile(collectionId, file.id);
+  });
+  // Several instances: a base's files added, removed or indexed by another instance are read again here.
+  watchCollectionChanges(deps.db, deps.instance, (change) => {
+    if (change.table === 'collection_files') fileLists.forget(change.id);
   });
   // Files in a knowledge base are kept when the chat they came with is deleted.
   deps.files.addUsageCheck((ids) => deps.retrieval.repo.inKnowledge(ids));

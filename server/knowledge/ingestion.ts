@@ -2,6 +2,7 @@ import type { ConfigService } from '../config';
 import type { FileStatus, KnowledgeFileEvent } from '../contracts/knowledge';
 import type { FileRow, FilesService } from '../files';
 import type { Clock } from '../platform/clock';
+import type { ClaimedJob, JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import { fileKey, RetrievalSection, type Embedder, type EmbeddingService, type RetrievalRepo, type RetrievalService, type StoreItem } from '../retrieval';
@@ -31,12 +32,21 @@ const BATCH_BYTES = 16 * 1024 * 1024;
  * added one request after another then share the per-batch work); chat files never wait.
  */
 const LINGER_MS = 40;
+/** Waiting files looked up per poll to see whether another instance finished them. */
+const SETTLE_CHECK_MAX = 500;
 /** Longest pause after storing a batch (see runBatch). */
 const STORE_PAUSE_MAX_MS = 100;
 
+/** The job kind of ingestion in the jobs table… */
+export const INGEST_JOB = 'ingest';
+/** …and a file's job key (also what callers wait on). */
+export const ingestKey = (collectionId: string, fileId: string) => `${collectionId}/${fileId}`;
+
+/** A claimed file of a batch; `failed` holds its reason once it could not be indexed. */
 interface Entry {
   job: IngestJob;
-  done: () => void;
+  claimed: ClaimedJob;
+  failed?: string;
 }
 
 /** A file of a batch with its stored row and, once prepared, its chunks. */
@@ -55,6 +65,12 @@ const reasonOf = (error: unknown) => `Indexing failed: ${error instanceof Error 
  * meanwhile travel together: one status update, one worker round trip and one transaction per
  * batch (not per file, nor per chunk). A file is stored whole or not at all. Chat files (someone
  * waits for them in a conversation) go before knowledge-base files.
+ *
+ * The queue is the jobs table (platform/jobs): one job per file, a batch is one claim of several
+ * jobs and ends with one completion, so with several instances on one database each file is
+ * indexed once, by whichever instance claims it, and a file whose instance died is taken over
+ * when its lease runs out. Callers wait on `enqueue` / `settled` / `idle` for files queued here,
+ * whoever indexes them.
  */
 export function createIngestion(deps: {
   retrieval: RetrievalService;
@@ -64,21 +80,32 @@ export function createIngestion(deps: {
   embeddings: EmbeddingService;
   config: ConfigService;
   realtime: RealtimeHub;
+  jobs: JobQueue;
   clock: Clock;
   log: Logger;
   /** Told of every state a file moves to (the knowledge file lists follow it). */
   statusChanged?: (job: IngestJob, status: FileStatus, error?: string) => void;
 }) {
-  const { retrieval, repo, files, worker, embeddings, config, realtime, clock, log } = deps;
+  const { retrieval, repo, files, worker, embeddings, config, realtime, jobs, clock, log } = deps;
   const changed = (job: IngestJob, status: FileStatus, error?: string) => deps.statusChanged?.(job, status, error);
   const indexedHooks: FileIndexedHook[] = [];
-  const urgent: Entry[] = [];
-  const queued: Entry[] = [];
-  const pending = new Set<Promise<void>>();
-  const inFlight = new Map<string, Promise<void>>();
+  /** Callers waiting for a file (by ingestKey), until its job is done here or elsewhere. */
+  const waiters = new Map<string, { done: Promise<void>; resolve: () => void }>();
+  /** Files enqueued here and not claimed yet (all, and chat files): the batching decisions' view of the queue. */
+  let queuedHint = 0;
+  let urgentHint = 0;
   let active = 0;
   let stopped = false;
   let lingering: NodeJS.Timeout | undefined;
+  let claiming = false;
+  let pumpAgain = false;
+
+  function settle(key: string): void {
+    const waiter = waiters.get(key);
+    if (!waiter) return;
+    waiters.delete(key);
+    waiter.resolve();
+  }
 
   function emit(job: IngestJob, event: Omit<KnowledgeFileEvent, 'knowledge_id' | 'file_id'>): void {
     if (job.notify.length === 0) return;
@@ -86,22 +113,26 @@ export function createIngestion(deps: {
     for (const userId of new Set(job.notify)) realtime.emitToUser(userId, 'knowledge:file', payload);
   }
 
-  async function fail(job: IngestJob, reason: string): Promise<void> {
+  async function fail(entry: Entry, reason: string): Promise<void> {
     if (stopped) return;
+    const { job } = entry;
+    entry.failed = reason;
     await repo.setStatus(job.collectionId, job.fileId, 'failed', reason, clock.now());
     changed(job, 'failed', reason);
     emit(job, { status: 'failed', progress: 1, error: reason });
     log.info({ collectionId: job.collectionId, fileId: job.fileId, reason }, 'a file could not be indexed');
   }
 
-  /** The next batch: urgent entries first, at most BATCH_FILES. */
-  function take(): Entry[] {
-    const batch = urgent.splice(0, BATCH_FILES);
-    if (batch.length < BATCH_FILES) batch.push(...queued.splice(0, BATCH_FILES - batch.length));
-    return batch;
+  /** The next batch: one claim of at most BATCH_FILES jobs, chat files first. */
+  async function take(): Promise<Entry[]> {
+    const claimed = await jobs.claim(INGEST_JOB, BATCH_FILES);
+    queuedHint = Math.max(0, queuedHint - claimed.length);
+    const entries: Entry[] = claimed.map((c) => ({ job: JSON.parse(c.payload) as IngestJob, claimed: c }));
+    urgentHint = Math.max(0, urgentHint - entries.filter((e) => e.job.knowledgeId === null).length);
+    return entries;
   }
 
-  /** Looks the batch's files up; those over the byte budget go back to the head of their queue. */
+  /** Looks the batch's files up; those over the byte budget go back to the queue (claimed first next time). */
   async function gather(batch: Entry[]): Promise<Work[]> {
     const rows = new Map((await files.findMany(batch.map((e) => e.job.fileId))).map((f) => [f.id, f]));
     const work: Work[] = [];
@@ -110,14 +141,13 @@ export function createIngestion(deps: {
       const entry = batch[i]!;
       const file = rows.get(entry.job.fileId);
       if (!file) {
-        await fail(entry.job, 'The file no longer exists');
-        entry.done();
+        await fail(entry, 'The file no longer exists');
         continue;
       }
       if (work.length > 0 && bytes + file.size > BATCH_BYTES) {
         const rest = batch.splice(i);
-        urgent.unshift(...rest.filter((e) => e.job.knowledgeId === null));
-        queued.unshift(...rest.filter((e) => e.job.knowledgeId !== null));
+        queuedHint += rest.length;
+        await jobs.release(rest.map((e) => e.claimed));
         break;
       }
       bytes += file.size;
@@ -141,7 +171,7 @@ export function createIngestion(deps: {
         w.vectors = await embedder.embed(prepared.chunks.map((c) => c.text));
         ready.push(w);
       } catch (error) {
-        await fail(w.entry.job, reasonOf(error));
+        await fail(w.entry, reasonOf(error));
       }
     }
     return ready;
@@ -180,8 +210,8 @@ export function createIngestion(deps: {
       for (let i = 0; i < work.length; i += 1) {
         const outcome = outcomes[i];
         const w = work[i]!;
-        if (!outcome) await fail(w.entry.job, reasonOf('no result'));
-        else if (!outcome.ok) await fail(w.entry.job, outcome.reason ? outcome.error : reasonOf(outcome.error));
+        if (!outcome) await fail(w.entry, reasonOf('no result'));
+        else if (!outcome.ok) await fail(w.entry, outcome.reason ? outcome.error : reasonOf(outcome.error));
         else {
           w.prepared = outcome.result;
           emit(w.entry.job, { status: 'processing', progress: 0.5 });
@@ -220,77 +250,128 @@ export function createIngestion(deps: {
       // The worker died, the provider could not be built, or the transaction failed: every file of the batch not stored yet fails.
       for (const w of work) {
         const row = await repo.findFile(w.entry.job.collectionId, w.entry.job.fileId);
-        if (row?.status === 'processing') await fail(w.entry.job, reasonOf(error));
+        if (row?.status === 'processing') await fail(w.entry, reasonOf(error));
       }
     }
   }
 
-  function pump(): void {
-    if (lingering) {
-      if (urgent.length === 0) return;
-      clearTimeout(lingering);
-      lingering = undefined;
-    }
-    while (!stopped && active < LANES && urgent.length + queued.length > 0) {
-      if (active > 0 && urgent.length === 0 && queued.length < BATCH_FILES) {
+  /** Ends a batch: one completion for its jobs (failed files' jobs record their reason), then its waiters. */
+  async function finish(batch: Entry[]): Promise<void> {
+    if (stopped) return;
+    await jobs.complete(batch.filter((e) => e.failed === undefined).map((e) => e.claimed));
+    for (const e of batch) if (e.failed !== undefined) await jobs.fail(e.claimed, e.failed);
+    for (const e of batch) settle(ingestKey(e.job.collectionId, e.job.fileId));
+  }
+
+  /** Claims batches while lanes are free and jobs wait (files added one after another, while a batch runs, wait briefly to share the next). */
+  async function fill(): Promise<void> {
+    while (!stopped && active < LANES) {
+      if (active > 0 && urgentHint === 0 && queuedHint < BATCH_FILES) {
         lingering = setTimeout(() => {
           lingering = undefined;
           pump();
         }, LINGER_MS);
         return;
       }
-      const batch = take();
+      const batch = await take();
+      if (batch.length === 0) {
+        queuedHint = 0;
+        urgentHint = 0;
+        return;
+      }
       active += 1;
       void runBatch(batch)
-        .catch((error: unknown) => log.warn({ err: error }, 'ingestion failed unexpectedly'))
+        .then(
+          () => finish(batch),
+          async (error: unknown) => {
+            log.warn({ err: error }, 'ingestion failed unexpectedly');
+            // Not retried in a loop: the files stay pending and are queued again at the next start (resume).
+            for (const e of batch) e.failed ??= reasonOf(error);
+            await finish(batch);
+          },
+        )
+        .catch((error: unknown) => log.warn({ err: error }, 'recording the end of an ingestion batch failed'))
         .finally(() => {
           active -= 1;
-          for (const entry of batch) entry.done();
           pump();
         });
     }
   }
 
+  function pump(): void {
+    if (lingering) {
+      if (urgentHint === 0) return;
+      clearTimeout(lingering);
+      lingering = undefined;
+    }
+    if (claiming) {
+      pumpAgain = true;
+      return;
+    }
+    claiming = true;
+    void fill()
+      .catch((error: unknown) => log.warn({ err: error }, 'claiming files to index failed'))
+      .finally(() => {
+        claiming = false;
+        if (pumpAgain && !stopped) {
+          pumpAgain = false;
+          pump();
+        }
+      });
+  }
+
+  /** Resolves waiters whose files another instance finished (the longest waiting first, a bounded number per poll). */
+  async function settleElsewhere(): Promise<void> {
+    if (waiters.size === 0 || stopped) return;
+    const keys = [...waiters.keys()].slice(0, SETTLE_CHECK_MAX);
+    const open = await jobs.unfinished(INGEST_JOB, keys);
+    for (const key of keys) if (!open.has(key)) settle(key);
+  }
+
+  // Woken by local enqueues and completions, and (several instances) by polls finding claimable jobs.
+  const unwatch = jobs.watch(INGEST_JOB, () => {
+    queuedHint = Math.max(queuedHint, 1);
+    pump();
+  });
+  const unpoll = jobs.onPoll(() => void settleElsewhere().catch((error: unknown) => log.debug({ err: error }, 'checking files indexed elsewhere failed')));
+
   const ingestion = {
-    /** Queues a file (already recorded as `pending`); resolves when it is completed or failed. */
-    enqueue(job: IngestJob): Promise<void> {
-      const key = fileKey(job.collectionId, job.fileId);
-      const run = new Promise<void>((resolve) => {
-        let settled = false;
-        const entry: Entry = {
-          job,
-          done: () => {
-            if (settled) return;
-            settled = true;
-            resolve();
-          },
-        };
-        (job.knowledgeId === null ? urgent : queued).push(entry);
+    /** Queues a file (already recorded as `pending`); resolves when it is completed or failed (here or on another instance). */
+    enqueue(job: IngestJob, options: { again?: boolean } = { again: true }): Promise<void> {
+      const key = ingestKey(job.collectionId, job.fileId);
+      let waiter = waiters.get(key);
+      if (!waiter) {
+        let resolve!: () => void;
+        const done = new Promise<void>((r) => (resolve = r));
+        waiter = { done, resolve };
+        waiters.set(key, waiter);
+      }
+      queuedHint += 1;
+      if (job.knowledgeId === null) urgentHint += 1;
+      jobs.enqueue(INGEST_JOB, key, job, { priority: job.knowledgeId === null ? 1 : 0, again: options.again }).catch((error: unknown) => {
+        log.warn({ err: error, collectionId: job.collectionId, fileId: job.fileId }, 'could not queue a file for indexing');
+        settle(key);
       });
-      inFlight.set(key, run);
-      pending.add(run);
-      void run.finally(() => {
-        pending.delete(run);
-        if (inFlight.get(key) === run) inFlight.delete(key);
-      });
-      pump();
-      return run;
+      return waiter.done;
     },
 
-    /** Resolves when a queued file is done (at once if it is not queued). */
+    /** Resolves when a queued file is done (at once if it is not queued here). */
     async settled(collectionId: string, fileId: string): Promise<void> {
-      await inFlight.get(fileKey(collectionId, fileId));
+      await waiters.get(ingestKey(collectionId, fileId))?.done;
     },
 
-    /** Resolves when everything queued (including work queued meanwhile) is done. */
+    /** Resolves when everything queued here (including work queued meanwhile) is done. */
     async idle(): Promise<void> {
-      while (pending.size > 0) await Promise.all([...pending]);
+      while (waiters.size > 0) await Promise.all([...waiters.values()].map((w) => w.done));
     },
 
-    /** Re-queues files left `pending` or `processing` by a previous run. */
+    /**
+     * Queues files left `pending` or `processing` by a previous run that have no job running
+     * (files queued before the jobs table existed; a job another instance runs is left alone).
+     */
     async resume(): Promise<number> {
       const rows = await repo.withStatus(['pending', 'processing']);
-      for (const row of rows) void ingestion.enqueue({ collectionId: row.collection_id, fileId: row.file_id, knowledgeId: row.knowledge_id, notify: [] });
+      for (const row of rows) void ingestion.enqueue({ collectionId: row.collection_id, fileId: row.file_id, knowledgeId: row.knowledge_id, notify: [] }, { again: false });
       return rows.length;
     },
 
@@ -299,12 +380,14 @@ export function createIngestion(deps: {
       indexedHooks.push(hook);
     },
 
-    /** Stops taking work (shutdown); the worker is stopped by its owner. Queued files stay `pending` for the next start. */
+    /** Stops taking work (shutdown); the worker is stopped by its owner. Files not done stay queued (the job queue hands claimed ones back). */
     stop(): void {
       stopped = true;
+      unwatch();
+      unpoll();
       if (lingering) clearTimeout(lingering);
       lingering = undefined;
-      for (const entry of urgent.splice(0).concat(queued.splice(0))) entry.done();
+      for (const key of [...waiters.keys()]) settle(key);
     },
   };
   return ingestion;

@@ -56,6 +56,10 @@ const BootSchema = z.object({
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\/./i, { error: "must be a postgres:// URL" }).optional(),
   /** Connections in the PostgreSQL pool. */
   databasePoolSize: NonNegativeInt.min(1).max(1000),
+  /** Folder every instance reads and writes (uploads, index snapshots, built-in model files); the data dir when unset. */
+  sharedDir: z.string().min(1).optional(),
+  /** How long a claimed background job stays its instance's without a renewal (ms); then another instance takes it over. */
+  jobLeaseMs: NonNegativeInt.min(100).max(3_600_000),
   /** Seeds a first compatible provider (URL and key) when none is configured. */
   compatBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   compatApiKey: z.string().optional(),
@@ -96,6 +100,8 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   publicUrls: 'PARLEY_PUBLIC_URL',
   databaseUrl: 'PARLEY_DATABASE_URL',
   databasePoolSize: 'PARLEY_DATABASE_POOL_SIZE',
+  sharedDir: 'PARLEY_SHARED_DIR',
+  jobLeaseMs: 'PARLEY_JOB_LEASE_MS',
   compatBaseUrl: 'PARLEY_COMPAT_BASE_URL',
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
@@ -144,6 +150,8 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     publicUrls: list(pick(undefined, 'publicUrls', '')).map((u) => u.replace(/\/+$/, '')),
     databaseUrl: pick(undefined, 'databaseUrl'),
     databasePoolSize: pick(undefined, 'databasePoolSize', 10),
+    sharedDir: pick(undefined, 'sharedDir'),
+    jobLeaseMs: pick(undefined, 'jobLeaseMs', 30_000),
     compatBaseUrl: pick(undefined, 'compatBaseUrl'),
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),
@@ -152,6 +160,10 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
   const result = BootSchema.superRefine((boot, ctx) => {
     if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['trustedProxies'], message: 'is required when PARLEY_TRUSTED_EMAIL_HEADER is set: list the addresses of the proxy that signs people in' });
+    }
+    // Instances can only share files if they share the database too (SQLite is one instance's, in its data dir).
+    if (boot.sharedDir && !boot.databaseUrl) {
+      ctx.addIssue({ code: 'custom', path: ['sharedDir'], message: 'needs PARLEY_DATABASE_URL: several instances share one PostgreSQL database and this folder' });
     }
   }).safeParse(raw);
   if (!result.success) {

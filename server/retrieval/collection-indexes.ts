@@ -121,7 +121,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     timer.unref();
   }
 
-  async function flush(): Promise<void> {
+  async function flush(final = false): Promise<void> {
     const run = saving.then(async () => {
       const ids = [...dirty];
       dirty.clear();
@@ -130,7 +130,14 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
         if (!pending) continue;
         try {
           const index = await pending;
-          await writeSnapshot(fileOf(collectionId), index, await fingerprint(collectionId, index.model, index.language));
+          const print = await fingerprint(collectionId, index.model, index.language);
+          // The database holds other chunks than this index (a batch not added yet, or another
+          // instance's change not announced yet): a snapshot now would carry the wrong fingerprint.
+          if (print.count !== index.count) {
+            if (!final) markDirty(collectionId);
+            continue;
+          }
+          await writeSnapshot(fileOf(collectionId), index, print);
           // Forgotten while it was being written (its base or user was deleted): leave no file behind.
           if (loaded.get(collectionId) !== pending) await removeSnapshot(fileOf(collectionId));
         } catch (error) {
@@ -167,13 +174,24 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
       dirty.delete(collectionId);
       await removeSnapshot(fileOf(collectionId));
     },
+    /**
+     * Drops a collection's index from memory only, every one when no id is given (another
+     * instance changed the collection; on next use the snapshot's fingerprint decides whether it
+     * is still good, else the index is rebuilt from the database).
+     */
+    forget(collectionId?: string): void {
+      for (const id of collectionId === undefined ? [...loaded.keys()] : [collectionId]) {
+        loaded.delete(id);
+        dirty.delete(id);
+      }
+    },
     /** Where a collection's snapshot lives. */
     fileOf,
     /** Saves every changed index now (at shutdown). */
     async flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      await flush();
+      await flush(true);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -70,6 +70,24 @@ describe('index snapshots', () => {
     writeFileSync(file, 'not an index at all');
     expect(await readSnapshot(file, fingerprint)).toBeUndefined();
     expect(await readSnapshot(path.join(dir, 'missing.idx'), fingerprint)).toBeUndefined();
+  });
+
+  it('stays whole when two instances save the same collection into a shared folder at once', async () => {
+    const file = path.join(dir, 'shared.idx');
+    const small = CollectionIndex.empty(OFFLINE_DIMS, 'm');
+    small.add([chunk(1, 'f', 'otter kelp')]);
+    const large = CollectionIndex.empty(OFFLINE_DIMS, 'm');
+    large.add(Array.from({ length: 400 }, (_, i) => chunk(i + 1, `f${i % 5}`, `lighthouse gull island ${i}`)));
+    const printOf = (index: CollectionIndex) => ({ count: index.count, maxId: index.count, sumId: 1, model: 'm', language: index.language });
+    for (let round = 0; round < 5; round += 1) {
+      await Promise.all([writeSnapshot(file, large, printOf(large)), writeSnapshot(file, small, printOf(small)), writeSnapshot(file, large, printOf(large))]);
+      // Whichever rename came last, the file is that writer's whole snapshot (never a mix), and no temp file is left.
+      const asLarge = await readSnapshot(file, printOf(large), OFFLINE_DIMS);
+      const asSmall = await readSnapshot(file, printOf(small), OFFLINE_DIMS);
+      expect(asLarge === undefined).not.toBe(asSmall === undefined);
+      expect((asLarge ?? asSmall)!.count).toBe(asLarge ? 400 : 1);
+      expect(readdirSync(dir).filter((n) => n.startsWith('shared.idx.'))).toEqual([]);
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { load, save, type RawData } from '@orama/orama';
@@ -55,7 +56,7 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 /**
  * Writes a collection as one binary file: a small JSON header, Orama's `save()` data serialised
  * with v8 (typed arrays stay binary), then the vectors as raw float32 bytes. Written to a temp
- * file and renamed, so a crash never leaves half a file.
+ * file of the writer's own and renamed, so a crash never leaves half a file and two writers never mix.
  */
 export async function writeSnapshot(file: string, index: CollectionIndex, fingerprint: CollectionFingerprint): Promise<void> {
   const raw = save(index.db) as RawData & { index: { vectorIndexes: Record<string, RawVectors> } };
@@ -74,16 +75,23 @@ export async function writeSnapshot(file: string, index: CollectionIndex, finger
     [places.dataAt, data],
   ];
   if (vectors) parts.push([places.aliveAt, bytesOf(vectors.alive)], [places.vectorsAt, bytesOf(vectors.vectors)]);
-  const temp = `${file}.tmp`;
+  // A temp name of this writer's own: two instances saving the same collection into a shared
+  // folder each rename a whole file into place, and the last rename wins.
+  const temp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(temp, 'w');
   try {
-    for (const [position, bytes] of parts) if (bytes.length > 0) await handle.write(bytes, 0, bytes.length, position);
-    await handle.truncate(places.end);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      for (const [position, bytes] of parts) if (bytes.length > 0) await handle.write(bytes, 0, bytes.length, position);
+      await handle.truncate(places.end);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
-  await rename(temp, file);
 }
 
 /**

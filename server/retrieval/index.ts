@@ -1,8 +1,11 @@
 import path from 'node:path';
 import type { ConfigService } from '../config';
-import type { Db } from '../platform/db/knex';
+import { dialectOf, type Db } from '../platform/db/knex';
+import { watchTableChanges } from '../users/table-changes';
 import type { Clock } from '../platform/clock';
+import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
+import { watchCollectionChanges } from './collection-changes';
 import type { Providers } from '../providers';
 import type { RealtimeHub } from '../realtime';
 import type { SecretStore } from '../secrets';
@@ -15,6 +18,7 @@ import { createRetrievalService } from './retrieval.service';
 export { RetrievalSection, EmbeddingSection, createRetrievalSettings, type RetrievalSettings } from './retrieval-config';
 export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal, PreparedChunk, StoreItem } from './retrieval.service';
 export { fileKey } from './retrieval.repo';
+export { watchCollectionChanges, type CollectionChange } from './collection-changes';
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { RetrievalRepo, CollectionFileRow } from './retrieval.repo';
 export type { Embedder } from './embedding/embedder';
@@ -31,6 +35,10 @@ export function createRetrieval(deps: {
   secrets: SecretStore;
   providers: Providers;
   realtime: RealtimeHub;
+  jobs: JobQueue;
+  /** This instance's name (its own changes are not followed as another instance's). */
+  instance?: string;
+  /** Where `indexes/` lives: the shared folder when several instances run. */
   dataDir: string;
   clock: Clock;
   log: Logger;
@@ -53,6 +61,7 @@ export function createRetrieval(deps: {
     providers: deps.providers,
     repo,
     indexes,
+    jobs: deps.jobs,
     log: deps.log,
     backoffMs: deps.embedBackoffMs,
     progress: (userId, status) => {
@@ -68,6 +77,16 @@ export function createRetrieval(deps: {
     log: deps.log,
     rerankerKey: async () => (await deps.secrets.get(RERANKER_KEY_SECRET)) || undefined,
   });
+  // Several instances: another one's ingestion, removal, re-embedding or language change drops the
+  // collection's index here (rebuilt or restored on next use), and its new embedding settings the embedder.
+  watchCollectionChanges(deps.db, deps.instance, (change) => {
+    if (change.table === 'chunks') indexes.forget(change.id);
+  });
+  if (dialectOf(deps.db) === 'postgres') {
+    watchTableChanges(deps.db, (table) => {
+      if (table === 'config') embeddings.forgetEmbedder();
+    });
+  }
   return { repo, service, embeddings, indexes };
 }
 export type Retrieval = ReturnType<typeof createRetrieval>;

@@ -4,8 +4,11 @@ import type { Db } from '../platform/db/knex';
 /** The channel the `parley_table_changes` triggers notify, with the changed table's name as payload. */
 export const TABLE_CHANGES_CHANNEL = 'parley_table_changes';
 
-/** Tables whose writes are announced (migration 202611260601); the in-memory caches read these. */
-export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config'] as const;
+/**
+ * Tables whose writes are announced (migrations 202611260601 and, as `<table>|<writer>|<id>`,
+ * 202611270102); the in-memory caches and search indexes read these.
+ */
+export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config', 'chunks', 'collection_files', 'graph_state'] as const;
 
 /** The listening connection's application_name (in pg_stat_activity). */
 export const FEED_APPLICATION_NAME = 'parley-change-feed';

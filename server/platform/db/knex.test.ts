@@ -23,6 +23,15 @@ describe('choosing the database', () => {
     }
   });
 
+  it('takes PARLEY_SHARED_DIR only beside a PostgreSQL database, and the job lease length', () => {
+    const boot = readBootConfig({ env: { PARLEY_DATABASE_URL: 'postgres://p@db/parley', PARLEY_SHARED_DIR: '/srv/parley-shared', PARLEY_JOB_LEASE_MS: '1500' } });
+    expect(boot.sharedDir).toBe('/srv/parley-shared');
+    expect(boot.jobLeaseMs).toBe(1500);
+    expect(readBootConfig({ env: {} })).toMatchObject({ sharedDir: undefined, jobLeaseMs: 30_000 });
+    expect(() => readBootConfig({ env: { PARLEY_SHARED_DIR: '/srv/parley-shared' } })).toThrow(/PARLEY_SHARED_DIR.*needs PARLEY_DATABASE_URL/);
+    expect(() => readBootConfig({ env: { PARLEY_JOB_LEASE_MS: '10' } })).toThrow(BootConfigError);
+  });
+
   it('reads PARLEY_DATABASE_URL and its pool size, and refuses a URL that is not PostgreSQL', () => {
     const boot = readBootConfig({ env: { PARLEY_DATABASE_URL: 'postgres://p@db/parley', PARLEY_DATABASE_POOL_SIZE: '4' } });
     expect(boot.databaseUrl).toBe('postgres://p@db/parley');

@@ -16,6 +16,8 @@ export interface DatabaseLocation {
   databaseUrl?: string;
   /** PostgreSQL connection pool size (default 10). */
   poolSize?: number;
+  /** PostgreSQL `application_name` of the pool's connections (names the writer in change notices). */
+  applicationName?: string;
 }
 
 interface RawSqlite {
@@ -54,7 +56,7 @@ export function dialectOf(db: Db): Dialect {
  */
 export function openDatabase(location: string | DatabaseLocation): Db {
   const where: DatabaseLocation = typeof location === 'string' ? { dataDir: location } : location;
-  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10);
+  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10, where.applicationName);
   mkdirSync(where.dataDir, { recursive: true });
   return knexFactory({
     client: 'sqlite3',
@@ -72,45 +74,17 @@ export function openDatabase(location: string | DatabaseLocation): Db {
   });
 }
 
-/**
- * Connections for reads on the request path, beside the one writer: SQLite in WAL mode lets
- * readers run while the writer holds its connection, so a completion's chat reads do not queue
- * behind other answers' saves (read-only, at most 2). A read sees every write that finished
- * before it started. PostgreSQL: `db` itself (its pool already reads in parallel). Close it with
- * `closeReader` before the database.
- */
-export function openReader(db: Db, location: string | DatabaseLocation): Db {
-  if (dialectOf(db) === 'postgres') return db;
-  const where: DatabaseLocation = typeof location === 'string' ? { dataDir: location } : location;
-  return knexFactory({
-    client: 'sqlite3',
-    connection: { filename: path.join(where.dataDir, 'parley.db') },
-    useNullAsDefault: true,
-    pool: {
-      min: 0,
-      max: 2,
-      afterCreate: (conn: RawSqlite, done: (err: Error | null, conn: RawSqlite) => void) => {
-        conn.exec('PRAGMA query_only = ON; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -2000', (err) => done(err, conn));
-      },
-    },
-  });
-}
-
-/** Closes what `openReader` opened (nothing for PostgreSQL, whose reader is the database itself). */
-export async function closeReader(reader: Db, db: Db): Promise<void> {
-  if (reader !== db) await reader.destroy();
-}
-
 /** PostgreSQL text cannot hold NUL characters (SQLite's can): they become U+FFFD instead of failing the query. */
 function withoutNul(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
-function openPostgres(url: string, poolSize: number): Db {
+function openPostgres(url: string, poolSize: number, applicationName?: string): Db {
   const db = knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
+      ...(applicationName ? { application_name: applicationName } : {}),
       // Per-pool parsers (not pg's global ones): bigint and numeric (count, sum) as JS numbers.
       types: {
         getTypeParser: (oid: number, format?: string) => {

@@ -1,5 +1,6 @@
 import type { EmbeddingConfig, EmbeddingConfigResponse, EmbeddingConfigUpdate, ReembedStatus } from '../../contracts/retrieval';
 import { badRequest } from '../../platform/http/errors';
+import type { ClaimedJob, JobQueue } from '../../platform/jobs';
 import type { Logger } from '../../platform/log';
 import { createCompatProvider, createLocalProvider, type Providers } from '../../providers';
 import type { CollectionIndexes } from '../collection-indexes';
@@ -10,16 +11,24 @@ import { offlineEmbedder, providerEmbedder, type Embedder } from './embedder';
 
 /** Chunks re-embedded per step. */
 const REEMBED_PAGE = 256;
+/** The job kind of re-embedding in the jobs table (one job, key `all`: every chunk not on the current model). */
+export const REEMBED_JOB = 'reembed';
+const REEMBED_KEY = 'all';
+/** How often `idle()` looks whether a re-embedding queued or running elsewhere has ended. */
+const IDLE_POLL_MS = 25;
 
 /**
  * The current embedder (built from the embedding settings, rebuilt when they change) and the
- * background re-embedding of every stored chunk after a model change, with progress.
+ * background re-embedding of every stored chunk after a model change, with progress. The
+ * re-embedding is a job (platform/jobs): with several instances it runs on one of them, once,
+ * and a model changed again meanwhile makes it run once more with the newest model.
  */
 export function createEmbeddingService(deps: {
   settings: EmbeddingSettings;
   providers: Providers;
   repo: RetrievalRepo;
   indexes: CollectionIndexes;
+  jobs: JobQueue;
   log: Logger;
   /** Reports re-embedding progress (to the admin who changed the model). */
   progress?: (userId: string | undefined, status: ReembedStatus) => void;
@@ -27,10 +36,52 @@ export function createEmbeddingService(deps: {
   attempts?: number;
   backoffMs?: number;
 }) {
-  const { settings, providers, repo, indexes, log } = deps;
+  const { settings, providers, repo, indexes, jobs, log } = deps;
   let current: Promise<Embedder> | undefined;
   let status: ReembedStatus = { status: 'idle', done: 0, total: 0 };
   let running: { controller: AbortController; done: Promise<void> } | undefined;
+  let starting: Promise<unknown> = Promise.resolve();
+  let claiming: Promise<void> | undefined;
+  let stopped = false;
+
+  /** Runs the re-embedding job if it is claimable and none runs here. */
+  function claimNext(): void {
+    if (running || claiming || stopped) return;
+    claiming = jobs
+      .claim(REEMBED_JOB, 1)
+      .then(([job]) => {
+        if (job) run(job);
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'claiming the re-embedding failed'))
+      .finally(() => (claiming = undefined));
+  }
+
+  function run(job: ClaimedJob): void {
+    const { userId } = JSON.parse(job.payload) as { userId?: string };
+    const controller = new AbortController();
+    // The settings may have been changed on another instance since this one built its embedder.
+    current = undefined;
+    const done = reembed(controller.signal, userId)
+      .then(async () => {
+        // Aborted for a newer model: completing queues it again (it was enqueued again meanwhile).
+        if (!stopped) await jobs.complete([job]);
+      })
+      .catch(async (error: unknown) => {
+        if (stopped) return;
+        if (controller.signal.aborted) return void (await jobs.complete([job]));
+        const reason = error instanceof Error ? error.message : String(error);
+        status = { ...status, status: 'failed', error: reason };
+        deps.progress?.(userId, status);
+        log.warn({ err: error }, 're-embedding failed');
+        await jobs.fail(job, reason);
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'recording the re-embedding outcome failed'))
+      .finally(() => {
+        if (running?.done === done) running = undefined;
+        claimNext();
+      });
+    running = { controller, done };
+  }
 
   async function build(): Promise<Embedder> {
     const cfg = await settings.get();
@@ -110,33 +161,41 @@ export function createEmbeddingService(deps: {
       return service.get();
     },
 
-    /** (Re)starts re-embedding chunks not made by the current model. */
+    /** (Re)starts re-embedding chunks not made by the current model (a run in progress here restarts with it). */
     startReembedding(userId?: string): void {
+      starting = jobs.enqueue(REEMBED_JOB, REEMBED_KEY, { userId }, { again: true }).catch((error: unknown) => log.warn({ err: error }, 'could not queue the re-embedding'));
       running?.controller.abort();
-      const controller = new AbortController();
-      const previous = running?.done ?? Promise.resolve();
-      const done = previous
-        .then(() => reembed(controller.signal, userId))
-        .catch((error: unknown) => {
-          if (controller.signal.aborted) return;
-          status = { ...status, status: 'failed', error: error instanceof Error ? error.message : String(error) };
-          deps.progress?.(userId, status);
-          log.warn({ err: error }, 're-embedding failed');
-        });
-      running = { controller, done };
     },
 
-    /** Resolves when the current re-embedding (if any) ends. */
+    /** Drops the built embedder, so the next use reads the settings again (they changed, maybe on another instance). */
+    forgetEmbedder(): void {
+      current = undefined;
+    },
+
+    /** Resolves when the re-embedding (queued or running, here or on another instance) has ended. */
     async idle(): Promise<void> {
-      await running?.done;
+      await starting;
+      for (;;) {
+        await claiming;
+        if (running) {
+          await running.done;
+          continue;
+        }
+        if (stopped || (await jobs.unfinished(REEMBED_JOB, [REEMBED_KEY])).size === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+      }
     },
 
-    /** Stops background work (shutdown). */
+    /** Stops background work (shutdown); an unfinished re-embedding is handed back to the job queue. */
     async stop(): Promise<void> {
+      stopped = true;
+      unwatch();
       running?.controller.abort();
+      await claiming;
       await running?.done;
     },
   };
+  const unwatch = jobs.watch(REEMBED_JOB, claimNext);
   return service;
 }
 export type EmbeddingService = ReturnType<typeof createEmbeddingService>;

@@ -24,6 +24,8 @@ import * as postgresRowOrder from './202611260101-postgres-row-order';
 import * as postgresChatSearch from './202611260102-postgres-chat-search';
 import * as postgresTableChangeNotices from './202611260601-postgres-table-change-notices';
 import * as postgresRealtimeAttachments from './202611260602-postgres-realtime-attachments';
+import * as createJobs from './202611270101-create-jobs';
+import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
@@ -62,6 +64,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611260102-postgres-chat-search', postgresChatSearch],
   ['202611260601-postgres-table-change-notices', postgresTableChangeNotices],
   ['202611260602-postgres-realtime-attachments', postgresRealtimeAttachments],
+  ['202611270101-create-jobs', createJobs],
+  ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
 ];
 
