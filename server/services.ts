@@ -138,7 +138,7 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, dataDir: boot.dataDir, clock, log });
+  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, dataDir: boot.dataDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
