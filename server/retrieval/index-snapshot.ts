@@ -1,6 +1,6 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import v8 from 'node:v8';
-import { load, save, type RawData } from '@orama/orama';
+import { save, type RawData } from '@orama/orama';
 import { CollectionIndex } from './collection-index';
 import { isLanguage, type Language } from './languages';
 import { SimdVectorIndex, type RawVectors, type TextPostings } from './orama-components';
@@ -83,6 +83,8 @@ export function encodeSnapshot(index: CollectionIndex, fingerprint: CollectionFi
   const textEntry = raw.index.indexes.text;
   const text = textEntry?.type === PARLEY_TEXT ? (textEntry.node as ReturnType<TextPostings['toJSON']>) : null;
   const { text: _text, ...plainIndexes } = raw.index.indexes;
+  // The fileId where-filter index (file → internal ids) is rebuilt from `fileOf` on restore.
+  if (plainIndexes.fileId?.type === 'Flat') plainIndexes.fileId = { ...plainIndexes.fileId, node: { numberToDocumentId: [] } };
   const internalIdToId = raw.internalDocumentIDStore.internalIdToId;
   const ids = new Float64Array(internalIdToId.length);
   for (let i = 0; i < ids.length; i += 1) ids[i] = Number(internalIdToId[i]);
@@ -186,11 +188,13 @@ export function breatherEvery(budgetMs: number): Breathe {
 const noBreath: Breathe = async () => undefined;
 
 /** Items handled between two {@link Breathe} checks (a few milliseconds of work). */
-const RESTORE_SLICE = 8192;
+const RESTORE_SLICE = 4096;
 
 /** Where the parts of a snapshot come from: a file being read, or a buffer handed over. */
 interface SnapshotSource {
   size: number;
+  /** The bytes at `position` in place, when the source is in memory already (nothing copied). */
+  view?(position: number, length: number): Uint8Array | undefined;
   /** Fills `target` from `position`; false at a short source. */
   read(target: Uint8Array, position: number): Promise<boolean>;
 }
@@ -213,9 +217,10 @@ function fileSource(handle: FileHandle, size: number): SnapshotSource {
 
 /** A buffer as a source; large copies go in slices, with `breathe` between them. */
 function bufferSource(bytes: Uint8Array, breathe: Breathe): SnapshotSource {
-  const SLICE = 8 << 20;
+  const SLICE = 2 << 20;
   return {
     size: bytes.length,
+    view: (position, length) => (position + length <= bytes.length ? bytes.subarray(position, position + length) : undefined),
     async read(target, position) {
       if (position + target.length > bytes.length) return false;
       for (let done = 0; done < target.length; done += SLICE) {
@@ -257,29 +262,42 @@ async function restoreFrom(source: SnapshotSource, expected: CollectionFingerpri
   if (places.end !== source.size) return undefined;
   // Every section but the vectors, in one fresh (aligned) buffer.
   const sectionsAt = places.at.rest;
-  const sections = new Uint8Array(places.vectorsAt - sectionsAt);
-  if (!(await source.read(sections, sectionsAt))) return undefined;
+  let sections = source.view?.(sectionsAt, places.vectorsAt - sectionsAt);
+  if (!sections) {
+    sections = new Uint8Array(places.vectorsAt - sectionsAt);
+    if (!(await source.read(sections, sectionsAt))) return undefined;
+  }
   const part = <T>(Kind: { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, name: Section) => view(Kind, sections, places.at[name] - sectionsAt, header.sections[name]);
   const rest = v8.deserialize(part(Uint8Array, 'rest')) as Rest;
   await breathe();
 
-  // Orama's internal id store and documents store, rebuilt from the flat arrays in slices.
+  // Orama's internal id store and documents store, rebuilt from the flat arrays in slices (the
+  // id store the way its own load() fills it).
   const ids = part(Float64Array, 'ids');
   const fileOf = part(Int32Array, 'fileOf');
   const internalIdToId: string[] = new Array<string>(ids.length);
+  const idToInternalId = new Map<string, number>();
   const docs: Record<number, { fileId: string }> = {};
   const files = new Map<string, number[]>();
+  const internalIdsOf = new Map<string, number[]>();
   for (let start = 0; start < ids.length; start += RESTORE_SLICE) {
     const end = Math.min(ids.length, start + RESTORE_SLICE);
     for (let i = start; i < end; i += 1) {
-      internalIdToId[i] = String(ids[i]);
+      const id = String(ids[i]);
+      internalIdToId[i] = id;
+      idToInternalId.set(id, i + 1);
       const n = fileOf[i]!;
       if (n < 0) continue;
       const fileId = rest.files[n]!;
       docs[i + 1] = { fileId };
       const list = files.get(fileId);
-      if (list) list.push(ids[i]!);
-      else files.set(fileId, [ids[i]!]);
+      if (list) {
+        list.push(ids[i]!);
+        internalIdsOf.get(fileId)!.push(i + 1);
+      } else {
+        files.set(fileId, [ids[i]!]);
+        internalIdsOf.set(fileId, [i + 1]);
+      }
     }
     await breathe();
   }
@@ -298,8 +316,7 @@ async function restoreFrom(source: SnapshotSource, expected: CollectionFingerpri
     };
   }
   if (header.dims > 0) {
-    const { index, view: target } = SimdVectorIndex.reserve(header.dims, header.slots, part(Uint8Array, 'vectorAlive'));
-    await breathe();
+    const { index, view: target } = await SimdVectorIndex.reserveGradually(header.dims, header.slots, part(Uint8Array, 'vectorAlive'), breathe);
     const VECTOR_SLICE = 8 << 20;
     const bytes = bytesOf(target);
     for (let done = 0; done < bytes.length; done += VECTOR_SLICE) {
@@ -307,15 +324,31 @@ async function restoreFrom(source: SnapshotSource, expected: CollectionFingerpri
     }
     rest.index.vectorIndexes = { embedding: index };
   }
+  // Orama's load(), one component at a time with the event loop handed back in between; the
+  // internal id store is the one filled above.
   const { db, control } = CollectionIndex.createDb(header.dims, f.language as Language);
-  load(db, {
-    internalDocumentIDStore: { internalIdToId },
-    index: rest.index,
-    docs: { docs, count: rest.docsCount },
-    sorting: rest.sorting,
-    pinning: rest.pinning,
-    language: rest.language,
-  } as RawData);
+  db.internalDocumentIDStore.load(db, { internalIdToId: [] });
+  db.internalDocumentIDStore.internalIdToId = internalIdToId;
+  db.internalDocumentIDStore.idToInternalId = idToInternalId;
+  await breathe();
+  db.data.index = db.index.load(db.internalDocumentIDStore, rest.index as RawData['index']);
+  await breathe();
+  const fileFilter = ((db.data.index as unknown as { indexes: unknown }).indexes as Record<string, { type: string; node: { numberToDocumentId: Map<string, Set<number>> } } | undefined>).fileId;
+  if (fileFilter?.type === 'Flat') {
+    let done = 0;
+    for (const [fileId, internalIds] of internalIdsOf) {
+      fileFilter.node.numberToDocumentId.set(fileId, new Set(internalIds));
+      done += internalIds.length;
+      if (done >= RESTORE_SLICE) {
+        done = 0;
+        await breathe();
+      }
+    }
+  }
+  db.data.docs = db.documentsStore.load(db.internalDocumentIDStore, { docs, count: rest.docsCount });
+  db.data.sorting = db.sorter.load(db.internalDocumentIDStore, rest.sorting);
+  db.data.pinning = db.pinning.load(db.internalDocumentIDStore, rest.pinning);
+  db.tokenizer.language = rest.language;
   return CollectionIndex.restored(header.dims, header.model, f.language as Language, db, control, files);
 }
 
