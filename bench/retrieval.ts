@@ -64,7 +64,7 @@ interface Bench {
   token: string;
   userId: string;
   post(p: string, body: unknown): Promise<any>;
-  upload(texts: string[]): Promise<string[]>;
+  upload(texts: string[], perRequest?: number): Promise<string[]>;
   close(keep?: boolean): Promise<void>;
 }
 
@@ -83,11 +83,11 @@ async function startBench(options: { dataDir?: string; env?: Record<string, stri
     token,
     userId: session.id as string,
     post,
-    async upload(texts) {
+    async upload(texts, perRequest = 20) {
       const ids: string[] = [];
-      for (let i = 0; i < texts.length; i += 20) {
+      for (let i = 0; i < texts.length; i += perRequest) {
         const form = new FormData();
-        texts.slice(i, i + 20).forEach((t, j) => form.append('files', new Blob([t]), `doc-${i + j}.txt`));
+        texts.slice(i, i + perRequest).forEach((t, j) => form.append('files', new Blob([t]), `doc-${i + j}.txt`));
         const res = (await (await fetch(`${server.url}/api/v1/chats/attachment/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()) as Array<{ id: string }>;
         ids.push(...res.map((r) => r.id));
       }
@@ -140,6 +140,41 @@ async function ingestion(): Promise<Array<Array<string | number>>> {
     }
   }
   return rows;
+}
+
+/**
+ * End to end through HTTP: files uploaded `perRequest` to a request (chat attachment upload, as
+ * the bench's helper does), each added to a base with its own request, `concurrency` uploads
+ * under way at once; timed from the first upload until ingestion is idle. Default chunking.
+ */
+async function ingestionEndToEnd(label: string, texts: string[], perRequest: number, concurrency: number): Promise<Array<string | number>> {
+  const bench = await startBench();
+  try {
+    const warm = await bench.post('/api/knowledge/create', { name: 'Warm-up' });
+    for (const id of await bench.upload(documents(40, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
+    await bench.server.services.knowledge.ingestion.idle();
+    const base = await bench.post('/api/knowledge/create', { name: 'Bench' });
+    const load = os.loadavg()[0]!;
+    const started = performance.now();
+    let next = 0;
+    const lane = async () => {
+      while (next < texts.length) {
+        const part = texts.slice(next, next + perRequest);
+        next += perRequest;
+        const ids = await bench.upload(part, perRequest);
+        await Promise.all(ids.map((id) => bench.post(`/api/knowledge/${base.id}/file/add`, { file_id: id })));
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, lane));
+    const uploadedSeconds = (performance.now() - started) / 1000;
+    await bench.server.services.knowledge.ingestion.idle();
+    const seconds = (performance.now() - started) / 1000;
+    const chunks = (await bench.server.services.retrieval.repo.fingerprint(base.id)).count;
+    const failed = (await bench.server.services.retrieval.repo.filesOf(base.id)).filter((f) => f.status !== 'completed').length;
+    return [label, texts.length, chunks, fmt(uploadedSeconds), fmt(seconds), fmt(texts.length / seconds, 0), fmt(chunks / seconds, 0), failed, `${fmt(load, 1)} → ${fmt(os.loadavg()[0]!, 1)}`];
+  } finally {
+    await bench.close();
+  }
 }
 
 // ---------------------------------------------------------------- search latency
@@ -528,6 +563,16 @@ const vectors = set.corpus.map((d) => offlineEmbed(d.text));
 const embedMs = performance.now() - embedStarted;
 table('Offline embedder', ['passages', 'ms', 'passages/s'], [[set.corpus.length, fmt(embedMs, 0), fmt(set.corpus.length / (embedMs / 1000), 0)]]);
 if (part('ingest')) {
+  const SMALL = Number(process.env.BENCH_SMALL_FILES ?? 2000);
+  const LARGE = Number(process.env.BENCH_LARGE_FILES ?? 60);
+  table(
+    'Ingestion end to end through HTTP (upload + add + indexing, default chunking, offline embedder); target ≥ 100 docs/s and ≥ 2,000 chunks/s',
+    ['files', 'docs', 'chunks', 's uploaded', 's done', 'docs/s', 'chunks/s', 'not completed', 'load average (1 min) before → after'],
+    [
+      await ingestionEndToEnd('small files (~600 B), 20 per upload request, 2 uploads at once', documents(SMALL, 600, 20_000), 20, 2),
+      await ingestionEndToEnd('documents of 50 KB, 1 per upload request, 4 uploads at once', documents(LARGE, 50_000, 30_000), 1, 4),
+    ],
+  );
   table('Ingestion through the service (5 KB text files added one request after another, offline embedder); target ≥ 100 docs/s and ≥ 2,000 chunks/s', ['chunking', 'docs', 'chunks', 'seconds', 'docs/s', 'chunks/s', 'not completed'], await ingestion());
 }
 if (part('search') || part('orama')) {

@@ -35,7 +35,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
   const id = (params: Record<string, unknown>) => String(params.id);
   // A base the caller cannot see is 404 before its body is validated (DESIGN "Decisions").
   const visible: RequestHandler = async (req, _res, next) => {
-    await knowledge.get(authOf(req).user, id(req.params));
+    await knowledge.requireVisible(authOf(req).user, id(req.params));
     next();
   };
 

@@ -121,6 +121,11 @@ export function createKnowledgeService(deps: {
       return detail(await require(caller, id, 'read'));
     },
 
+    /** Throws the 404 {@link get} would when the caller cannot see the base (without building its detail). */
+    async requireVisible(caller: KnowledgeCaller, id: string): Promise<void> {
+      await require(caller, id, 'read');
+    },
+
     async update(caller: KnowledgeCaller, id: string, body: KnowledgeUpdate): Promise<KnowledgeDetail> {
       const row = await require(caller, id, 'write');
       const patch: Partial<KnowledgeRow> = { name: body.name, updated_at: clock.now() };

@@ -2,9 +2,20 @@
 // builds the Orama index and encodes it as a snapshot, so the service's event loop never runs a
 // rebuild. Messages: {id, build} in; {id, progress} while building; {id, bytes?, written} at the
 // end (the snapshot transferred, not copied), or {id, error}.
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { DatabaseLocation, Db } from '../platform/db/knex';
 import { buildSnapshot, type BuilderMessage } from './index-builder-core';
+
+// On Linux a nice value is per thread: the builder gives way to the thread answering requests
+// when both want the CPU. (Elsewhere it would lower the whole process, so it is left alone.)
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(10);
+  } catch {
+    // Not permitted here: build at normal priority.
+  }
+}
 
 let db: { key: string; db: Promise<Db> } | undefined;
 
