@@ -11,7 +11,7 @@ import { buildSnapshot, type BuilderMessage } from './index-builder-core';
 // when both want the CPU. (Elsewhere it would lower the whole process, so it is left alone.)
 if (process.platform === 'linux') {
   try {
-    os.setPriority(10);
+    os.setPriority(5);
   } catch {
     // Not permitted here: build at normal priority.
   }

@@ -55,18 +55,23 @@ describe('rebuilding an index from SQLite', () => {
     // Requests keep being answered meanwhile: a timer every 5 ms measures how late it fires.
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
+    const busyBefore = performance.eventLoopUtilization();
     const started = performance.now();
     const index = await retrieval.indexes.get(base);
     const ms = performance.now() - started;
+    // The share of the rebuild's time this thread spent running code rather than waiting for events.
+    const busy = performance.eventLoopUtilization(busyBefore).utilization;
     delay.disable();
 
     expect(index.count).toBe(FILES * PER_FILE);
     const p99 = delay.percentile(99) / 1e6;
     const max = delay.max / 1e6;
-    console.log(`rebuild of ${index.count} chunks: ${ms.toFixed(0)} ms; event-loop delay p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
-    // Built on the index builder's thread and handed over in slices (generous for a loaded
-    // machine: indexing on the event loop itself held it for seconds).
-    expect(max).toBeLessThan(250);
+    console.log(`rebuild of ${index.count} chunks: ${ms.toFixed(0)} ms; event-loop delay p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; event loop busy ${(busy * 100).toFixed(0)}% of the time`);
+    // Built on the index builder's thread and handed over in slices: this thread stays mostly
+    // idle (a rebuild here kept it busy nearly all the time), and no step holds it long (generous
+    // for a loaded machine, where the scheduler alone delays timers by a hundred milliseconds).
+    expect(busy).toBeLessThan(0.35);
+    expect(max).toBeLessThan(400);
 
     // The same ranking as an index built here, in-process, from the same rows.
     const here = await buildIndex(retrieval.repo, { collectionId: base, model: index.model, dims: index.dims, language: index.language });
