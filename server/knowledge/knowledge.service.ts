@@ -170,7 +170,8 @@ export function createKnowledgeService(deps: {
       const added = await collections.putNewFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
       if (!added) throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
       fileLists.put(id, { id: fileId, name: file.filename, status: 'pending', size: file.size, mime_type: file.mime_type, created_at: now });
-      await repo.touch(id, now);
+      // Files added in a burst: the base was touched this second already (times are in seconds).
+      if (row.updated_at < now) await repo.touch(id, now);
       void ingestion.enqueue({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
       return detail({ ...row, updated_at: now });
     },
