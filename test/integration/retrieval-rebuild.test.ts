@@ -57,13 +57,18 @@ describe('rebuilding an index from SQLite', () => {
     delay.enable();
     const busyBefore = performance.eventLoopUtilization();
     const started = performance.now();
-    const index = await retrieval.indexes.get(base);
+    // Progress as a language change shows it (`reindexing`): rising, page by page, to 1.
+    const progress: number[] = [];
+    const index = await retrieval.indexes.get(base, (done, total) => progress.push(done / total));
     const ms = performance.now() - started;
     // The share of the rebuild's time this thread spent running code rather than waiting for events.
     const busy = performance.eventLoopUtilization(busyBefore).utilization;
     delay.disable();
 
     expect(index.count).toBe(FILES * PER_FILE);
+    expect(progress.length).toBeGreaterThan(10);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(1);
     const p99 = delay.percentile(99) / 1e6;
     const max = delay.max / 1e6;
     console.log(`rebuild of ${index.count} chunks: ${ms.toFixed(0)} ms; event-loop delay p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; event loop busy ${(busy * 100).toFixed(0)}% of the time`);
