@@ -19,6 +19,14 @@ type Progress = BuildProgress;
 
 /** Work done on the service's thread between two hand-backs of the event loop (restore, in-process rebuild). */
 const SLICE_BUDGET_MS = 10;
+/**
+ * Collections smaller than this are rebuilt in-process (in slices, well under 100 ms of work in
+ * all): a round trip to the builder thread, started on first use, would make the first search of
+ * a fresh chat file wait longer than the rebuild itself.
+ */
+const BUILDER_REBUILD_FROM = 1000;
+/** Collections smaller than this are saved from memory (encoding them takes a few milliseconds); larger ones by the builder. */
+const BUILDER_SAVE_FROM = 10_000;
 
 /** A changed index is written once no change came for this long (a burst is saved once)… */
 const SAVE_DELAY_MS = 2000;
@@ -52,9 +60,8 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     return { count: f.count, maxId: f.maxId, sumId: f.sumId, model, language };
   }
 
-  /** Rebuilds on the service's own thread, in slices (only when the index builder cannot run). */
-  async function rebuildHere(collectionId: string, model: string, dims: number | undefined, language: Language, progress?: Progress): Promise<CollectionIndex> {
-    const total = progress ? (await repo.fingerprint(collectionId)).count : undefined;
+  /** Rebuilds on the service's own thread, in slices (small collections, or when the index builder cannot run). */
+  async function rebuildHere(collectionId: string, model: string, dims: number | undefined, language: Language, total: number, progress?: Progress): Promise<CollectionIndex> {
     return buildIndex(repo, { collectionId, model, dims, language }, { total, progress, breathe: breatherEvery(SLICE_BUDGET_MS) });
   }
 
@@ -62,8 +69,8 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
    * Rebuilds on the index builder's thread, which also writes the snapshot; the finished index
    * comes back as one buffer, restored here in slices. Undefined when the builder cannot run.
    */
-  async function rebuildOnBuilder(collectionId: string, model: string, dims: number | undefined, language: Language, progress?: Progress): Promise<{ index: CollectionIndex; written: boolean } | undefined> {
-    if (!deps.builder?.available) return undefined;
+  async function rebuildOnBuilder(collectionId: string, model: string, dims: number | undefined, language: Language, chunks: number, progress?: Progress): Promise<{ index: CollectionIndex; written: boolean } | undefined> {
+    if (!deps.builder?.available || chunks < BUILDER_REBUILD_FROM) return undefined;
     const generation = generations.get(collectionId) ?? 0;
     try {
       const reply = await deps.builder.build({ collectionId, model, dims, language }, { file: fileOf(collectionId), handOver: true, progress });
@@ -89,8 +96,8 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
       return restored;
     }
     const models = await repo.modelsOf(collectionId);
-    const built = await rebuildOnBuilder(collectionId, model, dims, language, progress);
-    const index = built?.index ?? (await rebuildHere(collectionId, model, dims, language, progress));
+    const built = await rebuildOnBuilder(collectionId, model, dims, language, expected.count, progress);
+    const index = built?.index ?? (await rebuildHere(collectionId, model, dims, language, expected.count, progress));
     // Vectors of another model cannot be compared with this model's query vectors: they were left out.
     if (models.some((m) => m !== model)) log.info({ collectionId }, 'index built while some chunks wait for re-embedding');
     log.info({ collectionId, chunks: index.count, ms: Date.now() - started, thread: built ? 'index builder' : 'service' }, 'search index rebuilt from the database');
@@ -114,12 +121,12 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
   }
 
   /**
-   * Writes one collection's snapshot: on the index builder's thread when it can run (it reads the
-   * collection from the database — the source of truth, which the index mirrors — and writes,
-   * so saving blocks nothing here), else from the index in memory.
+   * Writes one collection's snapshot: a large one on the index builder's thread when it can run
+   * (it reads the collection from the database — the source of truth, which the index mirrors —
+   * and writes, so saving blocks nothing here), else from the index in memory.
    */
   async function save(collectionId: string, index: CollectionIndex, here: boolean): Promise<void> {
-    if (!here && deps.builder?.available) {
+    if (!here && deps.builder?.available && index.count >= BUILDER_SAVE_FROM) {
       try {
         // Not written when the collection changed while it was read: that change marked it dirty again.
         await deps.builder.build({ collectionId, model: index.model, dims: index.dims, language: index.language }, { file: fileOf(collectionId), handOver: false });

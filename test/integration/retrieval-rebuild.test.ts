@@ -6,6 +6,7 @@ import { offlineEmbed } from '../../server/retrieval/embedding/offline-embedder'
 import { offlineEmbedder } from '../../server/retrieval/embedding/embedder';
 import { blobOf } from '../../server/retrieval/collection-indexes';
 import { buildIndex } from '../../server/retrieval/index-build';
+import { readSnapshot } from '../../server/retrieval/index-snapshot';
 import { createBase, query } from './knowledge-helpers';
 
 const WORDS = 'river harbour lantern meadow copper violin orchard glacier falcon pepper ember quarry saddle thistle marble canyon'.split(' ');
@@ -86,5 +87,22 @@ describe('rebuilding an index from SQLite', () => {
     }
     const found = await query(server, admin, [base], 'chunk4321', { relevance_threshold: 0 });
     expect(found.documents[0]).toContain('chunk4321');
+
+    // A change to a large collection is saved by the builder too: the snapshot then holds it,
+    // and this thread stays mostly idle meanwhile.
+    const extra = 'rebuild-extra';
+    await db('files').insert({ id: extra, user_id: admin.id, filename: 'extra.txt', mime_type: 'text/plain', size: 20, hash: '', purpose: 'knowledge', meta: '{}', created_at: now, updated_at: now });
+    await db('collection_files').insert({ collection_id: base, file_id: extra, knowledge_id: base, status: 'processing', error: null, created_at: now, updated_at: now });
+    const text = 'zebra quokka marmalade';
+    await retrieval.service.storeMany([{ collectionId: base, fileId: extra, chunks: [{ text, context: null, meta: {} }], vectors: [offlineEmbed(text)] }], offlineEmbedder.model);
+    const busyBeforeSave = performance.eventLoopUtilization();
+    await retrieval.indexes.flush();
+    expect(performance.eventLoopUtilization(busyBeforeSave).utilization).toBeLessThan(0.35);
+    const stored = await retrieval.repo.fingerprint(base);
+    const saved = await readSnapshot(retrieval.indexes.fileOf(base), { ...stored, model: index.model, language: index.language }, index.dims);
+    expect(saved?.count).toBe(FILES * PER_FILE + 1);
+    const ask = { text, vector: offlineEmbed(text), mode: 'hybrid' as const, weight: 0.5, fusion: 'blend' as const, limit: 5 };
+    expect(saved!.search(ask)).toEqual(index.search(ask));
+    expect(saved!.search(ask)[0]).toMatchObject({ fileId: extra });
   }, 120_000);
 });
