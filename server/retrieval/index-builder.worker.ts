@@ -23,7 +23,7 @@ async function databaseFor(location: DatabaseLocation): Promise<Db> {
   const key = JSON.stringify(location);
   if (db?.key !== key) {
     const { openDatabase } = await import('../platform/db/knex');
-    db = { key, db: Promise.resolve(openDatabase({ ...location, poolSize: 1 })) };
+    db = { key, db: Promise.resolve(openDatabase({ ...location, poolSize: 1, readOnly: true })) };
   }
   return db.db;
 }
