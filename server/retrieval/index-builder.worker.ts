@@ -18,6 +18,7 @@ if (process.platform === 'linux') {
 }
 
 let db: { key: string; db: Promise<Db> } | undefined;
+let queue: Promise<void> = Promise.resolve();
 
 async function databaseFor(location: DatabaseLocation): Promise<Db> {
   const key = JSON.stringify(location);
@@ -33,12 +34,14 @@ parentPort?.on('message', (message: BuilderMessage) => {
     void (db ? db.db.then((d) => d.destroy()) : Promise.resolve()).finally(() => parentPort!.postMessage({ id: message.id, closed: true }));
     return;
   }
-  void (async () => {
+  // One build at a time: two builds of one collection (a rebuild after it was forgotten, while
+  // its last save still runs) never write its snapshot at once, and they do not share the CPU.
+  queue = queue.then(async () => {
     try {
       const reply = await buildSnapshot(await databaseFor(message.database), message, (done, total) => parentPort!.postMessage({ id: message.id, progress: [done, total] }));
       parentPort!.postMessage({ id: message.id, ...reply }, reply.bytes ? [reply.bytes.buffer as ArrayBuffer] : []);
     } catch (error) {
       parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
     }
-  })();
+  });
 });

@@ -1,5 +1,6 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import v8 from 'node:v8';
+import { threadId } from 'node:worker_threads';
 import { save, type RawData } from '@orama/orama';
 import { CollectionIndex } from './collection-index';
 import { isLanguage, type Language } from './languages';
@@ -148,7 +149,8 @@ export function snapshotBytes(encoded: EncodedSnapshot): Uint8Array {
 
 /** Writes encoded parts to a temp file, syncs it and renames it over `file` (a crash never leaves half a file). */
 export async function writeEncodedSnapshot(file: string, encoded: EncodedSnapshot): Promise<void> {
-  const temp = `${file}.tmp`;
+  // One temp file per thread: the service's thread and the index builder never write into the same one.
+  const temp = `${file}.${threadId}.tmp`;
   const handle = await open(temp, 'w');
   try {
     for (const [position, bytes] of encoded.parts) if (bytes.length > 0) await handle.write(bytes, 0, bytes.length, position);
