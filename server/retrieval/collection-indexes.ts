@@ -1,13 +1,11 @@
 import path from 'node:path';
 import type { Logger } from '../platform/log';
 import type { CollectionIndex } from './collection-index';
-import { buildIndex, vectorOf, type BuildProgress } from './index-build';
+import { buildIndex, type BuildProgress } from './index-build';
 import type { IndexBuilder } from './index-builder';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages';
 import { breatherEvery, readSnapshot, removeSnapshot, restoreSnapshotBytes, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
 import type { RetrievalRepo } from './retrieval.repo';
-
-export { vectorOf };
 
 /** A vector as stored in SQLite: raw little-endian float32 bytes. */
 export function blobOf(vector: Float32Array): Buffer {
