@@ -148,7 +148,7 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, clock, log });
+  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));

@@ -89,7 +89,7 @@ export function createKnowledge(deps: {
       ingestion.stop();
       await worker.stop();
       await deps.retrieval.embeddings.stop();
-      await deps.retrieval.service.flush();
+      await deps.retrieval.service.close();
     },
   };
 }

@@ -228,10 +228,12 @@ export function createIngestion(deps: {
         terms: w.prepared!.terms,
         language: w.prepared!.language,
       }));
-      const storing = performance.now();
+      const storing = performance.eventLoopUtilization();
       const stored = await retrieval.storeMany(items, embedder.model);
-      // Storing is main-thread work (SQLite bindings): give requests as much time again before the next batch stores.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(STORE_PAUSE_MAX_MS, performance.now() - storing)));
+      // Storing is partly main-thread work (SQLite bindings, indexing): give requests as much time
+      // again as the event loop was busy meanwhile (not the time SQLite's own thread took) before
+      // the next batch stores.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(STORE_PAUSE_MAX_MS, performance.eventLoopUtilization(storing).active)));
       for (let i = 0; i < work.length; i += 1) {
         if (!stored[i]) continue;
         const job = work[i]!.entry.job;

@@ -4,7 +4,7 @@ import { authOf, requireUser } from '../auth';
 import { KnowledgeCreate, KnowledgeFileRequest, KnowledgeUpdate } from '../contracts/knowledge';
 import type { FilesService } from '../files';
 import { validateBody } from '../platform/http/validate';
-import type { KnowledgeService } from './knowledge.service';
+import type { KnowledgeService, VisibleBase } from './knowledge.service';
 
 /** Content-Disposition for a download (ASCII fallback plus the RFC 5987 UTF-8 form). */
 function attachment(filename: string): string {
@@ -34,8 +34,8 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
   const router = Router();
   const id = (params: Record<string, unknown>) => String(params.id);
   // A base the caller cannot see is 404 before its body is validated (DESIGN "Decisions").
-  const visible: RequestHandler = async (req, _res, next) => {
-    await knowledge.get(authOf(req).user, id(req.params));
+  const visible: RequestHandler = async (req, res, next) => {
+    res.locals.visibleBase = await knowledge.requireVisible(authOf(req).user, id(req.params));
     next();
   };
 
@@ -56,7 +56,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
     res.json({ success: true });
   });
   router.post('/:id/file/add', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
-    res.json(await knowledge.addFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id));
+    res.json(await knowledge.addFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id, res.locals.visibleBase as VisibleBase));
   });
   router.get('/:id/file/:file_id/preview', requireUser, async (req, res) => {
     res.json(await knowledge.filePreview(authOf(req).user, id(req.params), String(req.params.file_id)));

@@ -40,6 +40,12 @@ function readMeta(raw: string): Record<string, unknown> {
   }
 }
 
+/** A base the caller may see, and who the caller is, as read once in a request. */
+export interface VisibleBase {
+  row: KnowledgeRow;
+  who: Principal;
+}
+
 /**
  * Knowledge bases: CRUD with owner and access_control like models, files with background
  * ingestion, export, and searches over the bases and files a caller may read.
@@ -60,12 +66,21 @@ export function createKnowledgeService(deps: {
 
   const allowed = (who: Principal, row: KnowledgeRow, mode: 'read' | 'write') => canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, mode);
 
-  /** The base if the caller may read it (404 otherwise: private ids do not leak); 403 when writing is asked and not allowed. */
-  async function require(caller: KnowledgeCaller, id: string, mode: 'read' | 'write'): Promise<KnowledgeRow> {
+  /** The base and the caller's principal if the caller may read it (404 otherwise: private ids do not leak). */
+  async function see(caller: KnowledgeCaller, id: string): Promise<VisibleBase> {
     const row = await repo.findById(id);
     if (!row) throw knowledgeNotFound();
     const who = await permissions.principal(caller);
     if (!allowed(who, row, 'read')) throw knowledgeNotFound();
+    return { row, who };
+  }
+
+  /**
+   * The base if the caller may read it (404 otherwise); 403 when writing is asked and not
+   * allowed. `seen` is what {@link see} answered earlier in the same request (not read twice).
+   */
+  async function require(caller: KnowledgeCaller, id: string, mode: 'read' | 'write', seen?: VisibleBase): Promise<KnowledgeRow> {
+    const { row, who } = seen?.row.id === id ? seen : await see(caller, id);
     if (mode === 'write' && !allowed(who, row, 'write')) throw forbidden('You may not change this knowledge base', 'KNOWLEDGE_FORBIDDEN');
     return row;
   }
@@ -121,6 +136,12 @@ export function createKnowledgeService(deps: {
       return detail(await require(caller, id, 'read'));
     },
 
+    /**
+     * Throws the 404 {@link get} would when the caller cannot see the base (without building its
+     * detail); answers what it read, for the same request's next step ({@link addFile}).
+     */
+    requireVisible: see,
+
     async update(caller: KnowledgeCaller, id: string, body: KnowledgeUpdate): Promise<KnowledgeDetail> {
       const row = await require(caller, id, 'write');
       const patch: Partial<KnowledgeRow> = { name: body.name, updated_at: clock.now() };
@@ -142,14 +163,15 @@ export function createKnowledgeService(deps: {
     },
 
     /** Adds a file the caller may read and starts indexing it in the background. */
-    async addFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
-      const row = await require(caller, id, 'write');
+    async addFile(caller: KnowledgeCaller, id: string, fileId: string, seen?: VisibleBase): Promise<KnowledgeDetail> {
+      const row = await require(caller, id, 'write', seen);
       const file = await files.requireReadable(caller, fileId);
       const now = clock.now();
       const added = await collections.putNewFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
       if (!added) throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
       fileLists.put(id, { id: fileId, name: file.filename, status: 'pending', size: file.size, mime_type: file.mime_type, created_at: now });
-      await repo.touch(id, now);
+      // Files added in a burst: the base was touched this second already (times are in seconds).
+      if (row.updated_at < now) await repo.touch(id, now);
       void ingestion.enqueue({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
       return detail({ ...row, updated_at: now });
     },

@@ -154,16 +154,14 @@ export class CollectionIndex {
     return new CollectionIndex(dims, model, language, db, control);
   }
 
-  /** Wraps a database restored by `load()` (its files are read back from the documents store). */
-  static restored(dims: number, model: string, language: Language, db: AnyOrama, control: IndexControl): CollectionIndex {
+  /** Wraps a database restored by `load()`, with the chunk ids of each file the snapshot held. */
+  static restored(dims: number, model: string, language: Language, db: AnyOrama, control: IndexControl, files: Map<string, number[]>): CollectionIndex {
     const index = new CollectionIndex(dims, model, language, db, control);
-    const docs = (db.data.docs as { docs: Record<string, { fileId: string } | undefined> }).docs;
-    const ids = db.internalDocumentIDStore.internalIdToId as string[];
-    for (const [internalId, doc] of Object.entries(docs)) {
-      if (!doc) continue;
-      index.track(doc.fileId, Number(ids[Number(internalId) - 1]));
+    for (const [fileId, list] of files) {
+      index.files.set(fileId, list);
+      index.live += list.length;
     }
-    index.slots = ids.length;
+    index.slots = (db.internalDocumentIDStore.internalIdToId as string[]).length;
     return index;
   }
 

@@ -1,16 +1,11 @@
 import path from 'node:path';
 import type { Logger } from '../platform/log';
-import { CollectionIndex } from './collection-index';
+import type { CollectionIndex } from './collection-index';
+import { buildIndex, type BuildProgress } from './index-build';
+import type { IndexBuilder } from './index-builder';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages';
-import { readSnapshot, removeSnapshot, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
-import type { IndexChunkRow, RetrievalRepo } from './retrieval.repo';
-
-/** Float32 view of a stored embedding (copied when the bytes are not 4-aligned). */
-export function vectorOf(blob: Buffer | null): Float32Array | null {
-  if (!blob || blob.length === 0 || blob.length % 4 !== 0) return null;
-  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.length / 4);
-  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.length));
-}
+import { breatherEvery, readSnapshot, removeSnapshot, restoreSnapshotBytes, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
+import type { RetrievalRepo } from './retrieval.repo';
 
 /** A vector as stored in SQLite: raw little-endian float32 bytes. */
 export function blobOf(vector: Float32Array): Buffer {
@@ -18,16 +13,19 @@ export function blobOf(vector: Float32Array): Buffer {
 }
 
 /** Reports a rebuild's progress: chunks indexed so far of all. */
-type Progress = (done: number, total: number) => void;
+type Progress = BuildProgress;
 
-/** Rows fetched per page while rebuilding an index from SQLite. */
-const PAGE = 1000;
-/** Rows indexed in one go while rebuilding (a few milliseconds of work)… */
-const SLICE = 32;
-/** …and the time after which a rebuild hands the event loop back to requests. */
+/** Work done on the service's thread between two hand-backs of the event loop (restore, in-process rebuild). */
 const SLICE_BUDGET_MS = 10;
+/**
+ * Collections smaller than this are rebuilt in-process (in slices, well under 100 ms of work in
+ * all): a round trip to the builder thread, started on first use, would make the first search of
+ * a fresh chat file wait longer than the rebuild itself.
+ */
+const BUILDER_REBUILD_FROM = 1000;
+/** Collections smaller than this are saved from memory (encoding them takes a few milliseconds); larger ones by the builder. */
+const BUILDER_SAVE_FROM = 10_000;
 
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A changed index is written once no change came for this long (a burst is saved once)… */
 const SAVE_DELAY_MS = 2000;
 /** …or at the latest this long after the first unsaved change (a long ingestion saves now and then, not per file). */
@@ -38,10 +36,12 @@ const SAVE_MAX_DELAY_MS = 30_000;
  * matches what SQLite holds, else rebuilt from the chunks (the source of truth) and saved again.
  * A missing, damaged or stale snapshot is therefore only slower, never fatal.
  */
-export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }> }) {
+export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }>; builder?: IndexBuilder }) {
   const { repo, dir, log } = deps;
   const loaded = new Map<string, Promise<CollectionIndex>>();
   const dirty = new Set<string>();
+  /** Bumped when a collection is forgotten (a build finishing later must not leave its file behind). */
+  const generations = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   let firstChangeAt = 0;
   let saving: Promise<void> = Promise.resolve();
@@ -58,33 +58,29 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     return { count: f.count, maxId: f.maxId, sumId: f.sumId, model, language };
   }
 
-  async function rebuild(collectionId: string, model: string, dims: number | undefined, language: Language, progress?: Progress): Promise<CollectionIndex> {
-    const total = progress ? (await repo.fingerprint(collectionId)).count : 0;
-    let done = 0;
-    let index: CollectionIndex | undefined;
-    let afterId = 0;
-    let sliceStarted = performance.now();
-    for (;;) {
-      const rows: IndexChunkRow[] = await repo.chunksAfter(collectionId, afterId, PAGE);
-      if (rows.length === 0) break;
-      afterId = rows[rows.length - 1]!.id;
-      if (!index) {
-        const sample = rows.filter((r) => r.model === model).map((r) => vectorOf(r.embedding)).find((v) => v !== null);
-        index = CollectionIndex.empty(dims ?? sample?.length ?? 0, model, language);
-      }
-      // Small slices, and the event loop handed back every few milliseconds: a rebuild of 100k
-      // chunks takes seconds, and requests keep being answered meanwhile.
-      for (let i = 0; i < rows.length; i += SLICE) {
-        index.add(rows.slice(i, i + SLICE).map((r) => ({ id: r.id, fileId: r.file_id, text: r.text, vector: r.model === model ? vectorOf(r.embedding) : null })));
-        if (performance.now() - sliceStarted >= SLICE_BUDGET_MS) {
-          await yieldToRequests();
-          sliceStarted = performance.now();
-        }
-      }
-      done += rows.length;
-      progress?.(done, total);
+  /** Rebuilds on the service's own thread, in slices (small collections, or when the index builder cannot run). */
+  async function rebuildHere(collectionId: string, model: string, dims: number | undefined, language: Language, total: number, progress?: Progress): Promise<CollectionIndex> {
+    return buildIndex(repo, { collectionId, model, dims, language }, { total, progress, breathe: breatherEvery(SLICE_BUDGET_MS) });
+  }
+
+  /**
+   * Rebuilds on the index builder's thread, which also writes the snapshot; the finished index
+   * comes back as one buffer, restored here in slices. Undefined when the builder cannot run.
+   */
+  async function rebuildOnBuilder(collectionId: string, model: string, dims: number | undefined, language: Language, chunks: number, progress?: Progress): Promise<{ index: CollectionIndex; written: boolean } | undefined> {
+    if (!deps.builder?.available || chunks < BUILDER_REBUILD_FROM) return undefined;
+    const generation = generations.get(collectionId) ?? 0;
+    try {
+      const reply = await deps.builder.build({ collectionId, model, dims, language }, { file: fileOf(collectionId), handOver: true, progress });
+      // Forgotten while it was built (its base or user was deleted): leave no file behind.
+      if ((generations.get(collectionId) ?? 0) !== generation && reply.written) await removeSnapshot(fileOf(collectionId));
+      const index = reply.bytes ? await restoreSnapshotBytes(reply.bytes, undefined, breatherEvery(SLICE_BUDGET_MS)) : undefined;
+      if (index) return { index, written: reply.written };
+      log.warn({ collectionId }, 'the index builder answered an unreadable index; rebuilding in-process');
+    } catch (error) {
+      log.warn({ err: error, collectionId }, 'the index builder failed; rebuilding in-process');
     }
-    return index ?? CollectionIndex.empty(dims ?? 0, model, language);
+    return undefined;
   }
 
   async function load(collectionId: string, progress?: Progress): Promise<CollectionIndex> {
@@ -92,17 +88,18 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     const language = await languageOf(collectionId);
     const expected = await fingerprint(collectionId, model, language);
     const started = Date.now();
-    const restored = await readSnapshot(fileOf(collectionId), expected, dims);
+    const restored = await readSnapshot(fileOf(collectionId), expected, dims, breatherEvery(SLICE_BUDGET_MS));
     if (restored) {
       log.debug({ collectionId, chunks: restored.count, ms: Date.now() - started }, 'search index restored');
       return restored;
     }
     const models = await repo.modelsOf(collectionId);
-    // Vectors of another model cannot be compared with this model's query vectors: leave them out.
-    const index = await rebuild(collectionId, model, dims, language, progress);
+    const built = await rebuildOnBuilder(collectionId, model, dims, language, expected.count, progress);
+    const index = built?.index ?? (await rebuildHere(collectionId, model, dims, language, expected.count, progress));
+    // Vectors of another model cannot be compared with this model's query vectors: they were left out.
     if (models.some((m) => m !== model)) log.info({ collectionId }, 'index built while some chunks wait for re-embedding');
-    log.info({ collectionId, chunks: index.count, ms: Date.now() - started }, 'search index rebuilt from the database');
-    markDirty(collectionId);
+    log.info({ collectionId, chunks: index.count, ms: Date.now() - started, thread: built ? 'index builder' : 'service' }, 'search index rebuilt from the database');
+    if (!built?.written) markDirty(collectionId);
     return index;
   }
 
@@ -121,7 +118,32 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     timer.unref();
   }
 
-  async function flush(final = false): Promise<void> {
+  /**
+   * Writes one collection's snapshot: a large one on the index builder's thread when it can run
+   * (it reads the collection from the database — the source of truth, which the index mirrors —
+   * and writes, so saving blocks nothing here), else from the index in memory. Returns false when
+   * nothing was written because the database holds other chunks than the index in memory.
+   */
+  async function save(collectionId: string, index: CollectionIndex, here: boolean): Promise<boolean> {
+    if (!here && deps.builder?.available && index.count >= BUILDER_SAVE_FROM) {
+      try {
+        // Not written when the collection changed while it was read: that change marked it dirty again.
+        await deps.builder.build({ collectionId, model: index.model, dims: index.dims, language: index.language }, { file: fileOf(collectionId), handOver: false });
+        return true;
+      } catch (error) {
+        log.warn({ err: error, collectionId }, 'the index builder could not save an index; saving in-process');
+      }
+    }
+    const print = await fingerprint(collectionId, index.model, index.language);
+    // The database holds other chunks than this index (a batch not added yet, or another
+    // instance's change not announced yet): a snapshot now would carry the wrong fingerprint.
+    if (print.count !== index.count) return false;
+    await writeSnapshot(fileOf(collectionId), index, print);
+    return true;
+  }
+
+  /** `final`: at shutdown (an index that cannot be saved now is not retried); `here`: from memory, never on the builder. */
+  async function flush(options: { final?: boolean; here?: boolean } = {}): Promise<void> {
     const run = saving.then(async () => {
       const ids = [...dirty];
       dirty.clear();
@@ -129,15 +151,10 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
         const pending = loaded.get(collectionId);
         if (!pending) continue;
         try {
-          const index = await pending;
-          const print = await fingerprint(collectionId, index.model, index.language);
-          // The database holds other chunks than this index (a batch not added yet, or another
-          // instance's change not announced yet): a snapshot now would carry the wrong fingerprint.
-          if (print.count !== index.count) {
-            if (!final) markDirty(collectionId);
+          if (!(await save(collectionId, await pending, options.here === true))) {
+            if (!options.final) markDirty(collectionId);
             continue;
           }
-          await writeSnapshot(fileOf(collectionId), index, print);
           // Forgotten while it was being written (its base or user was deleted): leave no file behind.
           if (loaded.get(collectionId) !== pending) await removeSnapshot(fileOf(collectionId));
         } catch (error) {
@@ -171,6 +188,7 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     /** Forgets a collection's index in memory and on disk (it is rebuilt on next use). */
     async invalidate(collectionId: string): Promise<void> {
       loaded.delete(collectionId);
+      generations.set(collectionId, (generations.get(collectionId) ?? 0) + 1);
       dirty.delete(collectionId);
       await removeSnapshot(fileOf(collectionId));
     },
@@ -187,11 +205,18 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     },
     /** Where a collection's snapshot lives. */
     fileOf,
-    /** Saves every changed index now (at shutdown). */
+    /** Saves every changed index now (on the index builder's thread when it can run). */
     async flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      await flush(true);
+      await flush({ final: true });
+    },
+    /** At shutdown: saves every changed index from memory (quicker than reading the database again), then stops the builder. */
+    async close(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await flush({ final: true, here: true });
+      await deps.builder?.stop();
     },
   };
 }

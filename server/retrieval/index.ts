@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ConfigService } from '../config';
-import { dialectOf, type Db } from '../platform/db/knex';
+import { dialectOf, type DatabaseLocation, type Db } from '../platform/db/knex';
 import { watchTableChanges } from '../users/table-changes';
 import type { Clock } from '../platform/clock';
 import type { JobQueue } from '../platform/jobs';
@@ -10,6 +10,7 @@ import type { Providers } from '../providers';
 import type { RealtimeHub } from '../realtime';
 import type { SecretStore } from '../secrets';
 import { createCollectionIndexes } from './collection-indexes';
+import { createIndexBuilder } from './index-builder';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createEmbeddingSettings, RERANKER_KEY_SECRET } from './retrieval-config';
 import { createRetrievalRepo } from './retrieval.repo';
@@ -44,6 +45,11 @@ export function createRetrieval(deps: {
   log: Logger;
   /** Embedding retry back-off (ms), shorter in tests. */
   embedBackoffMs?: number;
+  /**
+   * Where the database lives, for the index builder thread's own connection; without it indexes
+   * are rebuilt on the service's thread (in slices).
+   */
+  database?: DatabaseLocation;
 }) {
   const repo = createRetrievalRepo(deps.db);
   const settings = createEmbeddingSettings({ config: deps.config, secrets: deps.secrets });
@@ -51,6 +57,7 @@ export function createRetrieval(deps: {
     repo,
     dir: path.join(deps.dataDir, 'indexes'),
     log: deps.log,
+    builder: createIndexBuilder({ database: deps.database, log: deps.log }),
     model: async () => {
       const embedder = await embeddings.current();
       return { model: embedder.model, dims: embedder.dims };

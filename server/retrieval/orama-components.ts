@@ -232,6 +232,16 @@ export class SimdVectorIndex {
     return { index, view: index.store.packed(max) };
   }
 
+  /** {@link reserve}, growing the store's memory in steps with `between` awaited after each (restores). */
+  static async reserveGradually(size: number, max: number, alive: Uint8Array, between: () => Promise<void>): Promise<{ index: SimdVectorIndex; view: Float32Array }> {
+    const index = new SimdVectorIndex(size);
+    await index.store.reserve(Math.max(1, max), between);
+    index.ensure(Math.max(1, max));
+    index.alive.set(alive);
+    index.max = max;
+    return { index, view: index.store.packed(max) };
+  }
+
   static fromJSON(raw: SimdVectorIndex | RawVectors): SimdVectorIndex {
     if (raw instanceof SimdVectorIndex) return raw;
     const { index, view } = SimdVectorIndex.reserve(raw.size, raw.max, raw.alive);

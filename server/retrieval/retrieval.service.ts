@@ -290,8 +290,11 @@ export function createRetrievalService(deps: {
       signals.push(signal);
     },
 
-    /** Saves changed indexes (shutdown). */
+    /** Saves changed indexes now. */
     flush: () => indexes.flush(),
+
+    /** At shutdown: saves changed indexes and stops the index builder. */
+    close: () => indexes.close(),
   };
   return service;
 }

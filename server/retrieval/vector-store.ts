@@ -1,6 +1,8 @@
 import { dotsKernel, wasm, type DotsKernel, type WasmMemory } from './simd-dot';
 
 const PAGE = 65_536;
+/** Pages added per step by {@link VectorStore.reserve} (4 MB). */
+const GROW_STEP_PAGES = 64;
 
 /**
  * Packed unit vectors of one index, kept in WebAssembly memory so the SIMD kernel scans them
@@ -43,6 +45,23 @@ export class VectorStore {
     const have = this.memory.buffer.byteLength / PAGE;
     if (pages > have) this.memory.grow(pages - have);
     this.capacity = capacity;
+    this.view = new Float32Array(this.memory.buffer);
+  }
+
+  /**
+   * Makes room for exactly `slots` vectors, growing the memory a few megabytes at a time with
+   * `between` awaited after each step (a restore of 100k vectors grows it by ~150 MB; in one step
+   * that holds the event loop for tens of milliseconds).
+   */
+  async reserve(slots: number, between: () => Promise<void>): Promise<void> {
+    if (slots <= this.capacity) return;
+    const bytes = this.queryBytes + slots * this.dims * 4 + slots * 4;
+    const pages = Math.ceil(bytes / PAGE);
+    for (let have = this.memory.buffer.byteLength / PAGE; have < pages; have = this.memory.buffer.byteLength / PAGE) {
+      this.memory.grow(Math.min(GROW_STEP_PAGES, pages - have));
+      await between();
+    }
+    this.capacity = slots;
     this.view = new Float32Array(this.memory.buffer);
   }
 

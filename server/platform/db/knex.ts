@@ -18,6 +18,8 @@ export interface DatabaseLocation {
   poolSize?: number;
   /** PostgreSQL `application_name` of the pool's connections (names the writer in change notices). */
   applicationName?: string;
+  /** A reader beside the service's connection (a worker's): SQLite refuses writes on it, PostgreSQL opens read-only transactions. */
+  readOnly?: boolean;
 }
 
 interface RawSqlite {
@@ -33,6 +35,9 @@ const PRAGMAS = [
   'PRAGMA cache_size = -8000',
   'PRAGMA temp_store = MEMORY',
 ].join('; ');
+
+/** A reader's pragmas: the journal mode is the writer's business; writes are refused. */
+const READER_PRAGMAS = ['PRAGMA busy_timeout = 5000', 'PRAGMA cache_size = -8000', 'PRAGMA temp_store = MEMORY', 'PRAGMA query_only = ON'].join('; ');
 
 /** PostgreSQL type ids whose text form pg leaves as strings; SQLite returns numbers for them. */
 const PG_INT8 = 20;
@@ -56,7 +61,7 @@ export function dialectOf(db: Db): Dialect {
  */
 export function openDatabase(location: string | DatabaseLocation): Db {
   const where: DatabaseLocation = typeof location === 'string' ? { dataDir: location } : location;
-  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10, where.applicationName);
+  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10, { applicationName: where.applicationName, readOnly: where.readOnly === true });
   mkdirSync(where.dataDir, { recursive: true });
   return knexFactory({
     client: 'sqlite3',
@@ -67,7 +72,7 @@ export function openDatabase(location: string | DatabaseLocation): Db {
       max: 1,
       idleTimeoutMillis: 2_147_483_647,
       afterCreate: (conn: RawSqlite, done: (err: Error | null, conn: RawSqlite) => void) => {
-        conn.exec(PRAGMAS, (err) => done(err, conn));
+        conn.exec(where.readOnly ? READER_PRAGMAS : PRAGMAS, (err) => done(err, conn));
       },
     },
     migrations: { migrationSource, tableName: 'knex_migrations' },
@@ -79,12 +84,13 @@ function withoutNul(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
-function openPostgres(url: string, poolSize: number, applicationName?: string): Db {
+function openPostgres(url: string, poolSize: number, options: { applicationName?: string; readOnly: boolean }): Db {
   const db = knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
-      ...(applicationName ? { application_name: applicationName } : {}),
+      ...(options.applicationName ? { application_name: options.applicationName } : {}),
+      ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
       // Per-pool parsers (not pg's global ones): bigint and numeric (count, sum) as JS numbers.
       types: {
         getTypeParser: (oid: number, format?: string) => {
