@@ -144,3 +144,6 @@ export async function readSnapshot(file: string, expected: CollectionFingerprint
 export async function removeSnapshot(file: string): Promise<void> {
   await rm(file, { force: true });
 }
+
+/** The names writeSnapshot's temp files take (`<collection>.idx.<pid>-<12 hex>.tmp`); a crashed write's are swept at start (snapshot-temps.ts). */
+export const SNAPSHOT_TEMP_NAME = /\.idx\.\d+-[0-9a-f]{12}\.tmp$/;
