@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import type * as FsPromises from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -11,7 +12,7 @@ import { STALE_SNAPSHOT_TEMP_MS, sweepSnapshotTemps } from './snapshot-temps';
 /** While set, a snapshot write "crashes" just before its rename: the temp file stays, as after a killed process. */
 const crash = vi.hoisted(() => ({ on: false }));
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const fs = await importOriginal<typeof FsPromises>();
   return {
     ...fs,
     rename: (...args: Parameters<typeof fs.rename>) => (crash.on ? new Promise<never>(() => undefined) : fs.rename(...args)),
