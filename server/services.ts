@@ -29,7 +29,7 @@ import { createProviders } from './providers';
 import { createBuiltin } from './builtin';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
-import { createRetrieval, createRetrievalSettings } from './retrieval';
+import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
@@ -150,6 +150,7 @@ export async function buildServices(platform: Platform) {
 
   const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
   const retrievalSettings = createRetrievalSettings(config, secrets);
+  const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   onShutdown(() => knowledge.stop());
@@ -161,7 +162,7 @@ export async function buildServices(platform: Platform) {
   // Jobs an earlier run queued or left unfinished (a re-embedding, too) start now.
   jobs.wakeAll();
   // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
-  onShutdown(async () => void (await Promise.allSettled([swept, resumedIngestion, resumedGraph])));
+  onShutdown(async () => void (await Promise.allSettled([swept, sweptTemps, resumedIngestion, resumedGraph])));
 
   const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });

@@ -25,6 +25,8 @@ export interface InstancesRow {
   ttft: { p50: number; p99: number; n: number; errors: number };
   /** Requests each instance received through the proxy. */
   spread: number[];
+  /** One-minute load average of the machine before and after the row (it is shared: compare rows of one run). */
+  load: [number, number];
 }
 
 const SERVER_CHILD = path.join(import.meta.dirname, 'server-child.ts');
@@ -90,10 +92,11 @@ export async function runInstancesComparison(options: { users: number; seconds: 
     const rows: InstancesRow[] = [];
     const measure = async (name: string, upstreams: string[]) => {
       const proxy = await startRoundRobinProxy(upstreams);
+      const loadBefore = os.loadavg()[0]!;
       try {
         const result = await runLoad(proxy.url, accounts, { seconds: options.seconds, model: options.model });
         const ttft = options.ttftSeconds > 0 ? await ttftOf(proxy.url, accounts.slice(0, options.chatters), options.ttftSeconds, options.model) : { p50: NaN, p99: NaN, n: 0, errors: 0 };
-        rows.push({ name, result, seconds: options.seconds, ttft, spread: [...proxy.counts] });
+        rows.push({ name, result, seconds: options.seconds, ttft, spread: [...proxy.counts], load: [loadBefore, os.loadavg()[0]!] });
       } finally {
         await proxy.close();
       }
@@ -112,11 +115,11 @@ export async function runInstancesComparison(options: { users: number; seconds: 
   }
 }
 
-/** The comparison as table lines: latencies per operation, TTFT, throughput and errors. */
+/** The comparison as table lines: latencies per operation, TTFT, throughput, errors and the load average around each row. */
 export function describeInstancesRows(rows: InstancesRow[], bare: { p50: number; p99: number }): string[] {
   const ms = (v: number) => `${v.toFixed(1).padStart(7)}`;
   const lines = [
-    `${'target'.padEnd(24)} ${'list p50/p99 ms'.padStart(18)} ${'stream p50/p99 ms'.padStart(18)} ${'upload p50/p99 ms'.padStart(18)} ${'TTFT p99'.padStart(9)} ${'req/s'.padStart(6)} errors  spread`,
+    `${'target'.padEnd(24)} ${'list p50/p99 ms'.padStart(18)} ${'stream p50/p99 ms'.padStart(18)} ${'upload p50/p99 ms'.padStart(18)} ${'TTFT p99'.padStart(9)} ${'req/s'.padStart(6)} errors  ${'load'.padEnd(9)}  spread`,
     `${'bare Express (control)'.padEnd(24)} ${`${ms(bare.p50)} /${ms(bare.p99)}`.padStart(18)}`,
   ];
   for (const row of rows) {
@@ -124,7 +127,7 @@ export function describeInstancesRows(rows: InstancesRow[], bare: { p50: number;
     const { latencies } = row.result;
     const errors = row.result.errors.length + row.ttft.errors;
     lines.push(
-      `${row.name.padEnd(24)} ${pair(latencies.list)} ${pair(latencies.stream)} ${pair(latencies.upload)} ${ms(row.ttft.p99).padStart(9)} ${(row.result.requests / row.seconds).toFixed(0).padStart(6)} ${String(errors).padStart(6)}  ${row.spread.join('/')}`,
+      `${row.name.padEnd(24)} ${pair(latencies.list)} ${pair(latencies.stream)} ${pair(latencies.upload)} ${ms(row.ttft.p99).padStart(9)} ${(row.result.requests / row.seconds).toFixed(0).padStart(6)} ${String(errors).padStart(6)}  ${`${row.load[0].toFixed(1)}–${row.load[1].toFixed(1)}`.padEnd(9)}  ${row.spread.join('/')}`,
     );
   }
   return lines;

@@ -9,7 +9,8 @@ import type { RealtimeHub } from '../realtime';
 import { watchCollectionChanges, type Retrieval } from '../retrieval';
 import { createFileLists } from './file-lists';
 import { createPrepareWorker } from './ingest/worker-client';
-import { createIngestion } from './ingestion';
+import { createIngestion, INGEST_JOB } from './ingestion';
+import { watchJobEnds } from './ingest/job-ends';
 import { createKnowledgeRepo } from './knowledge.repo';
 import { createKnowledgeService } from './knowledge.service';
 
@@ -75,6 +76,8 @@ export function createKnowledge(deps: {
   watchCollectionChanges(deps.db, deps.instance, (change) => {
     if (change.table === 'collection_files') fileLists.forget(change.id);
   });
+  // Several instances: a caller here waiting on a file another instance indexed is released at once.
+  watchJobEnds(deps.db, deps.instance, INGEST_JOB, (key) => ingestion.jobEnded(key));
   // Files in a knowledge base are kept when the chat they came with is deleted.
   deps.files.addUsageCheck((ids) => deps.retrieval.repo.inKnowledge(ids));
   return {

@@ -322,12 +322,26 @@ export function createIngestion(deps: {
       });
   }
 
-  /** Resolves waiters whose files another instance finished (the longest waiting first, a bounded number per poll). */
-  async function settleElsewhere(): Promise<void> {
+  /** Resolves waiters whose files another instance finished (these, or the longest waiting first; a bounded number per call). */
+  async function settleElsewhere(only?: Iterable<string>): Promise<void> {
     if (waiters.size === 0 || stopped) return;
-    const keys = [...waiters.keys()].slice(0, SETTLE_CHECK_MAX);
+    const keys = (only ? [...only].filter((key) => waiters.has(key)) : [...waiters.keys()]).slice(0, SETTLE_CHECK_MAX);
+    if (keys.length === 0) return;
     const open = await jobs.unfinished(INGEST_JOB, keys);
     for (const key of keys) if (!open.has(key)) settle(key);
+  }
+
+  /** Jobs another instance announced ended, checked together once the announcements of one moment are in. */
+  let ended = new Set<string>();
+  let endedAll = false;
+  let endedCheck = false;
+  function checkEnded(): void {
+    const keys = ended;
+    const all = endedAll;
+    ended = new Set();
+    endedAll = false;
+    endedCheck = false;
+    void settleElsewhere(all ? undefined : keys).catch((error: unknown) => log.debug({ err: error }, 'checking files indexed elsewhere failed'));
   }
 
   // Woken by local enqueues and completions, and (several instances) by polls finding claimable jobs.
@@ -355,6 +369,20 @@ export function createIngestion(deps: {
         settle(key);
       });
       return waiter.done;
+    },
+
+    /**
+     * Another instance ended the job of this file (`key`), or any (no key: the announcements were
+     * interrupted): its waiters here are released now, once the jobs table agrees (it may have
+     * been queued again meanwhile). The poll stays the fallback for announcements that never came.
+     */
+    jobEnded(key?: string): void {
+      if (waiters.size === 0 || stopped || (key !== undefined && !waiters.has(key))) return;
+      if (key === undefined) endedAll = true;
+      else ended.add(key);
+      if (endedCheck) return;
+      endedCheck = true;
+      setImmediate(checkEnded);
     },
 
     /** Resolves when a queued file is done (at once if it is not queued here). */

@@ -89,7 +89,7 @@ export function createKnowledgeService(deps: {
     const language = await collections.languageOf(row.id);
     return presentDetail(row, await fileLists.get(row.id), {
       language: ANALYSIS_LANGUAGES.includes(language as AnalysisLanguage) ? (language as AnalysisLanguage) : null,
-      reindexing: retrieval.reindexProgress(row.id) ?? null,
+      reindexing: (await retrieval.reindexProgress(row.id)) ?? null,
     });
   }
 

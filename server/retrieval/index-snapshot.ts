@@ -398,3 +398,6 @@ export async function restoreSnapshotBytes(bytes: Uint8Array, dims?: number, bre
 export async function removeSnapshot(file: string): Promise<void> {
   await rm(file, { force: true });
 }
+
+/** The names writeSnapshot's temp files take (`<collection>.idx.<pid>-<12 hex>.tmp`); a crashed write's are swept at start (snapshot-temps.ts). */
+export const SNAPSHOT_TEMP_NAME = /\.idx\.\d+-[0-9a-f]{12}\.tmp$/;

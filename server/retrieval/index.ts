@@ -14,11 +14,12 @@ import { createIndexBuilder } from './index-builder';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createEmbeddingSettings, RERANKER_KEY_SECRET } from './retrieval-config';
 import { createRetrievalRepo } from './retrieval.repo';
-import { createRetrievalService } from './retrieval.service';
+import { createRetrievalService, REINDEX_JOB } from './retrieval.service';
 
 export { RetrievalSection, EmbeddingSection, createRetrievalSettings, type RetrievalSettings } from './retrieval-config';
 export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal, PreparedChunk, StoreItem } from './retrieval.service';
 export { fileKey } from './retrieval.repo';
+export { sweepSnapshotTemps } from './snapshot-temps';
 export { watchCollectionChanges, type CollectionChange } from './collection-changes';
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { RetrievalRepo, CollectionFileRow } from './retrieval.repo';
@@ -80,9 +81,17 @@ export function createRetrieval(deps: {
     indexes,
     config: deps.config,
     embedder: () => embeddings.current(),
+    jobs: deps.jobs,
     clock: deps.clock,
     log: deps.log,
     rerankerKey: async () => (await deps.secrets.get(RERANKER_KEY_SECRET)) || undefined,
+  });
+  // A re-index whose instance stopped or died has nothing left to report: whoever sees its row closes it (the index is rebuilt on next use).
+  deps.jobs.watch(REINDEX_JOB, () => {
+    deps.jobs
+      .claim(REINDEX_JOB, 100)
+      .then((stale) => deps.jobs.complete(stale))
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'closing abandoned re-index records failed'));
   });
   // Several instances: another one's ingestion, removal, re-embedding or language change drops the
   // collection's index here (rebuilt or restored on next use), and its new embedding settings the embedder.

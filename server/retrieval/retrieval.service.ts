@@ -1,6 +1,7 @@
 import type { ConfigService } from '../config';
 import type { RetrievalConfig } from '../contracts/retrieval';
 import type { Clock } from '../platform/clock';
+import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
 import type { CollectionIndex } from './collection-index';
 import { blobOf, type CollectionIndexes } from './collection-indexes';
@@ -76,6 +77,9 @@ function parseMeta(text: string): Record<string, unknown> {
   }
 }
 
+/** The job kind recording a re-index after a language change (key: the collection; run by the instance that changed it). */
+export const REINDEX_JOB = 'reindex';
+
 /**
  * Storing, indexing and searching chunks of collections (knowledge bases and chat files), with
  * hybrid BM25 + vector ranking, the relevance threshold, an optional external reranker and
@@ -86,13 +90,14 @@ export function createRetrievalService(deps: {
   indexes: CollectionIndexes;
   config: ConfigService;
   embedder: () => Promise<Embedder>;
+  /** Where a re-index's progress is kept, so every instance reports it (kind REINDEX_JOB). */
+  jobs: JobQueue;
   clock: Clock;
   log: Logger;
   rerankerKey?: () => Promise<string | undefined>;
 }) {
-  const { repo, indexes, config, clock, log } = deps;
+  const { repo, indexes, config, jobs, clock, log } = deps;
   const signals: RetrievalSignal[] = [];
-  const reindexing = new Map<string, number>();
 
   async function queryVector(embedder: Embedder, query: string, signal?: AbortSignal): Promise<Float32Array | null> {
     try {
@@ -201,21 +206,29 @@ export function createRetrievalService(deps: {
 
     /**
      * Changes a collection's analysis language: the index is rebuilt from SQLite in that language
-     * in the background (searches meanwhile wait for it); {@link reindexProgress} tells how far.
+     * in the background (searches meanwhile wait for it); {@link reindexProgress} tells how far,
+     * on every instance (the rebuild is recorded as a job this instance holds, with its progress).
      */
     async setLanguage(collectionId: string, language: Language): Promise<void> {
       await repo.setLanguage(collectionId, language, clock.now());
       await indexes.invalidate(collectionId);
-      reindexing.set(collectionId, 0);
+      const job = await jobs.hold(REINDEX_JOB, collectionId, {}, 0);
       void indexes
-        .get(collectionId, (done, total) => reindexing.set(collectionId, total > 0 ? Math.min(1, done / total) : 1))
-        .catch((error: unknown) => log.warn({ err: error, collectionId }, 'could not re-index a collection'))
-        .finally(() => reindexing.delete(collectionId));
+        .get(collectionId, (done, total) => jobs.progress(job, total > 0 ? Math.min(1, done / total) : 1))
+        .then(
+          () => jobs.complete([job]),
+          async (error: unknown) => {
+            log.warn({ err: error, collectionId }, 'could not re-index a collection');
+            await jobs.fail(job, error instanceof Error ? error.message : String(error));
+          },
+        )
+        .catch((error: unknown) => log.warn({ err: error, collectionId }, 'recording the end of a re-index failed'));
     },
 
-    /** Progress 0..1 of a language change's re-index, or undefined when none runs. */
-    reindexProgress(collectionId: string): number | undefined {
-      return reindexing.get(collectionId);
+    /** Progress 0..1 of a language change's re-index (whichever instance runs it), or undefined when none runs. */
+    async reindexProgress(collectionId: string): Promise<number | undefined> {
+      const state = await jobs.state(REINDEX_JOB, collectionId);
+      return state?.live && typeof state.progress === 'number' ? state.progress : undefined;
     },
 
     /** Drops a whole collection (rows cascade) and its index. */

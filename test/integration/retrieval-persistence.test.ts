@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signupAdmin, type TestUser } from '../helpers/builders';
@@ -70,5 +70,19 @@ describe('search indexes across restarts', () => {
     await restart();
     expect((await waitForFiles(server!, admin, base)).find((f) => f.id === file)).toMatchObject({ status: 'completed' });
     expect((await query(server!, admin, [base], 'night ferry pier', { relevance_threshold: 0 })).documents[0]).toContain('23:40');
+  });
+
+  it('removes at start the temp file of a snapshot write that crashed long ago, and keeps the snapshot', async () => {
+    await server!.close();
+    server = undefined;
+    const leftover = path.join(dataDir, 'indexes', `${base}.idx.4242-0123456789ab.tmp`);
+    writeFileSync(leftover, Buffer.from('half of a snapshot'));
+    const longAgo = (Date.now() - 3_600_000) / 1000;
+    utimesSync(leftover, longAgo, longAgo);
+    await restart();
+    const deadline = Date.now() + 5_000;
+    while (existsSync(leftover) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(leftover)).toBe(false);
+    expect(existsSync(indexFile())).toBe(true);
   });
 });

@@ -215,4 +215,73 @@ describe('background jobs and search indexes across two instances on one Postgre
       await fake.close();
     }
   }, 60_000);
+
+  it('releases a caller waiting on a file another instance indexed as soon as its job ends, without waiting for a poll', async () => {
+    const c = await startTestServer({ secrets, envVars: env() });
+    try {
+      // C takes no job and no longer polls: only the end of the job, announced by the database, can reach it.
+      await c.services.jobs.close();
+      const base = await createBase(c, alice, 'Waiting');
+      const file = await uploadFile(c, alice, 'door.txt', 'The side door opens with the green badge.');
+      expect((await c.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file })).status).toBe(200);
+      let released = false;
+      void c.services.knowledge.ingestion.settled(base, file).then(() => (released = true));
+      await within(async () => (await ingestJob(base, file))?.status === 'done', 30_000);
+      await within(async () => released, WITHIN_MS);
+      expect(await found(c, base, 'side door badge', 'green badge')).toBe(true);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it('shows the progress of a language change’s re-index on the instance that is not running it', async () => {
+    const base = await createBase(a, alice, 'Reindex');
+    const text = Array.from({ length: 20_000 }, (_, i) => `Line ${i} of the ledger records parcel ${i * 3} on shelf ${i % 50}.`).join('\n');
+    const file = await uploadFile(a, alice, 'ledger.txt', text);
+    expect((await a.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file })).status).toBe(200);
+    await waitForFiles(a, alice, base, 60_000);
+    const reindexing = async (server: TestServer) => (await server.as(alice.token).get(`/api/v1/knowledge/${base}`)).body.reindexing as number | null;
+    expect(await reindexing(b)).toBeNull();
+    const changed = await a.as(alice.token).post(`/api/v1/knowledge/${base}/update`, { name: 'Reindex', description: '', language: 'german' });
+    expect(changed.status, changed.text).toBe(200);
+    // A rebuilds its index in the background; B, asked meanwhile, reports how far A is.
+    const seen = await reindexing(b);
+    expect(seen).toEqual(expect.any(Number));
+    expect(seen).toBeGreaterThanOrEqual(0);
+    expect(seen).toBeLessThanOrEqual(1);
+    await within(async () => (await reindexing(a)) === null && (await reindexing(b)) === null, 30_000);
+  }, 90_000);
+
+  it('reports the same re-embedding progress on both instances while one of them runs it', async () => {
+    const fake: FakeOpenAI = await startFakeOpenAI({ key: 'sk-embed', models: ['embed-slow'] });
+    // A slow provider: the re-embedding of everything stored takes seconds.
+    fake.embeddingsDelay = 100;
+    const status = async (server: TestServer) => (await server.as(admin.token).get('/api/v1/retrieval/embedding')).body.reembedding as { status: string; done: number; total: number };
+    try {
+      const update = await a.as(admin.token).post('/api/v1/retrieval/embedding/update', {
+        embedding_engine: 'compat',
+        embedding_model: 'embed-slow',
+        embedding_batch_size: 64,
+        compat_config: { url: fake.url, key: 'sk-embed' },
+      });
+      expect(update.status, update.text).toBe(200);
+      await within(async () => {
+        const [onA, onB] = await Promise.all([status(a), status(b)]);
+        return onA.status === 'running' && onB.status === 'running' && onA.done > 0 && onB.done > 0 && onA.total === onB.total;
+      }, 30_000);
+      await a.services.retrieval.embeddings.idle();
+      await b.services.retrieval.embeddings.idle();
+      const [onA, onB] = await Promise.all([status(a), status(b)]);
+      expect(onA).toEqual(onB);
+      expect(onA).toMatchObject({ status: 'idle' });
+      expect(onA.done).toBe(onA.total);
+      expect(onA.total).toBeGreaterThan(256);
+    } finally {
+      fake.embeddingsDelay = 0;
+      await a.as(admin.token).post('/api/v1/retrieval/embedding/update', { embedding_engine: '', embedding_model: '', embedding_batch_size: 32 });
+      await a.services.retrieval.embeddings.idle();
+      await b.services.retrieval.embeddings.idle();
+      await fake.close();
+    }
+  }, 120_000);
 });

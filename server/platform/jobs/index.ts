@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import { createJobQueue } from './job-queue';
 import { createJobsRepo } from './jobs.repo';
 
-export { createJobQueue, type JobQueue, type ClaimedJob, type EnqueueOptions } from './job-queue';
+export { createJobQueue, type JobQueue, type ClaimedJob, type EnqueueOptions, type JobState } from './job-queue';
 export { createJobsRepo, type JobsRepo, type JobRow } from './jobs.repo';
 
 /** The job queue of a database, for the instance named `owner`. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../clock';
 import { migrate, openDatabase, type Db } from '../db/knex';
 import { createJobQueue, type JobQueue } from './job-queue';
-import { createJobsRepo } from './jobs.repo';
+import { createJobsRepo, type JobsRepo } from './jobs.repo';
 
 const LEASE_MS = 60_000;
 
@@ -16,8 +16,8 @@ describe('the job queue (SQLite)', () => {
   let nowMs: number;
   const clock: Clock = { nowMs: () => nowMs, now: () => Math.floor(nowMs / 1000) };
   const queues: JobQueue[] = [];
-  const queue = (owner: string) => {
-    const q = createJobQueue({ repo: createJobsRepo(db), owner, leaseMs: LEASE_MS, poll: false, clock, log: pino({ level: 'silent' }) });
+  const queue = (owner: string, options: { repo?: JobsRepo; pruneEveryMs?: number } = {}) => {
+    const q = createJobQueue({ repo: options.repo ?? createJobsRepo(db), owner, leaseMs: LEASE_MS, poll: false, clock, log: pino({ level: 'silent' }), pruneEveryMs: options.pruneEveryMs });
     queues.push(q);
     return q;
   };
@@ -136,5 +136,64 @@ describe('the job queue (SQLite)', () => {
     stop();
     await a.enqueue('ingest', 'other', {});
     expect(woken).toBe(1);
+  });
+
+  it('writes a running job\'s progress a few times a second at most, always the last report, for every instance to read', async () => {
+    const repo = createJobsRepo(db);
+    let writes = 0;
+    const counted: JobsRepo = { ...repo, setProgress: (...args) => ((writes += 1), repo.setProgress(...args)) };
+    const a = queue('a', { repo: counted });
+    const b = queue('b');
+    await a.enqueue('reembed', 'all', {});
+    expect(await b.state('reembed', 'all')).toMatchObject({ status: 'queued', live: false, progress: undefined });
+    const [job] = await a.claim('reembed', 1);
+    for (let done = 1; done <= 100; done += 1) a.progress(job!, { done, total: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await b.state('reembed', 'all')).toMatchObject({ status: 'running', live: true, progress: { done: 1, total: 100 } });
+    await a.complete([job!]);
+    expect(writes).toBe(2);
+    expect(await b.state('reembed', 'all')).toMatchObject({ status: 'done', live: false, progress: { done: 100, total: 100 } });
+    // Queued again, the last run's progress no longer shows.
+    await a.enqueue('reembed', 'all', {});
+    expect((await b.state('reembed', 'all'))?.progress).toBeUndefined();
+  });
+
+  it('records work an instance holds itself as running while its lease is renewed, and as dead once it is not', async () => {
+    const a = queue('a');
+    const b = queue('b');
+    const held = await a.hold('reindex', 'base', {}, 0);
+    expect(await b.state('reindex', 'base')).toMatchObject({ status: 'running', live: true, progress: 0 });
+    a.progress(held, 0.5);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await b.state('reindex', 'base'))?.progress).toBe(0.5);
+    // Nobody else takes it while it is held.
+    expect(await b.claim('reindex', 1)).toEqual([]);
+    a.abandon();
+    nowMs += LEASE_MS + 1;
+    expect(await b.state('reindex', 'base')).toMatchObject({ status: 'running', live: false });
+    // Held again later (the next language change): running afresh.
+    const again = await b.hold('reindex', 'base', {}, 0);
+    expect(again.runs).toBe(2);
+    await b.complete([again]);
+    expect((await b.state('reindex', 'base'))?.status).toBe('done');
+  });
+
+  it('prunes finished jobs older than a week while running, not only at start', async () => {
+    const repo = createJobsRepo(db);
+    const a = queue('a', { pruneEveryMs: 20 });
+    await a.enqueue('ingest', 'old', {});
+    await a.enqueue('ingest', 'recent', {});
+    await a.enqueue('ingest', 'waiting', {});
+    const [old] = await a.claim('ingest', 1);
+    await a.complete([old!]);
+    nowMs += 6 * 24 * 3600_000;
+    const [recent] = await a.claim('ingest', 1);
+    await a.complete([recent!]);
+    nowMs += 2 * 24 * 3600_000;
+    const deadline = Date.now() + 5_000;
+    while ((await repo.find('ingest', 'old')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await repo.find('ingest', 'old')).toBeUndefined();
+    expect((await repo.find('ingest', 'recent'))?.status).toBe('done');
+    expect((await repo.find('ingest', 'waiting'))?.status).toBe('queued');
   });
 });

@@ -12,8 +12,22 @@ export interface EnqueueOptions {
   again?: boolean;
 }
 
-/** Finished jobs are kept this long (seconds) before they are pruned at start. */
+/** Finished jobs are kept this long (seconds) before they are pruned (at start, then every PRUNE_EVERY_MS). */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
+/** How often each instance prunes finished jobs while it runs (the delete is idempotent: whichever instance comes first does it). */
+const PRUNE_EVERY_MS = 3600_000;
+/** A running job's progress is written at most this often (the last report of a burst is written when the pause ends). */
+const PROGRESS_EVERY_MS = 250;
+
+/** What any instance reads of a job's state (see {@link JobQueue.state}). */
+export interface JobState {
+  status: 'queued' | 'running' | 'done' | 'failed';
+  /** Running, and its instance still renews the lease (false: it died or hung; another may take it over). */
+  live: boolean;
+  /** The runner's last progress report (parsed), undefined before one. */
+  progress: unknown;
+  error: string | null;
+}
 
 /**
  * Background work shared by every instance on one database, run exactly once: a job is enqueued
@@ -32,6 +46,8 @@ export function createJobQueue(deps: {
   poll: boolean;
   clock: Clock;
   log: Logger;
+  /** How often finished jobs are pruned while running (tests shorten it). */
+  pruneEveryMs?: number;
 }) {
   const { repo, owner, leaseMs, clock, log } = deps;
   /** Ids this instance holds, renewed until completed, failed or released. */
@@ -60,6 +76,40 @@ export function createJobQueue(deps: {
       .catch((error: unknown) => log.warn({ err: error }, 'renewing background job leases failed'));
   }, Math.max(50, Math.floor(leaseMs / 3)));
   renewer.unref();
+
+  const prune = () => repo.prune(clock.now() - KEEP_FINISHED_S);
+  const pruner = setInterval(() => {
+    prune().catch((error: unknown) => log.warn({ err: error }, 'pruning finished background jobs failed'));
+  }, deps.pruneEveryMs ?? PRUNE_EVERY_MS);
+  pruner.unref();
+
+  /** Progress not written yet (a write happened less than PROGRESS_EVERY_MS ago), and the pause of each job. */
+  const unwritten = new Map<number, string>();
+  const pauses = new Map<number, NodeJS.Timeout>();
+  const writeProgress = (id: number, json: string) =>
+    repo.setProgress(owner, id, json).catch((error: unknown) => log.debug({ err: error, jobId: id }, 'recording background job progress failed'));
+  const pauseProgress = (id: number) => {
+    const timer = setTimeout(() => {
+      const json = unwritten.get(id);
+      pauses.delete(id);
+      if (json === undefined) return;
+      unwritten.delete(id);
+      void writeProgress(id, json);
+      pauseProgress(id);
+    }, PROGRESS_EVERY_MS);
+    timer.unref();
+    pauses.set(id, timer);
+  };
+  /** Writes what is left of these jobs' progress now (before they end). */
+  const flushProgress = async (ids: readonly number[]) => {
+    for (const id of ids) {
+      clearTimeout(pauses.get(id));
+      pauses.delete(id);
+      const json = unwritten.get(id);
+      unwritten.delete(id);
+      if (json !== undefined) await writeProgress(id, json);
+    }
+  };
 
   let polling = false;
   const poller = deps.poll
@@ -99,9 +149,45 @@ export function createJobQueue(deps: {
       return jobs;
     },
 
+    /**
+     * Records work this instance does itself now, which no other instance is to take (a search
+     * index rebuilt in this process): the job of this kind and key runs here under a renewed lease,
+     * so its progress (starting at `progress`) and liveness are seen everywhere. End it with `complete` or `fail`.
+     */
+    async hold(kind: string, key: string, payload: unknown, progress?: unknown): Promise<ClaimedJob> {
+      const job = await repo.hold({ kind, key, payload: JSON.stringify(payload ?? {}), progress: progress === undefined ? null : JSON.stringify(progress) }, owner, clock.nowMs() + leaseMs, clock.now());
+      held.add(job.id);
+      return job;
+    },
+
+    /** Reports a running job's progress (any JSON); written at most every PROGRESS_EVERY_MS, the last report always. */
+    progress(job: ClaimedJob, progress: unknown): void {
+      if (!held.has(job.id)) return;
+      const json = JSON.stringify(progress);
+      if (pauses.has(job.id)) {
+        unwritten.set(job.id, json);
+        return;
+      }
+      void writeProgress(job.id, json);
+      pauseProgress(job.id);
+    },
+
+    /** The job of this kind and key as any instance sees it (undefined: never enqueued, or pruned). */
+    async state(kind: string, key: string): Promise<JobState | undefined> {
+      const row = await repo.find(kind, key);
+      if (!row) return undefined;
+      return {
+        status: row.status,
+        live: row.status === 'running' && Number(row.lease_until) >= clock.nowMs(),
+        progress: row.progress === null ? undefined : (JSON.parse(row.progress) as unknown),
+        error: row.error,
+      };
+    },
+
     /** Marks jobs done; one enqueued again while it ran is queued again (and its runners woken). */
     async complete(jobs: readonly ClaimedJob[]): Promise<void> {
       if (jobs.length === 0) return;
+      await flushProgress(jobs.map((j) => j.id));
       for (const job of jobs) held.delete(job.id);
       await repo.complete(
         owner,
@@ -113,6 +199,7 @@ export function createJobQueue(deps: {
 
     /** Marks a job failed with the reason (it does not run again until enqueued again). */
     async fail(job: ClaimedJob, reason: string): Promise<void> {
+      await flushProgress([job.id]);
       held.delete(job.id);
       await repo.fail(owner, job.id, reason, clock.now());
     },
@@ -120,6 +207,7 @@ export function createJobQueue(deps: {
     /** Hands claimed jobs back unfinished (another run, here or elsewhere, takes them). */
     async release(jobs: readonly ClaimedJob[]): Promise<void> {
       if (jobs.length === 0) return;
+      await flushProgress(jobs.map((j) => j.id));
       for (const job of jobs) held.delete(job.id);
       await repo.release(
         owner,
@@ -157,20 +245,24 @@ export function createJobQueue(deps: {
     /**
      * At start: on a database no other instance uses (SQLite), jobs left running by a crashed or
      * killed run are queued again at once instead of after their lease; finished jobs older than
-     * a week are forgotten.
+     * a week are forgotten (and again every hour while the instance runs).
      */
     async recover(options: { alone: boolean }): Promise<void> {
       if (options.alone) {
         const requeued = await repo.requeueRunning(clock.now());
         if (requeued > 0) log.info({ jobs: requeued }, 'background jobs left unfinished by the last run are queued again');
       }
-      await repo.prune(clock.now() - KEEP_FINISHED_S);
+      await prune();
     },
 
     /** Stops renewing and polling and hands every job still held back to the queue (shutdown, after the runners stopped). */
     async close(): Promise<void> {
       closed = true;
       clearInterval(renewer);
+      clearInterval(pruner);
+      for (const timer of pauses.values()) clearTimeout(timer);
+      pauses.clear();
+      unwritten.clear();
       if (poller) clearInterval(poller);
       held.clear();
       await repo.release(owner, undefined, clock.now()).catch((error: unknown) => log.warn({ err: error }, 'handing background jobs back failed'));
@@ -180,6 +272,10 @@ export function createJobQueue(deps: {
     abandon(): void {
       closed = true;
       clearInterval(renewer);
+      clearInterval(pruner);
+      for (const timer of pauses.values()) clearTimeout(timer);
+      pauses.clear();
+      unwritten.clear();
       if (poller) clearInterval(poller);
       held.clear();
     },

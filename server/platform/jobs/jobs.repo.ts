@@ -19,6 +19,8 @@ export interface JobRow extends ClaimedJob {
   lease_until: number | null;
   again: number;
   error: string | null;
+  /** JSON progress its runner reported (null before the first report, reset when claimed or queued again). */
+  progress: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -56,6 +58,7 @@ export function createJobsRepo(db: Db) {
           status: db.raw("CASE WHEN jobs.status = 'running' THEN jobs.status ELSE 'queued' END"),
           again: db.raw("CASE WHEN jobs.status <> 'running' THEN 0 WHEN ? = 1 THEN 1 ELSE jobs.again END", [job.again ? 1 : 0]),
           error: db.raw("CASE WHEN jobs.status = 'running' THEN jobs.error ELSE NULL END"),
+          progress: db.raw("CASE WHEN jobs.status = 'running' THEN jobs.progress ELSE NULL END"),
           updated_at: now,
         });
     },
@@ -72,9 +75,28 @@ export function createJobsRepo(db: Db) {
       const rows = await db('jobs')
         .whereIn('id', candidates)
         .where((q) => claimable(q, nowMs))
-        .update({ status: 'running', owner, lease_until: leaseUntil, runs: db.raw('runs + 1'), again: 0, updated_at: now })
+        .update({ status: 'running', owner, lease_until: leaseUntil, runs: db.raw('runs + 1'), again: 0, progress: null, updated_at: now })
         .returning<Array<ClaimedJob & { priority: number }>>(['id', 'kind', 'key', 'payload', 'runs', 'priority']);
       return rows.sort((a, b) => b.priority - a.priority || a.id - b.id).map(({ priority: _priority, ...job }) => job);
+    },
+
+    /**
+     * Records work `owner` does itself now (no other instance is to run it): the job of this kind
+     * and key becomes running under the owner's lease, whatever its state was.
+     */
+    async hold(job: { kind: string; key: string; payload: string; progress: string | null }, owner: string, leaseUntil: number, now: number): Promise<ClaimedJob> {
+      const { progress } = job;
+      const [row] = await db('jobs')
+        .insert({ kind: job.kind, key: job.key, payload: job.payload, status: 'running', priority: 0, owner, lease_until: leaseUntil, runs: 1, again: 0, progress, created_at: now, updated_at: now })
+        .onConflict(['kind', 'key'])
+        .merge({ payload: job.payload, status: 'running', owner, lease_until: leaseUntil, runs: db.raw('jobs.runs + 1'), again: 0, error: null, progress, updated_at: now })
+        .returning<ClaimedJob[]>(['id', 'kind', 'key', 'payload', 'runs']);
+      return row!;
+    },
+
+    /** Stores the progress of one of the owner's running jobs. */
+    async setProgress(owner: string, id: number, progress: string): Promise<void> {
+      await db('jobs').where({ id, owner, status: 'running' }).update({ progress });
     },
 
     /** Extends the owner's lease on these jobs; answers the ids it still holds. */

@@ -1,6 +1,6 @@
 import type { EmbeddingConfig, EmbeddingConfigResponse, EmbeddingConfigUpdate, ReembedStatus } from '../../contracts/retrieval';
 import { badRequest } from '../../platform/http/errors';
-import type { ClaimedJob, JobQueue } from '../../platform/jobs';
+import type { ClaimedJob, JobQueue, JobState } from '../../platform/jobs';
 import type { Logger } from '../../platform/log';
 import { createCompatProvider, createLocalProvider, type Providers } from '../../providers';
 import type { CollectionIndexes } from '../collection-indexes';
@@ -14,6 +14,18 @@ const REEMBED_PAGE = 256;
 /** The job kind of re-embedding in the jobs table (one job, key `all`: every chunk not on the current model). */
 export const REEMBED_JOB = 'reembed';
 const REEMBED_KEY = 'all';
+/**
+ * The re-embedding's progress as every instance reports it, from its job's row (written by the
+ * instance running it): a queued job is about to run, a finished one shows how much its last run did.
+ */
+export function reembedStatusOf(state: JobState | undefined): ReembedStatus {
+  if (!state) return { status: 'idle', done: 0, total: 0 };
+  const { done = 0, total = 0 } = (state.progress ?? {}) as { done?: number; total?: number };
+  if (state.status === 'failed') return { status: 'failed', done, total, ...(state.error ? { error: state.error } : {}) };
+  if (state.status === 'done') return { status: 'idle', done, total };
+  return { status: 'running', done, total };
+}
+
 /** How often `idle()` looks whether a re-embedding queued or running elsewhere has ended. */
 const IDLE_POLL_MS = 25;
 
@@ -61,7 +73,7 @@ export function createEmbeddingService(deps: {
     const controller = new AbortController();
     // The settings may have been changed on another instance since this one built its embedder.
     current = undefined;
-    const done = reembed(controller.signal, userId)
+    const done = reembed(job, controller.signal, userId)
       .then(async () => {
         // Aborted for a newer model: completing queues it again (it was enqueued again meanwhile).
         if (!stopped) await jobs.complete([job]);
@@ -101,10 +113,13 @@ export function createEmbeddingService(deps: {
     return providerEmbedder({ provider, model: cfg.embedding_model, batchSize: cfg.embedding_batch_size, attempts: deps.attempts, backoffMs: deps.backoffMs });
   }
 
-  async function reembed(signal: AbortSignal, userId: string | undefined): Promise<void> {
+  async function reembed(job: ClaimedJob, signal: AbortSignal, userId: string | undefined): Promise<void> {
     const embedder = await service.current();
     const pending = await repo.collectionsNotOn(embedder.model);
     status = { status: 'running', done: 0, total: pending.reduce((sum, c) => sum + Number(c.n), 0) };
+    // What every instance answers while it runs (the realtime events reach only the admin who changed the model).
+    const report = () => jobs.progress(job, { done: status.done, total: status.total });
+    report();
     if (status.total === 0) {
       status = { status: 'idle', done: 0, total: 0 };
       return;
@@ -125,6 +140,7 @@ export function createEmbeddingService(deps: {
           embedder.model,
         );
         status = { ...status, done: status.done + page.length };
+        report();
         deps.progress?.(userId, status);
       }
       await indexes.invalidate(collectionId);
@@ -144,9 +160,10 @@ export function createEmbeddingService(deps: {
       return current;
     },
 
-    /** The settings with keys and re-embedding progress (GET /api/v1/retrieval/embedding). */
+    /** The settings with keys and re-embedding progress, whichever instance runs it (GET /api/v1/retrieval/embedding). */
     async get(): Promise<EmbeddingConfigResponse> {
-      return { ...(await settings.get()), reembedding: status };
+      await starting;
+      return { ...(await settings.get()), reembedding: reembedStatusOf(await jobs.state(REEMBED_JOB, REEMBED_KEY)) };
     },
 
     /** Applies new settings; a changed model starts re-embedding every stored chunk in the background. */

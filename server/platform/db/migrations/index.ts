@@ -27,6 +27,7 @@ import * as postgresRealtimeAttachments from './202611260602-postgres-realtime-a
 import * as createJobs from './202611270101-create-jobs';
 import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
+import * as jobProgress from './202611270701-job-progress';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -67,6 +68,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270101-create-jobs', createJobs],
   ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
+  ['202611270701-job-progress', jobProgress],
 ];
 
 /** knex migration source over the static list. */
