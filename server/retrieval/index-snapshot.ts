@@ -399,5 +399,5 @@ export async function removeSnapshot(file: string): Promise<void> {
   await rm(file, { force: true });
 }
 
-/** The names writeSnapshot's temp files take (`<collection>.idx.<pid>-<12 hex>.tmp`); a crashed write's are swept at start (snapshot-temps.ts). */
-export const SNAPSHOT_TEMP_NAME = /\.idx\.\d+-[0-9a-f]{12}\.tmp$/;
+/** The names writeSnapshot's temp files take (`<collection>.idx.<pid>-<thread>-<12 hex>.tmp`); a crashed write's are swept at start (snapshot-temps.ts). */
+export const SNAPSHOT_TEMP_NAME = /\.idx\.\d+-\d+-[0-9a-f]{12}\.tmp$/;

@@ -45,14 +45,14 @@ describe('sweeping temp snapshot files at start', () => {
     expect(leftover).toMatch(/^base-1\.idx\./);
     writeFileSync(path.join(dir, 'base-2.idx'), 'a snapshot');
     writeFileSync(path.join(dir, 'notes.tmp'), 'not ours');
-    writeFileSync(path.join(dir, 'base-3.idx.4242-0123456789ab.tmp'), 'another instance is writing this right now');
+    writeFileSync(path.join(dir, 'base-3.idx.4242-0-0123456789ab.tmp'), 'another instance is writing this right now');
     const old = (Date.now() - STALE_SNAPSHOT_TEMP_MS - 60_000) / 1000;
     utimesSync(path.join(dir, leftover!), old, old);
     utimesSync(path.join(dir, 'notes.tmp'), old, old);
     const clock = { nowMs: () => Date.now(), now: () => Math.floor(Date.now() / 1000) };
 
     expect(await sweepSnapshotTemps(dir, clock, log)).toBe(1);
-    expect(readdirSync(dir).sort()).toEqual(['base-2.idx', 'base-3.idx.4242-0123456789ab.tmp', 'notes.tmp']);
+    expect(readdirSync(dir).sort()).toEqual(['base-2.idx', 'base-3.idx.4242-0-0123456789ab.tmp', 'notes.tmp']);
 
     // Later, the other instance's write has stalled too (it died): the next start removes it.
     const later = { nowMs: () => Date.now() + STALE_SNAPSHOT_TEMP_MS + 1, now: () => 0 };

@@ -75,7 +75,7 @@ describe('search indexes across restarts', () => {
   it('removes at start the temp file of a snapshot write that crashed long ago, and keeps the snapshot', async () => {
     await server!.close();
     server = undefined;
-    const leftover = path.join(dataDir, 'indexes', `${base}.idx.4242-0123456789ab.tmp`);
+    const leftover = path.join(dataDir, 'indexes', `${base}.idx.4242-0-0123456789ab.tmp`);
     writeFileSync(leftover, Buffer.from('half of a snapshot'));
     const longAgo = (Date.now() - 3_600_000) / 1000;
     utimesSync(leftover, longAgo, longAgo);
