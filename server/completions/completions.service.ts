@@ -7,7 +7,8 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerDraft, AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
@@ -110,7 +111,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
      * provider trouble.
      */
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
-      const draft: AnswerDraft = { content: '' };
+      const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
       const outcome = await answerStage(prepared, signal, emit, draft);
