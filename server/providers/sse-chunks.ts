@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { isCopyableLiteral } from './json-literals';
 import { ProviderError } from './provider';
 import type { ToolCallDelta } from './tool-calls';
@@ -135,14 +136,15 @@ function lineData(text: string, start: number, end: number): string {
  * `createFrameReader`), any other frame as its JSON, `DONE` for `[DONE]`. A frame whose JSON
  * holds `error` throws a ProviderError with its message; JSON that does not parse throws. The
  * body is read to its end (keep-alive reuse); callers skip anything after `DONE`. A last frame
- * without its blank line still counts.
+ * without its blank line still counts. A character split between two reads is decoded whole.
  */
 export async function* sseFrameBatches(body: Readable): AsyncGenerator<Array<CompletionChunk | typeof DONE | string>> {
   const read = createFrameReader();
-  body.setEncoding('utf8');
+  // undici's body ignores setEncoding: its reads are bytes, and a character may be split between two.
+  const decoder = new StringDecoder('utf8');
   let rest = '';
-  for await (const part of body as AsyncIterable<string>) {
-    let text = rest + part;
+  for await (const part of body as AsyncIterable<Buffer | string>) {
+    let text = rest + (typeof part === 'string' ? part : decoder.write(part));
     // A `\r` at the end may be the first half of `\r\n`: it waits for the next read.
     const held = text.endsWith('\r') ? 1 : 0;
     if (text.indexOf('\r') >= 0) text = text.slice(0, text.length - held).replace(/\r\n?/g, '\n') + (held ? '\r' : '');
@@ -169,7 +171,7 @@ export async function* sseFrameBatches(body: Readable): AsyncGenerator<Array<Com
     rest = text.slice(start);
     if (batch.length > 0) yield batch;
   }
-  const tail = rest.replace(/\r$/, '').replace(/\n+$/, '');
+  const tail = (rest + decoder.end()).replace(/\r$/, '').replace(/\n+$/, '');
   const data = tail ? blockData(tail) : undefined;
   if (data !== undefined) yield [read(data)];
 }
