@@ -7,25 +7,25 @@ import { decodeLiterals } from '../providers/json-literals';
  */
 export class AnswerText {
   private decoded = '';
-  /** Literals after `decoded`, not decoded yet. */
-  private literals: string[] = [];
+  /** Runs of literals after `decoded`, not decoded yet (kept as they came: one entry per read). */
+  private runs: Array<readonly string[]> = [];
 
   /** Appends decoded text. */
   appendText(text: string): void {
-    if (this.literals.length > 0) this.literals.push(JSON.stringify(text));
+    if (this.runs.length > 0) this.runs.push([JSON.stringify(text)]);
     else this.decoded += text;
   }
 
-  /** Appends text given as JSON string literals (quotes included). */
+  /** Appends text given as JSON string literals (quotes included); the array must not change afterwards. */
   appendLiterals(literals: readonly string[]): void {
-    for (const literal of literals) this.literals.push(literal);
+    this.runs.push(literals);
   }
 
   /** The text so far. */
   text(): string {
-    if (this.literals.length > 0) {
-      this.decoded += decodeLiterals(this.literals);
-      this.literals = [];
+    if (this.runs.length > 0) {
+      this.decoded += decodeLiterals(this.runs.flat());
+      this.runs = [];
     }
     return this.decoded;
   }
