@@ -71,6 +71,18 @@ export function createChatsRepo(db: Db) {
     async findById(id: string): Promise<ChatRow | undefined> {
       return db<ChatRow>('chats').where({ id }).first();
     },
+    /** A chat and the ids of the files attached to it (oldest first), in one query. */
+    async findWithAttachmentIds(id: string): Promise<{ chat: ChatRow; fileIds: string[] } | undefined> {
+      const rows = await db('chats')
+        .leftJoin('chat_attachments', 'chat_attachments.chat_id', 'chats.id')
+        .where('chats.id', id)
+        .orderBy('chat_attachments.added_at', 'asc')
+        .select<Array<ChatRow & { attached_file_id: string | null }>>('chats.*', 'chat_attachments.file_id as attached_file_id');
+      const first = rows[0];
+      if (!first) return undefined;
+      const { attached_file_id: _attached, ...chat } = first;
+      return { chat, fileIds: rows.flatMap((row) => (row.attached_file_id ? [row.attached_file_id] : [])) };
+    },
     /** A user's chats, newest activity first. */
     async list(userId: string, filter: ChatListFilter): Promise<ChatRow[]> {
       const q = db<ChatRow>('chats').where({ user_id: userId, archived: filter.archived });

@@ -50,12 +50,10 @@ export function createCompletionsService(deps: CompletionsDeps) {
 
   async function chatStage(user: CompletionCaller, request: CompletionRequest) {
     if (!request.chat_id) return undefined;
-    // Both reads queue on the one SQLite connection at once (one wait, not two under load); the
-    // attachments are used only once the chat proved to be the caller's.
-    const attached = chats.attachmentIds(request.chat_id);
-    attached.catch(() => undefined);
-    const chat = await chats.requireOwn(user, request.chat_id);
-    const [parentId, attachmentIds] = await Promise.all([chats.resolveTurnParent(chat, request.parent_id, request.regenerate ?? false), attached]);
+    // The chat and its attachments in one query: one statement less per turn queued on the one
+    // SQLite connection that every saving stream shares.
+    const { chat, attachmentIds } = await chats.requireOwnWithAttachments(user, request.chat_id);
+    const parentId = await chats.resolveTurnParent(chat, request.parent_id, request.regenerate ?? false);
     return { id: chat.id, parentId, attachmentIds };
   }
 
