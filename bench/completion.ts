@@ -221,7 +221,7 @@ try {
     return (used.user + used.system) / 1000;
   };
   // One long answer on each path first, as the floor below gets: the first one runs code the
-  // short answers above never made hot (measured: about twice the CPU per token of the next).
+  // short answers above never made hot (measured: over twice the CPU per token of the next).
   for (const target of [direct, relayed, parley]) await stream(target.url, target.headers, ask(`bench tokens=${BIG}`));
   for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
     let providerBefore = cpuMs(fake.pid);
