@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCompatProvider, type Provider } from '../providers';
+import { createCompatProvider, createLocalProvider, type Provider } from '../providers';
 import type { PreparedCompletion } from './pipeline-types';
 import { SseWriter } from './sse-writer';
 import { answerStage } from './stages/provider';
@@ -70,9 +70,10 @@ async function answer(provider: Provider): Promise<{ bytes: Buffer; content: str
   return { bytes, content: outcome!.content, finish: outcome!.finishReason };
 }
 
-async function bothPaths(reads: Buffer[]) {
-  const fast = await answer(createCompatProvider({ url: await fakeProvider(reads) }));
-  const normal = await answer(normalPath(createCompatProvider({ url: await fakeProvider(reads) })));
+async function bothPaths(reads: Buffer[], kind: 'compat' | 'local' = 'compat') {
+  const create = kind === 'compat' ? (url: string) => createCompatProvider({ url }) : (url: string) => createLocalProvider({ url: url.replace(/\/v1$/, '') });
+  const fast = await answer(create(await fakeProvider(reads)));
+  const normal = await answer(normalPath(create(await fakeProvider(reads))));
   return { fast, normal };
 }
 
@@ -155,5 +156,27 @@ describe('the pass-through text path', () => {
     const last = framesOf(fast.bytes).at(-1) as { usage: { total_tokens: number }; choices: Array<{ finish_reason: string }> };
     expect(last.choices[0]!.finish_reason).toBe('stop');
     expect(last.usage.total_tokens).toBe(14);
+  });
+
+  it('does the same for a local (Ollama) stream, whose lines differ in their time stamp too', async () => {
+    const line = (literal: string, stamp: string) => `{"model":"m","created_at":"${stamp}","message":{"role":"assistant","content":${literal}},"done":false}\n`;
+    const literals = ['"Hel"', '"lo"', '" say \\"hi\\"\\n"', '" caf\\u00e9 😀"', '"\\ud83d"', '"\\ude00"', '"tab\\there"', '""', '" end"'];
+    const stamps = ['2024-07-22T20:33:28.1Z', '2024-07-22T20:33:28.123648Z', '2024-07-22T20:33:28.12Z'];
+    const text = [
+      ...literals.slice(0, 4).map((l, i) => line(l, stamps[i % 3]!)),
+      // A line with more than text: parsed, and the shape learned again afterwards.
+      `{"model":"m","created_at":"${stamps[0]}","message":{"role":"assistant","content":" x","thinking":"hmm"},"done":false}\n`,
+      ...literals.slice(4).map((l, i) => line(l, stamps[i % 3]!)),
+      `{"model":"m","created_at":"${stamps[1]}","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":3,"eval_count":9}\n`,
+    ].join('');
+    const bytes = Buffer.from(text);
+    const emoji = bytes.indexOf(Buffer.from('😀'));
+    const { fast, normal } = await bothPaths(cut(bytes, [emoji + 1, bytes.indexOf(Buffer.from('" end"')) + 3]), 'local');
+
+    expect(fast.content).toBe('Hello say "hi"\n café 😀 x😀tab\there end');
+    expect(normal.content).toBe(fast.content);
+    expect(fast.finish).toBe('stop');
+    expect(framesOf(fast.bytes)).toEqual(framesOf(normal.bytes));
+    expect(fast.bytes.toString('utf8')).toContain('"content":" caf\\u00e9 😀"');
   });
 });
