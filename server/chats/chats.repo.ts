@@ -57,11 +57,17 @@ export const LIST_COLUMNS = ['id', 'user_id', 'title', 'pinned', 'archived', 'fo
 
 /** knex access to `chats` and `chat_messages`. */
 export function createChatsRepo(db: Db) {
-  async function insertMessage(trx: Knex.Transaction, row: NewMessageRow): Promise<void> {
-    await trx('chat_messages').insert({
-      ...row,
-      seq: trx.raw('(SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE chat_id = ?)', [row.chat_id]),
-    });
+  /**
+   * Inserts messages of one chat in one statement, each after the chat's last: row i gets the
+   * chat's highest `seq` + i + 1. Whether the database reads that highest `seq` once for the
+   * statement or again before each row, the rows come after every earlier message and in order
+   * (`seq` orders, it need not be gapless).
+   */
+  async function insertMessages(trx: Knex.Transaction, chatId: string, rows: readonly NewMessageRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx('chat_messages').insert(
+      rows.map((row, i) => ({ ...row, seq: trx.raw('(SELECT COALESCE(MAX(seq), 0) + ? FROM chat_messages WHERE chat_id = ?)', [i + 1, chatId]) })),
+    );
   }
 
   return {
@@ -70,6 +76,18 @@ export function createChatsRepo(db: Db) {
     },
     async findById(id: string): Promise<ChatRow | undefined> {
       return db<ChatRow>('chats').where({ id }).first();
+    },
+    /** A chat and the ids of the files attached to it (oldest first), in one query. */
+    async findWithAttachmentIds(id: string): Promise<{ chat: ChatRow; fileIds: string[] } | undefined> {
+      const rows = await db('chats')
+        .leftJoin('chat_attachments', 'chat_attachments.chat_id', 'chats.id')
+        .where('chats.id', id)
+        .orderBy('chat_attachments.added_at', 'asc')
+        .select<Array<ChatRow & { attached_file_id: string | null }>>('chats.*', 'chat_attachments.file_id as attached_file_id');
+      const first = rows[0];
+      if (!first) return undefined;
+      const { attached_file_id: _attached, ...chat } = first;
+      return { chat, fileIds: rows.flatMap((row) => (row.attached_file_id ? [row.attached_file_id] : [])) };
     },
     /** A user's chats, newest activity first. */
     async list(userId: string, filter: ChatListFilter): Promise<ChatRow[]> {
@@ -99,7 +117,7 @@ export function createChatsRepo(db: Db) {
     /** Inserts messages (in order) and moves the chat's current leaf to `currentId`, in one transaction. */
     async appendMessages(chatId: string, rows: readonly NewMessageRow[], currentId: string, nowMs: number): Promise<void> {
       await db.transaction(async (trx) => {
-        for (const row of rows) await insertMessage(trx, row);
+        await insertMessages(trx, chatId, rows);
         await trx('chats').where({ id: chatId }).update({ current_message_id: currentId, updated_at: Math.floor(nowMs / 1000), activity_ms: nowMs });
       });
     },

@@ -228,6 +228,14 @@ export function createChatsService(deps: {
     /** The caller's chat: 404 unknown, 403 someone else's. */
     requireOwn: own,
 
+    /** The caller's chat (404/403 as `requireOwn`) and the ids of the files attached to it, read together. */
+    async requireOwnWithAttachments(caller: ChatCaller, id: string): Promise<{ chat: ChatRow; attachmentIds: string[] }> {
+      const found = await repo.findWithAttachmentIds(id);
+      if (!found) throw chatNotFound();
+      if (found.chat.user_id !== caller.id) throw chatForbidden();
+      return { chat: found.chat, attachmentIds: found.fileIds };
+    },
+
     /**
      * Where a completion's turn hangs: the given parent (must be in the chat), else the message
      * shown last; when regenerating, the user message that the shown answer replied to.

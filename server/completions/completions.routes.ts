@@ -21,7 +21,7 @@ function savedFields(result: CompletionResult): Record<string, string | undefine
 async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, firstToken: () => void): Promise<CompletionResult> {
   const sse = new SseWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model });
   const result = await service.run(prepared, signal, (event) => {
-    if (event.type === 'content') firstToken();
+    if (event.type === 'content' || event.type === 'literals') firstToken();
     return sse.event(event);
   });
   if (sse.isClosed) return result;

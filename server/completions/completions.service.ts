@@ -7,7 +7,8 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerDraft, AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
@@ -49,12 +50,10 @@ export function createCompletionsService(deps: CompletionsDeps) {
 
   async function chatStage(user: CompletionCaller, request: CompletionRequest) {
     if (!request.chat_id) return undefined;
-    // Both reads queue on the one SQLite connection at once (one wait, not two under load); the
-    // attachments are used only once the chat proved to be the caller's.
-    const attached = chats.attachmentIds(request.chat_id);
-    attached.catch(() => undefined);
-    const chat = await chats.requireOwn(user, request.chat_id);
-    const [parentId, attachmentIds] = await Promise.all([chats.resolveTurnParent(chat, request.parent_id, request.regenerate ?? false), attached]);
+    // The chat and its attachments in one query: one statement less per turn queued on the one
+    // SQLite connection that every saving stream shares.
+    const { chat, attachmentIds } = await chats.requireOwnWithAttachments(user, request.chat_id);
+    const parentId = await chats.resolveTurnParent(chat, request.parent_id, request.regenerate ?? false);
     return { id: chat.id, parentId, attachmentIds };
   }
 
@@ -110,7 +109,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
      * provider trouble.
      */
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
-      const draft: AnswerDraft = { content: '' };
+      const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
       const outcome = await answerStage(prepared, signal, emit, draft);

@@ -111,14 +111,11 @@ export type PipelineEvent =
   | { type: 'status'; status: CompletionStatus }
   | { type: 'tool_step'; step: MessageToolStep }
   | { type: 'content'; text: string }
+  /** Text as JSON string literals (quotes included, safe to copy into a JSON document), in order: the hot path. */
+  | { type: 'literals'; literals: readonly string[] }
   | { type: 'usage'; usage: Usage }
   | { type: 'tool_calls'; calls: ToolCall[] }
   | { type: 'finish'; reason: string };
-
-/** The answer as it grows: the provider stage appends to `content`; periodic saves read it. */
-export interface AnswerDraft {
-  content: string;
-}
 
 /** How an answer ended. */
 export interface AnswerOutcome {

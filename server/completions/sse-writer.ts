@@ -101,11 +101,26 @@ export class SseWriter {
     return this.write(prefix + JSON.stringify(text) + this.contentSuffix);
   }
 
+  /**
+   * Text fragments given as JSON string literals (quotes included, safe to copy): each becomes
+   * a content frame with the literal copied as it is, the same frame `content` writes for its text.
+   */
+  literals(literals: readonly string[]): void | Promise<void> {
+    let frames = '';
+    for (const literal of literals) {
+      frames += (this.sentRole ? this.contentPrefix : this.contentPrefixWithRole) + literal + this.contentSuffix;
+      this.sentRole = true;
+    }
+    return this.write(frames);
+  }
+
   /** Writes one pipeline event. */
   event(event: PipelineEvent): void | Promise<void> {
     switch (event.type) {
       case 'content':
         return this.content(event.text);
+      case 'literals':
+        return this.literals(event.literals);
       case 'sources':
         return this.extra({ sources: event.sources });
       case 'status':

@@ -43,6 +43,7 @@ async function streamAnswer(deps: ChatCompletionsDeps, prepared: PreparedComplet
   const stream = new OpenAiStream(res, { id: prepared.id, created: prepared.created, model: body.model });
   const result = await deps.completions.run(prepared, signal, (event) => {
     if (event.type === 'content') return stream.content(event.text);
+    if (event.type === 'literals') return stream.literals(event.literals);
     if (event.type === 'sources') return stream.sources(event.sources);
     if (event.type === 'tool_calls') return stream.toolCalls(event.calls);
     return undefined;

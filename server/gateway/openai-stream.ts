@@ -19,10 +19,15 @@ export class OpenAiStream {
   private started = false;
   private sentRole = false;
 
+  /** The fixed start of a text chunk, up to its delta's fields, in `JSON.stringify`'s order. */
+  private readonly textHead: string;
+
   constructor(
     private readonly res: ServerResponse,
     private readonly identity: StreamIdentity,
-  ) {}
+  ) {
+    this.textHead = `data: {"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${JSON.stringify(identity.created)},"model":${JSON.stringify(identity.model)},"choices":[{"index":0,"delta":{`;
+  }
 
   /** True once headers went out (errors can no longer be HTTP statuses). */
   get hasStarted(): boolean {
@@ -36,13 +41,18 @@ export class OpenAiStream {
 
   private async write(fields: Record<string, unknown>): Promise<void> {
     if (this.isClosed) return;
+    const frame = { id: this.identity.id, object: 'chat.completion.chunk', created: this.identity.created, model: this.identity.model, ...fields };
+    await this.send(`data: ${JSON.stringify(frame)}\n\n`);
+  }
+
+  /** Writes frames (headers first); resolves once a slow client drained them, else returns nothing. */
+  private send(frames: string): Promise<void> | undefined {
     if (!this.started) {
       this.started = true;
       this.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
     }
-    const frame = { id: this.identity.id, object: 'chat.completion.chunk', created: this.identity.created, model: this.identity.model, ...fields };
-    if (this.res.write(`data: ${JSON.stringify(frame)}\n\n`)) return;
-    await new Promise<void>((resolve) => {
+    if (this.res.write(frames)) return undefined;
+    return new Promise<void>((resolve) => {
       const done = () => {
         this.res.off('drain', done);
         this.res.off('close', done);
@@ -67,6 +77,20 @@ export class OpenAiStream {
   /** A text fragment. */
   content(text: string): Promise<void> {
     return this.delta({ content: text });
+  }
+
+  /**
+   * Text fragments as JSON string literals (quotes included, safe to copy): one chunk each, the
+   * literal copied as it is into the chunk `content` writes for its text, all in one write.
+   */
+  literals(literals: readonly string[]): Promise<void> | undefined {
+    if (this.isClosed) return undefined;
+    let frames = '';
+    for (const literal of literals) {
+      frames += `${this.textHead}${this.sentRole ? '' : '"role":"assistant",'}"content":${literal}},"finish_reason":null}]}\n\n`;
+      this.sentRole = true;
+    }
+    return this.send(frames);
   }
 
   /** Calls of the caller's own functions. */

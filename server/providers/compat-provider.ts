@@ -74,19 +74,27 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
   const authHeader: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const agent = createStreamAgent();
 
-  /** The SSE body as pieces, one batch per read; tool call deltas are assembled into whole calls. */
+  /**
+   * The SSE body as pieces, one batch per read: text frames as the provider's JSON string
+   * literals, tool call deltas assembled into whole calls.
+   */
   async function* readAnswer(body: Readable): AsyncGenerator<ChatChunk[]> {
     const toolCalls = createToolCallAccumulator();
     let finished = false;
     for await (const frames of sseFrameBatches(body)) {
       if (finished) continue;
       const out: ChatChunk[] = [];
+      // Consecutive text frames of the read travel as one piece of literals.
+      let literals: string[] | undefined;
       for (const chunk of frames) {
         if (finished) break;
         if (typeof chunk === 'string') {
-          out.push({ content: chunk });
+          if (chunk.length <= 2) continue; // ""
+          if (literals) literals.push(chunk);
+          else out.push({ literals: (literals = [chunk]) });
           continue;
         }
+        literals = undefined;
         if (chunk === DONE) {
           finished = true;
           continue;

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
 import type { ProviderKind } from '../contracts/providers';
 import { abortError, isAbortError, ProviderError } from './provider';
@@ -47,26 +48,30 @@ export async function postJson(url: URL, headers: Record<string, string>, body: 
 
 /** Reads a whole (error) body as text, at most 64 KiB. */
 export async function readText(body: Readable): Promise<string> {
+  const decoder = new StringDecoder('utf8');
   let text = '';
-  for await (const part of body as AsyncIterable<Buffer>) {
-    if (text.length < 65_536) text += part.toString('utf8');
+  for await (const part of body as AsyncIterable<Buffer | string>) {
+    if (text.length < 65_536) text += typeof part === 'string' ? part : decoder.write(part);
   }
-  return text;
+  return text + decoder.end();
 }
 
 /**
  * The body's complete lines, in batches: every line that one socket read completed (a read
- * usually holds several frames of a fast provider). Empty lines are kept (SSE frame ends).
+ * usually holds several frames of a fast provider). Empty lines are kept (SSE frame ends). A
+ * character split between two reads is decoded whole.
  */
 export async function* lineBatches(body: Readable): AsyncGenerator<string[]> {
-  body.setEncoding('utf8');
+  // undici's body ignores setEncoding: its reads are bytes, and a character may be split between two.
+  const decoder = new StringDecoder('utf8');
   let rest = '';
-  for await (const part of body as AsyncIterable<string>) {
-    const text = rest + part;
+  for await (const part of body as AsyncIterable<Buffer | string>) {
+    const text = rest + (typeof part === 'string' ? part : decoder.write(part));
     const lines = text.split('\n');
     rest = lines.pop() ?? '';
     if (lines.length > 0) yield lines;
   }
+  rest += decoder.end();
   if (rest) yield [rest];
 }
 

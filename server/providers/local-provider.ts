@@ -3,6 +3,7 @@ import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Option
 import type { Readable } from 'node:stream';
 import { abortError, ProviderError, singles, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
 import { createStreamAgent, lineBatches, upstreamBatches } from './http-stream';
+import { createTextLineReader } from './ndjson-lines';
 import { fromOllamaToolCalls, toOllamaToolCalls, type OllamaToolCall } from './tool-calls';
 
 // The ollama client is loaded at the first call to a provider, not at start-up.
@@ -123,16 +124,29 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
     ...(options(request) ? { options: options(request) } : {}),
   });
 
-  /** The NDJSON body as pieces, one batch per read. */
+  /** The NDJSON body as pieces, one batch per read: text lines as their content's JSON string literal (see `createTextLineReader`). */
   async function* readAnswer(body: Readable): AsyncGenerator<ChatChunk[]> {
     let calls = 0;
+    const textLines = createTextLineReader();
     for await (const lines of lineBatches(body)) {
       const out: ChatChunk[] = [];
+      // Consecutive text lines of the read travel as one piece of literals.
+      let literals: string[] | undefined;
       try {
         for (const line of lines) {
+          const literal = textLines.read(line);
+          if (literal !== undefined) {
+            if (literal.length <= 2) continue; // ""
+            if (literals) literals.push(literal);
+            else out.push({ literals: (literals = [literal]) });
+            continue;
+          }
+          literals = undefined;
           if (!line.trim()) continue;
           const part = JSON.parse(line) as OllamaStreamPart;
           if (part.error) throw new ProviderError('local', typeof part.error === 'string' ? part.error : JSON.stringify(part.error));
+          const plainText = !part.done && !part.message?.tool_calls?.length && Object.keys(part.message ?? {}).every((key) => key === 'role' || key === 'content');
+          textLines.learn(line, plainText ? part.message?.content : undefined);
           if (part.message?.content) out.push({ content: part.message.content });
           if (part.message?.tool_calls && part.message.tool_calls.length > 0) {
             const converted = fromOllamaToolCalls(part.message.tool_calls, calls);

@@ -1,4 +1,5 @@
 import type { ProviderKind } from '../contracts/providers';
+import { decodeLiterals } from './json-literals';
 
 /** A model as a provider lists it (before prefixes and allow-lists). */
 export interface ProviderModel {
@@ -70,6 +71,12 @@ export interface Usage {
  */
 export interface ChatChunk {
   content?: string;
+  /**
+   * Text fragments as JSON string literals, quotes and escapes included, each safe to copy into
+   * a JSON document as it is (see `json-literals.ts`); never empty strings. Only in
+   * `chatStreamBatches`: `chatStream` gives them back decoded as `content`.
+   */
+  literals?: string[];
   tool_calls?: ToolCall[];
   usage?: Usage;
   finish_reason?: string;
@@ -132,9 +139,14 @@ export function isAbortError(error: unknown): boolean {
   return e?.name === 'AbortError' || e?.name === 'APIUserAbortError';
 }
 
-/** The pieces of a batched stream one by one. */
+/** The pieces of a batched stream one by one, each text literal decoded into a `content` piece. */
 export async function* singles(batches: AsyncIterable<ChatChunk[]>): AsyncGenerator<ChatChunk> {
-  for await (const batch of batches) yield* batch;
+  for await (const batch of batches) {
+    for (const chunk of batch) {
+      if (!chunk.literals) yield chunk;
+      else for (const literal of chunk.literals) yield { content: decodeLiterals([literal]) };
+    }
+  }
 }
 
 /** A provider's streamed answer in batches (one batch per piece when it cannot batch). */

@@ -73,12 +73,14 @@ describe('sseChunks', () => {
 describe('createFrameReader', () => {
   const frame = (content: string, extra = '') => `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`;
 
-  it('reads text frames shaped like the previous one as their text, escapes and all', () => {
+  it('reads text frames shaped like the previous one as their string literal, escapes and all', () => {
     const read = createFrameReader();
     expect(read(frame('first'))).toEqual(JSON.parse(frame('first')));
-    expect(read(frame('tok '))).toBe('tok ');
-    expect(read(frame('say "hi"\n\té \u2028'))).toBe('say "hi"\n\té \u2028');
-    expect(read(frame(''))).toBe('');
+    expect(read(frame('tok '))).toBe('"tok "');
+    expect(read(frame('say "hi"\n\té \u2028'))).toBe(JSON.stringify('say "hi"\n\té \u2028'));
+    expect(read(frame(''))).toBe('""');
+    // Escapes the provider chose are kept as they came: they mean the same in any JSON.
+    expect(read(frame('x').replace('"x"', '"caf\\u00e9 \\/ \\ud83d"'))).toBe('"caf\\u00e9 \\/ \\ud83d"');
     expect(read('[DONE]')).toBe(DONE);
   });
 
@@ -108,5 +110,12 @@ describe('createFrameReader', () => {
     read(frame('first'));
     expect(() => read('{"error":{"message":"model exploded"}}')).toThrow(/model exploded/);
     expect(() => read(frame('x').replace('"x"', '"x" "y"'))).toThrow(SyntaxError);
+  });
+
+  it('re-encodes a literal that could not be copied safely into another JSON document', () => {
+    const read = createFrameReader();
+    read(frame('first'));
+    // A raw tab is not JSON: it comes back escaped.
+    expect(read(frame('x').replace('"x"', '"a\tb"'))).toBe('"a\\tb"');
   });
 });

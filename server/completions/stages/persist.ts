@@ -1,6 +1,7 @@
 import type { ChatsService, TurnMessage } from '../../chats';
 import type { Logger } from '../../platform/log';
-import type { AnswerDraft, AnswerOutcome, PreparedCompletion } from '../pipeline-types';
+import type { AnswerText } from '../answer-text';
+import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
 
 /** Where a saved turn went. */
 export interface SavedTurn {
@@ -35,7 +36,7 @@ const NO_CHAT: TurnRecorder = { finish: async () => undefined };
  * attached to the chat. Saving failures are logged, never raised: the answer still reaches the
  * client.
  */
-export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, draft: AnswerDraft, startedAt: number, log: Logger): TurnRecorder {
+export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, draft: AnswerText, startedAt: number, log: Logger): TurnRecorder {
   const chat = prepared.chat;
   if (!chat) return NO_CHAT;
   const { request } = prepared;
@@ -55,8 +56,9 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
   let writing: Promise<void> | undefined;
 
   const saveProgress = (): void => {
-    if (writing || draft.content.length === savedLength) return;
-    const content = draft.content;
+    if (writing) return;
+    const content = draft.text();
+    if (content.length === savedLength) return;
     writing = opened
       .then(async (ids) => {
         if (ids) await chats.saveAnswerProgress(ids[ids.length - 1]!, content);

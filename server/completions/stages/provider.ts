@@ -1,6 +1,7 @@
 import { chatStreamBatches, isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
 import type { MessageToolStep } from '../../contracts/chats';
-import type { AnswerDraft, AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
+import { AnswerText } from '../answer-text';
+import type { AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
 import { runToolCall } from './tool-call';
 
 /** Most rounds of tool calls before the answer is cut off. */
@@ -70,16 +71,16 @@ async function promptToolRounds(prepared: PreparedCompletion, messages: Provider
  * are in play: natively (the provider's `tools`), or through the prompt for models set to
  * `function_calling: 'prompt'` or whose provider refuses `tools`. Never throws for provider
  * trouble: the outcome says the answer was interrupted (client gone, or provider failure) and
- * keeps what arrived. `draft` holds the answer so far while it streams.
+ * keeps what arrived. `draft` holds the answer so far while it streams (text as it came: literals
+ * stay literals until the text is read).
  */
-export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, draft: AnswerDraft = { content: '' }): Promise<AnswerOutcome> {
+export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, draft: AnswerText = new AnswerText()): Promise<AnswerOutcome> {
   const { resolved, params, tools } = prepared;
   let messages: ProviderMessage[] = prepared.messages;
-  let content = '';
   let usage: Usage | undefined;
   let finishReason: string | null = null;
   const toolSteps: MessageToolStep[] = [];
-  const stopped = (): AnswerOutcome => ({ content, finishReason, usage, toolSteps, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
+  const stopped = (): AnswerOutcome => ({ content: draft.text(), finishReason, usage, toolSteps, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
   let nativeTools = tools.specs.length > 0;
   const client = prepared.clientTools;
   const clientNames = new Set(client?.specs.map((spec) => spec.function.name) ?? []);
@@ -92,7 +93,7 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
 
   for (let round = 0; ; round += 1) {
     const toolCalls: ToolCall[] = [];
-    let roundContent = '';
+    const roundStart = draft.text().length;
     try {
       const specs = [...(nativeTools ? tools.specs : []), ...(client?.specs ?? [])];
       const offered = specs.length > 0 ? { tools: specs, ...(client?.choice !== undefined ? { tool_choice: client.choice } : {}) } : {};
@@ -100,10 +101,14 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
       const batches = chatStreamBatches(resolved.provider, { model: resolved.providerModelId, messages, ...params, ...offered }, signal);
       for await (const batch of batches) {
         for (const chunk of batch) {
+          // Emits are awaited only under backpressure: no microtask hop per piece otherwise.
+          if (chunk.literals) {
+            draft.appendLiterals(chunk.literals);
+            const written = emit({ type: 'literals', literals: chunk.literals });
+            if (written) await written;
+          }
           if (chunk.content) {
-            content += chunk.content;
-            roundContent += chunk.content;
-            // Awaited only under backpressure: no microtask hop per token otherwise.
+            draft.appendText(chunk.content);
             const written = emit({ type: 'content', text: chunk.content });
             if (written) await written;
           }
@@ -111,11 +116,10 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
           if (chunk.usage) usage = addUsage(usage, chunk.usage);
           if (chunk.finish_reason) finishReason = chunk.finish_reason;
         }
-        draft.content = content;
       }
     } catch (error) {
       if (signal.aborted || isAbortError(error)) return stopped();
-      if (nativeTools && round === 0 && !content && tools.promptCalls && refusedTools(error)) {
+      if (nativeTools && round === 0 && !draft.text() && tools.promptCalls && refusedTools(error)) {
         // The model has no native function calling: ask through the prompt instead.
         nativeTools = false;
         const withResults = await promptToolRounds(prepared, messages, signal, emit, toolSteps);
@@ -124,7 +128,7 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
         round -= 1;
         continue;
       }
-      return { content, finishReason: 'error', usage, toolSteps, interrupted: { reason: 'provider', message: failureMessage(error) } };
+      return { content: draft.text(), finishReason: 'error', usage, toolSteps, interrupted: { reason: 'provider', message: failureMessage(error) } };
     }
     // An aborted openai stream ends quietly instead of throwing.
     if (signal.aborted) return stopped();
@@ -132,7 +136,7 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     const forCaller = toolCalls.filter((call) => clientNames.has(call.function.name));
     if (forCaller.length > 0) {
       await emit({ type: 'tool_calls', calls: forCaller });
-      return { content, finishReason: 'tool_calls', usage, toolSteps, toolCalls: forCaller };
+      return { content: draft.text(), finishReason: 'tool_calls', usage, toolSteps, toolCalls: forCaller };
     }
     if (toolCalls.length === 0 || !nativeTools) break;
     if (round + 1 >= MAX_TOOL_ROUNDS) {
@@ -142,7 +146,7 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
 
     const names = [...new Set(toolCalls.map((c) => c.function.name))].join(', ');
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Running ${names}`, done: false } });
-    messages = [...messages, { role: 'assistant', content: roundContent || null, tool_calls: toolCalls }];
+    messages = [...messages, { role: 'assistant', content: draft.text().slice(roundStart) || null, tool_calls: toolCalls }];
     for (const call of toolCalls) {
       const ran = await runToolCall(tools, call, signal);
       if (!ran) return stopped();
@@ -152,5 +156,5 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     }
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Ran ${names}`, done: true } });
   }
-  return { content, finishReason: finishReason ?? 'stop', usage, toolSteps };
+  return { content: draft.text(), finishReason: finishReason ?? 'stop', usage, toolSteps };
 }
