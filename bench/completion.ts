@@ -22,8 +22,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
 const SHORT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
 const LONG_RUNS = Number(process.env.BENCH_LONG_RUNS ?? 100);
-const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 3);
-/** Tokens of the throughput answer: long enough (≈ 0.3–2 s) not to be noise. */
+const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 9);
+/** Tokens of the throughput answer (≈ 60–80 ms each on the idle 2-core machine: hence the median of several rounds). */
 const BIG = Number(process.env.BENCH_THROUGHPUT_TOKENS ?? 40_000);
 const CONCURRENT = 50;
 
@@ -223,20 +223,28 @@ try {
   // One long answer on each path first, as the floor below gets: the first one runs code the
   // short answers above never made hot (measured: over twice the CPU per token of the next).
   for (const target of [direct, relayed, parley]) await stream(target.url, target.headers, ask(`bench tokens=${BIG}`));
-  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
-    let providerBefore = cpuMs(fake.pid);
-    let clientBefore = clientCpuMs();
+  const runDirect = async () => {
+    const providerBefore = cpuMs(fake.pid);
+    const clientBefore = clientCpuMs();
     bigDirect.push(await stream(direct.url, direct.headers, ask(`bench tokens=${BIG}`)));
     pipelineCpu.directProvider += cpuMs(fake.pid) - providerBefore;
     pipelineCpu.directClient += clientCpuMs() - clientBefore;
+  };
+  const runRelayed = async () => {
     bigRelayed.push(await stream(relayed.url, relayed.headers, ask(`bench tokens=${BIG}`)));
+  };
+  const runParley = async () => {
     const before = cpuMs(serverPid);
-    providerBefore = cpuMs(fake.pid);
-    clientBefore = clientCpuMs();
+    const providerBefore = cpuMs(fake.pid);
+    const clientBefore = clientCpuMs();
     bigParley.push(await stream(parley.url, parley.headers, ask(`bench tokens=${BIG}`)));
     parleyCpu += cpuMs(serverPid) - before;
     pipelineCpu.viaProvider += cpuMs(fake.pid) - providerBefore;
     pipelineCpu.viaClient += clientCpuMs() - clientBefore;
+  };
+  // The order alternates from round to round, so neither side always runs first (after a pause) or last.
+  for (let i = 0; i < THROUGHPUT_RUNS; i += 1) {
+    for (const run of i % 2 === 0 ? [runDirect, runRelayed, runParley] : [runParley, runRelayed, runDirect]) await run();
   }
   const smallParley = await stream(parley.url, parley.headers, ask('bench tokens=1000'));
 
