@@ -545,7 +545,7 @@ async function chatLatency(): Promise<Array<Array<string | number>>> {
     await bench.server.services.knowledge.ingestion.idle();
     const idle2 = await phase();
     const idle = [...idle1, ...idle2];
-    const state = (running: boolean) => (running ? 'still running at the end' : 'FINISHED before the chats');
+    const state = (running: boolean) => (running ? 'still running at the end' : 'finished while the chats ran');
     return [
       ['no ingestion (before + after)', idle.length, fmt(pct(idle, 0.5)), fmt(pct(idle, 0.99)), '1.00', fmt(Math.max(loopDelays[0]!, loopDelays[3]!), 1), ''],
       [`${CHAT_FILES / 2} files queued, indexing in the background`, queued.length, fmt(pct(queued, 0.5)), fmt(pct(queued, 0.99)), fmt(pct(queued, 0.99) / pct(idle, 0.99)), fmt(loopDelays[1]!, 1), `${queuedChunks} chunks stored by the end, ${state(queuedRunning)}`],
