@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from './log';
+import { workerEntry } from './worker-entry';
+
+/** A message from the worker: the id of the request it answers (interim replies, such as progress, too). */
+export interface WorkerReply {
+  id: number;
+}
+
+/** What a reply does to its request: `undefined` keeps it waiting (an interim reply), else its value or error. */
+export type ReplyOutcome<T> = { value: T } | { error: Error } | undefined;
+
+interface Pending<R> {
+  /** Handles a reply; true when it ended the request. */
+  reply: (reply: R) => boolean;
+  reject: (error: Error) => void;
+}
+
+/**
+ * One worker thread answering numbered requests, for work kept off the service's event loop:
+ * started on first use, started again after it dies (every request waiting then fails), and
+ * referenced only while a request waits, so an idle worker never keeps the process alive.
+ * {@link usable} turns false for good when no worker can start (the built worker file is missing,
+ * or it cannot be constructed) and after {@link stop}: callers then do the work in-process.
+ * `name` names the worker in logs and errors ("the ingestion worker").
+ */
+export function createWorkerRequests<R extends WorkerReply>(options: { entry: string; name: string; log: Logger }) {
+  const { name, log } = options;
+  let worker: Worker | undefined;
+  let unusable = false;
+  let nextId = 1;
+  const waiting = new Map<number, Pending<R>>();
+
+  function failAll(error: Error): void {
+    for (const pending of waiting.values()) pending.reject(error);
+    waiting.clear();
+  }
+
+  function start(): Worker | undefined {
+    if (worker || unusable) return worker;
+    const entry = workerEntry(options.entry);
+    if (!entry) {
+      unusable = true;
+      return undefined;
+    }
+    try {
+      const w = new Worker(entry.code, { eval: entry.eval });
+      w.unref();
+      w.on('message', (reply: R) => {
+        const pending = waiting.get(reply.id);
+        if (pending?.reply(reply)) waiting.delete(reply.id);
+      });
+      w.on('error', (error) => {
+        log.warn({ err: error }, `${name} failed`);
+        if (worker === w) worker = undefined;
+        failAll(error);
+      });
+      w.on('exit', () => {
+        if (worker === w) worker = undefined;
+        failAll(new Error(`${name} stopped`));
+      });
+      worker = w;
+      return w;
+    } catch (error) {
+      log.warn({ err: error }, `could not start ${name}; working in-process`);
+      unusable = true;
+      return undefined;
+    }
+  }
+
+  return {
+    /** False once no worker can run (never started, or stopped): do the work in-process. */
+    get usable(): boolean {
+      return !unusable;
+    },
+    /** True when the worker runs or has just been started. */
+    ready(): boolean {
+      return start() !== undefined;
+    },
+    /**
+     * Posts `message` with a fresh `id`; `settle` sees every reply to it and says when one ends
+     * it. Rejects when no worker can run, or when the worker dies or stops first.
+     */
+    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>): Promise<T> {
+      const w = start();
+      if (!w) return Promise.reject(new Error(`${name} is not available`));
+      const id = nextId;
+      nextId += 1;
+      return new Promise<T>((resolve, reject) => {
+        const reply = (r: R) => {
+          const outcome = settle(r);
+          if (!outcome) return false;
+          if ('error' in outcome) reject(outcome.error);
+          else resolve(outcome.value);
+          return true;
+        };
+        waiting.set(id, { reply, reject });
+        w.ref();
+        w.postMessage({ ...message, id });
+      }).finally(() => {
+        if (waiting.size === 0) worker?.unref();
+      });
+    },
+    /**
+     * Stops the worker for good (shutdown): `farewell` may first ask it to close what it holds;
+     * requests still waiting fail.
+     */
+    async stop(farewell?: (w: Worker) => Promise<void>): Promise<void> {
+      const w = worker;
+      worker = undefined;
+      unusable = true;
+      if (w && farewell) await farewell(w);
+      failAll(new Error('the service is stopping'));
+      if (w) await w.terminate();
+    },
+  };
+}
