@@ -129,6 +129,19 @@ export function createJobQueue(deps: {
     : undefined;
   poller?.unref();
 
+  /** Ends this instance's hold on claimed jobs (`write`: completed, or handed back), waking their runners. */
+  async function letGo(jobs: readonly ClaimedJob[], write: (owner: string, ids: readonly number[], now: number) => Promise<void>): Promise<void> {
+    if (jobs.length === 0) return;
+    await flushProgress(jobs.map((j) => j.id));
+    for (const job of jobs) held.delete(job.id);
+    await write(
+      owner,
+      jobs.map((j) => j.id),
+      clock.now(),
+    );
+    for (const kind of new Set(jobs.map((j) => j.kind))) wake(kind);
+  }
+
   return {
     owner,
     /** How often other instances' jobs are looked for (ms). */
@@ -185,17 +198,7 @@ export function createJobQueue(deps: {
     },
 
     /** Marks jobs done; one enqueued again while it ran is queued again (and its runners woken). */
-    async complete(jobs: readonly ClaimedJob[]): Promise<void> {
-      if (jobs.length === 0) return;
-      await flushProgress(jobs.map((j) => j.id));
-      for (const job of jobs) held.delete(job.id);
-      await repo.complete(
-        owner,
-        jobs.map((j) => j.id),
-        clock.now(),
-      );
-      for (const kind of new Set(jobs.map((j) => j.kind))) wake(kind);
-    },
+    complete: (jobs: readonly ClaimedJob[]) => letGo(jobs, repo.complete),
 
     /** Marks a job failed with the reason (it does not run again until enqueued again). */
     async fail(job: ClaimedJob, reason: string): Promise<void> {
@@ -205,17 +208,7 @@ export function createJobQueue(deps: {
     },
 
     /** Hands claimed jobs back unfinished (another run, here or elsewhere, takes them). */
-    async release(jobs: readonly ClaimedJob[]): Promise<void> {
-      if (jobs.length === 0) return;
-      await flushProgress(jobs.map((j) => j.id));
-      for (const job of jobs) held.delete(job.id);
-      await repo.release(
-        owner,
-        jobs.map((j) => j.id),
-        clock.now(),
-      );
-      for (const kind of new Set(jobs.map((j) => j.kind))) wake(kind);
-    },
+    release: (jobs: readonly ClaimedJob[]) => letGo(jobs, repo.release),
 
     /** Removes the job of this kind and key (queued or running: a run in progress completes nothing). */
     cancel: (kind: string, key: string) => repo.cancel(kind, key),
