@@ -180,6 +180,19 @@ export class CollectionIndex {
     return this.live;
   }
 
+  /** The live chunk ids summed up as the database's fingerprint counts them (count, largest id, sum of ids). */
+  idSummary(): { count: number; maxId: number; sumId: number } {
+    let maxId = 0;
+    let sumId = 0;
+    for (const ids of this.files.values()) {
+      for (const id of ids) {
+        if (id > maxId) maxId = id;
+        sumId += id;
+      }
+    }
+    return { count: this.live, maxId, sumId };
+  }
+
   /** Removed chunks still holding slots (Orama never reuses internal ids). */
   get deadSlots(): number {
     return this.slots - this.live;

@@ -39,4 +39,15 @@ describe('collection indexes in memory', () => {
     await indexes.flush();
     expect(existsSync(indexes.fileOf('c1'))).toBe(true);
   });
+
+  it('saves no snapshot when the database holds as many chunks as the index but other ones', async () => {
+    const rows = [row(1, 'otters hold hands'), row(2, 'kelp forests')];
+    const indexes = createCollectionIndexes({ repo: fakeRepo(rows), dir, log: pino({ level: 'silent' }), model: async () => ({ model: 'm', dims: 0 }) });
+    expect((await indexes.get('c2')).count).toBe(2);
+    // Another instance replaced a file: one chunk gone, another added, the count unchanged.
+    rows.splice(1, 1, row(3, 'lighthouse keepers'));
+    indexes.changed('c2');
+    await indexes.flush();
+    expect(existsSync(indexes.fileOf('c2'))).toBe(false);
+  });
 });

@@ -137,7 +137,8 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     const print = await fingerprint(collectionId, index.model, index.language);
     // The database holds other chunks than this index (a batch not added yet, or another
     // instance's change not announced yet): a snapshot now would carry the wrong fingerprint.
-    if (print.count !== index.count) return false;
+    const held = index.idSummary();
+    if (print.count !== held.count || print.maxId !== held.maxId || print.sumId !== held.sumId) return false;
     await writeSnapshot(fileOf(collectionId), index, print);
     return true;
   }
