@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
@@ -55,12 +55,15 @@ describe('chat attachments', () => {
   });
 
   it('refuses an executable with 400 even when it claims to be a PDF, and keeps nothing', async () => {
-    const before = readdirSync(uploadsDir()).length;
+    const before = new Set(readdirSync(uploadsDir()));
     const res = await upload(alice, form([{ name: 'report.pdf', data: ELF, type: 'application/pdf' }]));
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/report\.pdf/);
     expect(res.body.detail).toMatch(/not allowed/);
-    expect(readdirSync(uploadsDir())).toHaveLength(before);
+    // Nothing of the refused file is kept: no new stored file or partial write holding its bytes.
+    const added = readdirSync(uploadsDir()).filter((name) => !before.has(name));
+    const ofTheRefusedFile = added.filter((name) => name.endsWith('.part') || (statSync(path.join(uploadsDir(), name)).isFile() && readFileSync(path.join(uploadsDir(), name)).equals(ELF)));
+    expect(ofTheRefusedFile, `new entries in uploads/: ${added.join(', ')}`).toEqual([]);
   });
 
   it('refuses unknown binary data with 400', async () => {

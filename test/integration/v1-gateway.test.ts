@@ -123,10 +123,15 @@ describe('/v1 embeddings, knowledge sources and the admin usage table', () => {
     await client.chat.completions.create({ model: 'gpt-fake', messages: [{ role: 'user', content: 'Hi' }], stream: true }).then(async (s) => {
       for await (const _ of s);
     });
-    const after = await server.as(admin.token).get('/api/v1/usage?days=7');
-    expect(after.status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
-    expect(row(after.body)).toMatchObject({ day: today, user_name: 'Alice', requests: start.requests + 2, prompt_tokens: start.prompt_tokens + 22, total_tokens: start.total_tokens + 26 });
+    // A request's usage is recorded as its answer ends: the streamed one may land just after the client read [DONE].
+    const usage = async () => {
+      const res = await server.as(admin.token).get('/api/v1/usage?days=7');
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    await expect.poll(async () => row(await usage()), { timeout: 5000 }).toMatchObject({ day: today, user_name: 'Alice', requests: start.requests + 2, prompt_tokens: start.prompt_tokens + 22, total_tokens: start.total_tokens + 26 });
+    const after = { body: await usage() };
     expect(after.body.rows.some((r: any) => r.user_id === alice.id && r.model === 'text-embedding-3-small' && r.requests >= 2)).toBe(true);
 
     expect((await server.as(alice.token).get('/api/v1/usage')).status).toBe(403);
