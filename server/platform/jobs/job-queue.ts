@@ -129,6 +129,18 @@ export function createJobQueue(deps: {
     : undefined;
   poller?.unref();
 
+  /** Stops renewing, pruning and polling, and forgets the jobs held and their unwritten progress. */
+  function stopTimers(): void {
+    closed = true;
+    clearInterval(renewer);
+    clearInterval(pruner);
+    for (const timer of pauses.values()) clearTimeout(timer);
+    pauses.clear();
+    unwritten.clear();
+    if (poller) clearInterval(poller);
+    held.clear();
+  }
+
   /** Ends this instance's hold on claimed jobs (`write`: completed, or handed back), waking their runners. */
   async function letGo(jobs: readonly ClaimedJob[], write: (owner: string, ids: readonly number[], now: number) => Promise<void>): Promise<void> {
     if (jobs.length === 0) return;
@@ -250,28 +262,12 @@ export function createJobQueue(deps: {
 
     /** Stops renewing and polling and hands every job still held back to the queue (shutdown, after the runners stopped). */
     async close(): Promise<void> {
-      closed = true;
-      clearInterval(renewer);
-      clearInterval(pruner);
-      for (const timer of pauses.values()) clearTimeout(timer);
-      pauses.clear();
-      unwritten.clear();
-      if (poller) clearInterval(poller);
-      held.clear();
+      stopTimers();
       await repo.release(owner, undefined, clock.now()).catch((error: unknown) => log.warn({ err: error }, 'handing background jobs back failed'));
     },
 
     /** Stops renewing and polling without handing anything back, as a crashed instance would (tests). */
-    abandon(): void {
-      closed = true;
-      clearInterval(renewer);
-      clearInterval(pruner);
-      for (const timer of pauses.values()) clearTimeout(timer);
-      pauses.clear();
-      unwritten.clear();
-      if (poller) clearInterval(poller);
-      held.clear();
-    },
+    abandon: () => stopTimers(),
   };
 }
 export type JobQueue = ReturnType<typeof createJobQueue>;
