@@ -83,7 +83,8 @@ export class BootConfigError extends StartRefused {
   }
 }
 
-const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
+/** The environment variable of each boot setting (docs/configuration.md lists them all). */
+export const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   host: 'PARLEY_HOST',
   port: 'PARLEY_PORT',
   dataDir: 'PARLEY_DATA_DIR',
