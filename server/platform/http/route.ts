@@ -17,7 +17,7 @@ export type Guard = 'public' | 'session' | 'user' | 'admin';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** What a route answers: JSON (the default) or something it writes to `res` itself. */
-export type Produces = 'json' | 'event-stream' | 'json-or-event-stream' | 'binary' | 'zip' | 'html' | 'png' | 'svg' | 'redirect';
+export type Produces = 'json' | 'event-stream' | 'json-or-event-stream' | 'json-or-markdown' | 'binary' | 'zip' | 'html' | 'png' | 'svg' | 'redirect';
 
 /** The signed-in caller, as the authenticating middleware left it on the request. */
 export type RouteAuth = NonNullable<Request['auth']>;
@@ -55,14 +55,14 @@ export interface RouteContext<G extends Guard, P extends string, B, Q, A> extend
   authorized: A;
 }
 
-/** The value a handler answers with: JSON routes return the body (typed by `response`); others write to `res` and return nothing. */
-export type Reply<R, O extends Produces> = O extends 'json'
-  ? R extends z.ZodType
-    ? z.input<R>
-    : NonNullable<unknown> | null
-  : O extends 'json-or-event-stream'
-    ? (R extends z.ZodType ? z.input<R> : NonNullable<unknown> | null) | undefined
-    : void;
+/**
+ * The value a handler answers with. JSON routes (`json`, `json-or-…`) return the body, typed by
+ * `response`, and the router sends it; `undefined` (written explicitly) means the handler already
+ * answered, or the client is gone. The other routes write to `res` and return nothing.
+ */
+export type Reply<R, O extends Produces> = O extends 'json' | 'json-or-event-stream' | 'json-or-markdown'
+  ? (R extends z.ZodType ? z.input<R> : NonNullable<unknown> | null) | undefined
+  : void;
 
 /** One endpoint: everything the router, the guard, the validator and the API reference need. */
 export interface RouteSpec<M extends Method, P extends string, G extends Guard, B, Q, R, O extends Produces, A> {
@@ -95,7 +95,7 @@ export interface RouteSpec<M extends Method, P extends string, G extends Guard, 
    * permission and before the query and body are validated. What it returns reaches the handler
    * as `authorized`.
    */
-  authorize?: (ctx: GuardedContext<G, P>) => Promise<A> | A;
+  authorize?: (ctx: NoInfer<GuardedContext<G, P>>) => Promise<A> | A;
 }
 
 /** What the API reference says about a route, beyond its method and path. */
@@ -166,7 +166,7 @@ export function route<M extends Method, P extends string, G extends Guard, B ext
       req.body = body;
     }
     const answer = await handler({ ...guarded, body, query, authorized });
-    if (answer !== undefined && (produces === 'json' || produces === 'json-or-event-stream')) res.json(answer);
+    if (answer !== undefined && (produces === 'json' || produces.startsWith('json-or-'))) res.json(answer);
   };
   const { permission } = spec;
   return {
