@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
-import { startServer } from '../server';
-import { qrPngDataUrl } from '../server/lan';
+import { qrPngDataUrl, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 

@@ -1,11 +1,9 @@
 import type { Express } from 'express';
 import { z } from 'zod';
-import { authRoutes } from './auth';
-import { publicConfigRoutes } from './auth/public-config.routes';
+import { authRoutes, publicConfigRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { builtinRoutes } from './builtin';
-import { attachmentRoutes, chatsRoutes } from './chats';
-import { chatLibraryRoutes } from './chats/chat-library.routes';
+import { attachmentRoutes, chatLibraryRoutes, chatsRoutes } from './chats';
 import { completionsRoutes } from './completions';
 import { suggestionsRoutes } from './config';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
