@@ -4,7 +4,7 @@ import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
 import { createFoldersRepo, createFoldersService } from './folders';
 import { createPromptsRepo, createPromptsService } from './prompts';
-import { createCompletionsService, type ToolSet } from './completions';
+import { createCompletionsService, type ToolResolver, type ToolSet } from './completions';
 import { createGateway } from './gateway';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
@@ -130,16 +130,14 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => jobs.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
-  onShutdown(() => completions.shutdown());
   onShutdown(() => builtin.close());
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
-  completions.useTools(async (input) => {
+  const toolResolver: ToolResolver = async (input) => {
     const set = await tools.resolve(input);
     const promptCalls: NonNullable<ToolSet['promptCalls']> = async ({ provider, model, messages, signal }) =>
       promptToolCalls({ provider, model, messages, specs: set.specs, template: (await tasks.getConfig()).TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE, signal });
     return { ...set, promptCalls };
-  });
+  };
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
@@ -147,7 +145,8 @@ export async function buildServices(platform: Platform) {
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
-  completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
+  onShutdown(() => completions.shutdown());
   onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
