@@ -6,3 +6,4 @@ export type { Services } from './services';
 export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretStore } from './secrets';
 export { qrPngDataUrl } from './lan';
 export { adoptLegacyDataDir } from './platform/paths';
+export { loadExports } from './platform/library-exports';

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
+import { loadExports } from '../platform/library-exports';
 import { tooManyRequests } from '../platform/http/errors';
 import type { RouteAuth } from '../platform/http/route';
-import { limiterClass } from '../platform/limiter-class';
 
 /** Consumes one request of the caller's budget (the route's `authorize` step), or throws 429. */
 export type RateLimit = (ctx: { auth: RouteAuth; res: Response }) => Promise<void>;
@@ -14,7 +14,7 @@ export type RateLimit = (ctx: { auth: RouteAuth; res: Response }) => Promise<voi
 export function v1RateLimit(perMinute: number): RateLimit {
   if (perMinute <= 0) return async () => undefined;
   let limiter: Promise<RateLimiterMemory> | undefined;
-  const load = () => (limiter ??= import('rate-limiter-flexible').then(limiterClass).then((Limiter) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
+  const load = () => (limiter ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
   return async ({ auth, res }) => {
     const key = `${auth.via}:${auth.user.id}`;
     try {
