@@ -7,7 +7,7 @@ import { SelectField, Switch, TextField } from '../../components/Field';
 import { useConfirm } from '../../components/Confirm';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
-import { NumberField } from '../admin/NumberField';
+import { NumberField } from '../../components/NumberField';
 import { DownloadProgress } from './DownloadProgress';
 import { formatBytes } from './format';
 import { RecommendedModelSetup } from './recommended-model-setup';

@@ -11,7 +11,7 @@ import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
-import { usePhoneTopbar } from '../shell/topbar-slot';
+import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './Composer';
 import { ConnectionBanner } from './ConnectionBanner';

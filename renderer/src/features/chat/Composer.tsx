@@ -10,7 +10,6 @@ import { useToast } from '../../components/Toasts';
 import { formatBytes } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import { usePromptCommands } from '../prompts/usePromptCommands';
-import { ChatIcon } from './ChatIcon';
 import type { ComposerChoices, FileRef } from './store';
 
 /** What else a message is sent with: a model mentioned with `@` (this message only) and the tools turned on. */
@@ -255,7 +254,7 @@ export function Composer({
       )}
       {mention && (
         <div className="mention-chip" data-testid="mention">
-          <ChatIcon name="at" size={13} />
+          <Icon name="at" size={13} />
           <span className="truncate">{t('chat.mentioned', { model: mention.name })}</span>
           <button type="button" className="chip-x" onClick={() => setMention(null)} aria-label={t('chat.removeMention')}>
             <Icon name="x" size={12} />
@@ -276,7 +275,7 @@ export function Composer({
                 chooseMention(m);
               }}
             >
-              <ChatIcon name="at" size={14} />
+              <Icon name="at" size={14} />
               <span className="truncate">{m.name}</span>
             </li>
           ))}
@@ -315,7 +314,7 @@ export function Composer({
         </div>
         <div ref={toolsRef}>
           <button type="button" className={`icon-btn${tools.length ? ' active' : ''}`} onClick={() => setToolsOpen((o) => !o)} aria-label={t('chat.tools')} title={t('chat.tools')} aria-expanded={toolsOpen} disabled={disabled}>
-            <ChatIcon name="tool" />
+            <Icon name="tool" />
             {tools.length > 0 && <span className="tool-count">{tools.length}</span>}
           </button>
           {toolsOpen && <ToolsPicker selected={tools} onChange={setTools} />}

@@ -11,7 +11,7 @@ import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
-import { AccessEditor } from '../workspace/AccessEditor';
+import { AccessEditor } from '../../components/AccessEditor';
 
 /** The workspace prompts page: the library of `/commands`, with create, edit and delete. */
 export function PromptsList() {
