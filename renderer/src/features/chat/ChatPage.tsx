@@ -13,7 +13,7 @@ import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
 import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
-import { Composer, type SendOptions } from './Composer';
+import { Composer, type SendOptions } from './composer/Composer';
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
