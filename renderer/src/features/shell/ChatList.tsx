@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, useMatch, useNavigate } from 'react-router';
-import { CHAT_PAGE_SIZE } from '../../../../server/contracts/chats';
+import { CHAT_PAGE_SIZE } from '../../../../server/contracts/paging';
 import { chatsApi, type ChatListEntry } from '../../api/chats';
 import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';

@@ -9,6 +9,8 @@ import { useToast } from '../../components/Toasts';
 import { useT } from '../../lib/i18n';
 import { OAuthConnect } from './OAuthConnect';
 
+const toolEditPath = (id: string) => `/workspace/tools/edit/${encodeURIComponent(id)}`;
+
 /** Tools: Python and OpenAPI tools, and MCP servers' tool entries. */
 export function ToolsList() {
   const t = useT();
@@ -40,7 +42,7 @@ export function ToolsList() {
         {(tool) => {
           const mcp = tool.id.startsWith('server:');
           const editable = admin && !mcp;
-          const editPath = `/workspace/tools/edit/${encodeURIComponent(tool.id)}`;
+          const editPath = toolEditPath(tool.id);
           return (
             <ResourceCard
               icon={<ResourceIcon name={mcp ? 'server' : 'wrench'} />}

@@ -1,5 +1,5 @@
 import { Icon } from '../../../components/Icon';
-import { formatBytes } from '../../../lib/dates';
+import { formatBytes } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import type { FileRef } from '../store';
 import type { Upload } from './use-uploads';
