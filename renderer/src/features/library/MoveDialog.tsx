@@ -46,7 +46,7 @@ export function MoveDialog({ chat, onClose }: { chat: ChatListEntry; onClose: ()
         </li>
         {folderTree(folders).map(({ folder, depth }) => (
           <li key={folder.id}>
-            <button type="button" className="menu-item" style={{ paddingLeft: 10 + depth * 16 }} aria-current={chat.folder_id === folder.id ? 'true' : undefined} onClick={() => pick(folder.id)} autoFocus={chat.folder_id === folder.id}>
+            <button type="button" className="menu-item" style={{ paddingInlineStart: 10 + depth * 16 }} aria-current={chat.folder_id === folder.id ? 'true' : undefined} onClick={() => pick(folder.id)} autoFocus={chat.folder_id === folder.id}>
               <Icon name="folder" size={15} />
               {folder.name}
             </button>

@@ -9,6 +9,7 @@ import { Switch } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { onLiveEvent } from '../../hooks/use-realtime';
+import { formatPercent } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 import { FilePreview } from './FilePreview';
 import { KnowledgeSettings } from './KnowledgeSettings';
@@ -265,18 +266,18 @@ export function KnowledgeDetail() {
 
 function FileStatus({ file, progress }: { file: KnowledgeFile; progress?: number }) {
   const t = useT();
-  if (file.status === 'completed') return <span className="badge success">{file.status}</span>;
+  if (file.status === 'completed') return <span className="badge success">{t('workspace.fileStatus.completed')}</span>;
   if (file.status === 'failed')
     return (
       <span className="badge danger" title={file.error ?? ''}>
-        {t('workspace.fileFailed', { reason: file.error ?? file.status })}
+        {t('workspace.fileFailed', { reason: file.error ?? t('workspace.fileStatus.failed') })}
       </span>
     );
   return (
     <span className="badge warning">
       <span className="spinner" aria-hidden="true" style={{ width: 10, height: 10, borderWidth: 2 }} />
-      {file.status}
-      {typeof progress === 'number' ? ` ${Math.round(progress * 100)}%` : ''}
+      {t(`workspace.fileStatus.${file.status}`)}
+      {typeof progress === 'number' ? ` ${formatPercent(progress)}` : ''}
     </span>
   );
 }

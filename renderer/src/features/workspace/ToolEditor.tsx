@@ -109,7 +109,7 @@ export function ToolEditor() {
         )}
         {problems.length > 0 && (
           <div className="notice error" role="alert" aria-label={t('workspace.validation')}>
-            <ul style={{ margin: 0, paddingLeft: 18 }}>
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
               {problems.map((p, i) => (
                 <li key={i} className="mono small" style={{ whiteSpace: 'pre-wrap' }}>
                   {p}
