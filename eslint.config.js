@@ -67,6 +67,19 @@ export default tseslint.config(
       ],
     },
   },
+  // …nor in what toasts, questions and thrown errors say.
+  {
+    files: ['renderer/src/features/**/*.{ts,tsx}', 'renderer/src/components/**/*.{ts,tsx}', 'renderer/src/app/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['CallExpression[callee.name=/^(toast|confirm)$/]', 'NewExpression[callee.name=/Error$/]'].flatMap((call) => [
+          { selector: `${call} > Literal:first-child[value=/\\p{L}{3}/u]`, message: 'Text people read comes from the catalogs: t(key).' },
+          { selector: `${call} > TemplateLiteral:first-child > TemplateElement[value.raw=/\\p{L}{3}/u]`, message: 'Text people read comes from the catalogs: t(key).' },
+        ]),
+      ],
+    },
+  },
   {
     files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

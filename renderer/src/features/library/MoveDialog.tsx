@@ -36,7 +36,7 @@ export function MoveDialog({ chat, onClose }: { chat: ChatListEntry; onClose: ()
     items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
   };
   return (
-    <Modal title={`${t('library.moveTo')}: ${chat.title}`} onClose={onClose}>
+    <Modal title={t('library.moveToNamed', { title: chat.title })} onClose={onClose}>
       <ul className="move-list" aria-label={t('library.folders')} onKeyDown={onKeyDown}>
         <li>
           <button type="button" className="menu-item" aria-current={chat.folder_id ? undefined : 'true'} onClick={() => pick(null)} autoFocus={!chat.folder_id}>

@@ -78,7 +78,7 @@ function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () 
     onClose();
   });
   return (
-    <Modal title={prompt ? `${t('common.edit')}: ${prompt.command}` : t('prompts.new')} onClose={onClose} wide>
+    <Modal title={prompt ? t('common.editNamed', { name: prompt.command }) : t('prompts.new')} onClose={onClose} wide>
       <form className="col" onSubmit={onSubmit}>
         <div className="form-grid">
           <TextField label={t('prompts.command')} hint={t('prompts.commandHint')} value={command} onChange={(e) => setCommand(e.target.value)} required autoFocus />

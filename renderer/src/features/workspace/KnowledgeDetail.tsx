@@ -185,7 +185,7 @@ export function KnowledgeDetail() {
                   <span style={{ width: `${p.progress * 100}%` }} />
                 </div>
               )}
-              <button type="button" className="icon-btn small" onClick={() => setPending((list) => list.filter((x) => x.key !== p.key))} aria-label={`${t('common.remove')}: ${p.name}`}>
+              <button type="button" className="icon-btn small" onClick={() => setPending((list) => list.filter((x) => x.key !== p.key))} aria-label={t('common.removeNamed', { name: p.name })}>
                 <Icon name="x" size={14} />
               </button>
             </div>
@@ -197,7 +197,7 @@ export function KnowledgeDetail() {
                 {f.name}
               </button>
               <FileStatus file={f} progress={progress[f.id]} />
-              <button type="button" className="icon-btn small" onClick={() => void removeFile(f)} aria-label={`${t('common.remove')}: ${f.name}`}>
+              <button type="button" className="icon-btn small" onClick={() => void removeFile(f)} aria-label={t('common.removeNamed', { name: f.name })}>
                 <Icon name="trash" size={14} />
               </button>
             </div>
@@ -234,7 +234,7 @@ export function KnowledgeDetail() {
         {graph.data && graph.data.status !== 'disabled' && (
           <div className="col" style={{ gap: 4 }} data-testid="graph-status">
             <div className="small muted" role="status">
-              {t(`workspace.graphStatus.${graph.data.status}`)} · {Math.round(graph.data.progress)}% · {t('workspace.graphCounts', { entities: graph.data.entities, relations: graph.data.relations })}
+              {t(`workspace.graphStatus.${graph.data.status}`)} · {formatPercent(graph.data.progress / 100)} · {t('workspace.graphCounts', { entities: graph.data.entities, relations: graph.data.relations })}
             </div>
             {graph.data.status === 'building' && (
               <div className="progress" role="progressbar" aria-label={t('workspace.graph')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(graph.data.progress)}>
