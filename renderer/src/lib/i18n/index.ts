@@ -62,6 +62,12 @@ function applyToDocument(code: string): void {
 
 i18n.on('languageChanged', applyToDocument);
 
+/** Calls `listener` with each new language code; returns the unsubscribe function. */
+export function onLanguageChange(listener: (code: string) => void): () => void {
+  i18n.on('languageChanged', listener);
+  return () => i18n.off('languageChanged', listener);
+}
+
 /**
  * Switches the UI to a language (its catalogs are fetched first, so the switch shows no English
  * gaps). Unknown codes fall back to their closest available language or English.
