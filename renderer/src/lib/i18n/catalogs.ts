@@ -1,26 +1,25 @@
 import type { BackendModule, ResourceKey } from 'i18next';
+import type account from '../../locales/en/account.json';
+import type admin from '../../locales/en/admin.json';
 import auth from '../../locales/en/auth.json';
 import chat from '../../locales/en/chat.json';
 import common from '../../locales/en/common.json';
 import errors from '../../locales/en/errors.json';
 import library from '../../locales/en/library.json';
+import type setup from '../../locales/en/setup.json';
+import type workspace from '../../locales/en/workspace.json';
 import { PSEUDO_LANGUAGES, SOURCE_LANGUAGE } from '../../locales/languages';
 
 /** English core namespaces: part of the first load, so the first screen never waits for words. */
 export const englishCore = { auth, chat, common, errors, library };
 
 /** English namespaces of the pages that load on demand (types only: their text loads with the pages). */
-type EnglishPages = {
-  account: typeof import('../../locales/en/account.json');
-  admin: typeof import('../../locales/en/admin.json');
-  setup: typeof import('../../locales/en/setup.json');
-  workspace: typeof import('../../locales/en/workspace.json');
-};
+type EnglishPages = { account: typeof account; admin: typeof admin; setup: typeof setup; workspace: typeof workspace };
 type English = typeof englishCore & EnglishPages;
 
 /** Every catalog key of the UI in English (plural forms carry their `_one`/`_other` suffix). */
 export type CatalogKey = {
-  [N in keyof English]: Exclude<keyof English[N], 'default'> & string;
+  [N in keyof English]: keyof English[N] & string;
 }[keyof English];
 
 /** Every other catalog file (other languages, and English page namespaces): one chunk each, fetched when first used. */
