@@ -30,10 +30,12 @@ function englishOnly(): string[] {
 /** The visible texts of the page that equal an English catalog text: whole lines, and labels, titles and placeholders. */
 async function englishOnScreen(page: Page, english: string[]): Promise<string[]> {
   return page.evaluate((texts) => {
+    // Runs in the page (DOM types are not part of this Node project).
+    const { document } = globalThis as any;
     const wanted = new Set(texts);
     const found = new Set<string>();
     for (const line of document.body.innerText.split('\n')) if (wanted.has(line.trim())) found.add(line.trim());
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('[aria-label], [title], [placeholder]'))) {
+    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')) as any[]) {
       if (el.closest('.swagger-host')) continue;
       for (const attr of ['aria-label', 'title', 'placeholder']) {
         const value = el.getAttribute(attr);
