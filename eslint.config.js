@@ -80,6 +80,21 @@ export default tseslint.config(
       ],
     },
   },
+  // The desktop shell's menus, tray, dialogs and notices come from the desktop catalog (main/shell-text.ts).
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/**/*.test.ts', 'main/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Property[key.name=/^(label|title|message|detail|toolTip|body)$/]', 'Property[key.name="buttons"] > ArrayExpression', 'CallExpression[callee.property.name=/^(showErrorBox|setToolTip|setTitle)$/]'].flatMap((where) => [
+          // The product's name (the window title) is the same in every language.
+          { selector: `${where} > Literal[value=/\\p{L}{3}/u]:not([value="Parley"])`, message: 'Text people read comes from the desktop catalog: text.t(key).' },
+          { selector: `${where} > TemplateLiteral > TemplateElement[value.raw=/\\p{L}{3}/u]`, message: 'Text people read comes from the desktop catalog: text.t(key).' },
+        ]),
+      ],
+    },
+  },
   {
     files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
