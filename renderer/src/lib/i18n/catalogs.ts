@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 import type { BackendModule, ResourceKey } from 'i18next';
 import type account from '../../locales/en/account.json';
 import type admin from '../../locales/en/admin.json';
