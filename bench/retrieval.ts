@@ -23,12 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
 import { memorySecretStore } from '../server/secrets';
-import { CollectionIndex, effectiveWeight, type IndexInput, type IndexQuery } from '../server/retrieval/collection-index';
-import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index-snapshot';
+import { CollectionIndex, effectiveWeight, type IndexInput, type IndexQuery } from '../server/retrieval/index/collection-index';
+import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index/snapshot';
 import { OramaIndex } from '../server/retrieval/orama-index';
 import { OFFLINE_DIMS, offlineEmbed } from '../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../server/retrieval/embedding/embedder';
-import { blobOf } from '../server/retrieval/collection-indexes';
+import { blobOf } from '../server/retrieval/embedding/vector-blob';
 import { loadBeir, ndcgAt, recallAt, type IrSet } from './retrieval-quality';
 
 const args = process.argv.slice(2);

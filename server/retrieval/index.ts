@@ -9,8 +9,8 @@ import { watchCollectionChanges } from './collection-changes';
 import type { Providers } from '../providers';
 import type { RealtimeHub } from '../realtime';
 import type { SecretStore } from '../secrets';
-import { createCollectionIndexes } from './collection-indexes';
-import { createIndexBuilder } from './index-builder';
+import { createLoadedIndexes } from './index/loaded-indexes';
+import { createIndexBuilder } from './index/index-builder';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createEmbeddingSettings, RERANKER_KEY_SECRET } from './retrieval-config';
 import { createRetrievalRepo } from './retrieval.repo';
@@ -19,7 +19,7 @@ import { createRetrievalService, REINDEX_JOB } from './retrieval.service';
 export { RetrievalSection, EmbeddingSection, createRetrievalSettings, type RetrievalSettings } from './retrieval-config';
 export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal, PreparedChunk, StoreItem } from './retrieval.service';
 export { fileKey } from './retrieval.repo';
-export { sweepSnapshotTemps } from './snapshot-temps';
+export { sweepSnapshotTemps } from './index/snapshot-temps';
 export { watchCollectionChanges, type CollectionChange } from './collection-changes';
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { RetrievalRepo, CollectionFileRow } from './retrieval.repo';
@@ -54,7 +54,7 @@ export function createRetrieval(deps: {
 }) {
   const repo = createRetrievalRepo(deps.db);
   const settings = createEmbeddingSettings({ config: deps.config, secrets: deps.secrets });
-  const indexes = createCollectionIndexes({
+  const indexes = createLoadedIndexes({
     repo,
     dir: path.join(deps.dataDir, 'indexes'),
     log: deps.log,

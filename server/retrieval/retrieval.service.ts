@@ -3,14 +3,15 @@ import type { RetrievalConfig } from '../contracts/retrieval';
 import type { Clock } from '../platform/clock';
 import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
-import type { CollectionIndex } from './collection-index';
-import { blobOf, type CollectionIndexes } from './collection-indexes';
+import type { CollectionIndex } from './index/collection-index';
+import { blobOf } from './embedding/vector-blob';
+import type { LoadedIndexes } from './index/loaded-indexes';
 import type { Embedder } from './embedding/embedder';
-import { isLanguage, type Language } from './languages';
+import { isLanguage, type Language } from './analysis/languages';
 import { rerank } from './reranker';
 import { RetrievalSection } from './retrieval-config';
-import type { PackedTerms } from './packed-terms';
-import { unpackTerms } from './packed-terms';
+import type { PackedTerms } from './analysis/packed-terms';
+import { unpackTerms } from './analysis/packed-terms';
 import { fileKey, type FileChunks, type RetrievalRepo } from './retrieval.repo';
 
 /** A chunk ready to be stored: text to search, and what to return instead (parent, heading trail). */
@@ -87,7 +88,7 @@ export const REINDEX_JOB = 'reindex';
  */
 export function createRetrievalService(deps: {
   repo: RetrievalRepo;
-  indexes: CollectionIndexes;
+  indexes: LoadedIndexes;
   config: ConfigService;
   embedder: () => Promise<Embedder>;
   /** Where a re-index's progress is kept, so every instance reports it (kind REINDEX_JOB). */
