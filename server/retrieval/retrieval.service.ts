@@ -180,20 +180,6 @@ export function createRetrievalService(deps: {
       return items.map((item) => stored.has(fileKey(item.collectionId, item.fileId)));
     },
 
-    /** Stores one file's chunks (see {@link storeMany}). False if the file left the collection meanwhile. */
-    async store(collectionId: string, fileId: string, chunks: readonly PreparedChunk[], vectors: readonly (Float32Array | null)[], model: string): Promise<boolean> {
-      const [stored] = await service.storeMany([{ collectionId, fileId, chunks, vectors }], model);
-      return stored === true;
-    },
-
-    /** Removes a file from a collection: its row, chunks and index entries. */
-    async removeFile(collectionId: string, fileId: string): Promise<boolean> {
-      const removed = await repo.removeFile(collectionId, fileId);
-      const pending = indexes.peek(collectionId);
-      if (pending) await removeFromIndex(collectionId, await pending, fileId);
-      return removed;
-    },
-
     /** Forgets a collection whose rows are gone already (a deleted user's): its index in memory and on disk. */
     async forgetCollection(collectionId: string): Promise<void> {
       await indexes.invalidate(collectionId);
@@ -204,6 +190,9 @@ export function createRetrievalService(deps: {
       const pending = indexes.peek(collectionId);
       if (pending) await removeFromIndex(collectionId, await pending, fileId);
     },
+
+    /** The analysis language a collection was given (or detected from its first file), when it has one. */
+    languageOf: (collectionId: string): Promise<string | undefined> => repo.languageOf(collectionId),
 
     /**
      * Changes a collection's analysis language: the index is rebuilt from SQLite in that language
