@@ -193,15 +193,8 @@ export function createKnowledgeService(deps: {
       const entry = (await fileLists.get(id)).find((f) => f.id === fileId);
       if (!entry) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
       const chunks = (await collections.chunksOf(id, fileId)).map((c) => ({ seq: c.seq, text: c.text, meta: readMeta(c.meta) }));
-      let text: string | null = null;
-      let textError: string | undefined;
-      try {
-        text = await collections.previewText({ id: fileId, mime_type: entry.mime_type, filename: entry.name });
-      } catch (error) {
-        textError = error instanceof Error ? error.message : 'The text could not be extracted';
-      }
-      const truncated = text !== null && text.length > PREVIEW_CHARS;
-      return { file_id: fileId, name: entry.name, status: entry.status, text: truncated ? text!.slice(0, PREVIEW_CHARS) : text, ...(textError ? { text_error: textError } : {}), truncated, chunks };
+      const { text, error, truncated } = await collections.previewText({ id: fileId, mime_type: entry.mime_type, filename: entry.name }, PREVIEW_CHARS);
+      return { file_id: fileId, name: entry.name, status: entry.status, text, ...(error ? { text_error: error } : {}), truncated, chunks };
     },
 
     /** The base's name and its files in order, for the ZIP export. */

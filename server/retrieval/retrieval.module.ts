@@ -104,7 +104,7 @@ export function createRetrieval(deps: {
   }
   const worker = createPrepareWorker(deps.log);
   const ingestion = createIngestion({ repo, service, files: deps.files, worker, embeddings, config: deps.config, jobs: deps.jobs, clock: deps.clock, log: deps.log });
-  const files = createCollectionFiles({ repo, service, ingestion, files: deps.files, clock: deps.clock });
+  const files = createCollectionFiles({ repo, service, ingestion, worker, files: deps.files, clock: deps.clock });
   // A deleted file leaves every collection (rows cascade in SQLite; indexes are told here).
   deps.files.onFileDeleted((file) => files.fileDeleted(file.id));
   // Several instances: a caller here waiting on a file another instance indexed is released at once.

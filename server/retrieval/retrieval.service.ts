@@ -6,6 +6,7 @@ import type { Logger } from '../platform/log';
 import type { CollectionIndex } from './index/collection-index';
 import { blobOf } from './embedding/vector-blob';
 import type { LoadedIndexes } from './index/loaded-indexes';
+import { breatherEvery } from './index/snapshot';
 import type { Embedder } from './embedding/embedder';
 import { isLanguage, type Language } from './analysis/languages';
 import { rerank } from './reranker';
@@ -14,11 +15,11 @@ import type { PackedTerms } from './analysis/packed-terms';
 import { unpackTerms } from './analysis/packed-terms';
 import { fileKey, type FileChunks, type RetrievalRepo } from './retrieval.repo';
 
-/** A chunk ready to be stored: text to search, and what to return instead (parent, heading trail). */
+/** A chunk ready to be stored: text to search, what to return instead (parent, heading trail), and its meta as JSON text. */
 export interface PreparedChunk {
   text: string;
   context: string | null;
-  meta: Record<string, unknown>;
+  meta: string;
 }
 
 /** One file's chunks to store: their vectors (null where none) and, when known, their analysed terms. */
@@ -77,6 +78,9 @@ function parseMeta(text: string): Record<string, unknown> {
     return {};
   }
 }
+
+/** Work done on the service's thread between two hand-backs of the event loop while a stored batch is indexed. */
+const STORE_SLICE_MS = 10;
 
 /** The job kind recording a re-index after a language change (key: the collection; run by the instance that changed it). */
 export const REINDEX_JOB = 'reindex';
@@ -147,7 +151,7 @@ export function createRetrievalService(deps: {
           seq: i,
           text: c.text,
           context: c.context,
-          meta: JSON.stringify(c.meta),
+          meta: c.meta,
           embedding: item.vectors[i] ? blobOf(item.vectors[i]!) : null,
         })),
       }));
@@ -174,7 +178,11 @@ export function createRetrievalService(deps: {
         index.removeFile(item.fileId);
         // Terms analysed in another language than the index's are analysed again by the index.
         const terms = item.terms && item.language === index.language ? unpackTerms(item.terms) : undefined;
-        index.add(ids.map((id, i) => ({ id, fileId: item.fileId, text: item.chunks[i]!.text, vector: item.vectors[i] ?? null, terms: terms?.[i] })));
+        // In slices, the event loop handed back between them: a file of thousands of chunks is stored while requests are answered.
+        await index.addGradually(
+          ids.map((id, i) => ({ id, fileId: item.fileId, text: item.chunks[i]!.text, vector: item.vectors[i] ?? null, terms: terms?.[i] })),
+          breatherEvery(STORE_SLICE_MS),
+        );
         indexes.changed(item.collectionId);
       }
       return items.map((item) => stored.has(fileKey(item.collectionId, item.fileId)));
