@@ -1,4 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
+import { loadExports } from '../../platform/library-exports';
 import { IngestError } from './extraction-error';
 import { blockText, htmlText } from './html-text';
 import { pdfBombReason } from './pdf-guard';
@@ -38,7 +39,7 @@ const MAX_PDF_INFLATED_BYTES = 256 * 1024 * 1024;
 async function pdfText(data: Buffer): Promise<Extracted> {
   const bomb = pdfBombReason(data, MAX_PDF_INFLATED_BYTES);
   if (bomb) throw new IngestError(`The PDF was refused: ${bomb}`);
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await loadExports(import('pdf-parse'), 'pdf-parse', 'PDFParse');
   const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
     const result = await parser.getText();
@@ -64,11 +65,11 @@ const DOCX_LIMITS: ZipLimits = { maxBytes: 64 * 1024 * 1024, maxEntries: 10_000,
 async function docxText(data: Buffer, wantHtml: boolean): Promise<Extracted> {
   const bomb = zipBombReason(data, DOCX_LIMITS);
   if (bomb) throw new IngestError(`The Word document was refused: ${bomb}`);
-  const mammoth = (await import('mammoth')).default;
+  // Loaded outside the try: a library that fails to load is not a damaged document.
+  const [{ default: mammoth }, cheerio] = await Promise.all([loadExports(import('mammoth'), 'mammoth', 'default'), loadExports(import('cheerio'), 'cheerio', 'load')]);
   try {
     if (wantHtml) {
       const { value } = await mammoth.convertToHtml({ buffer: data });
-      const cheerio = await import('cheerio');
       const $ = cheerio.load(value);
       return { text: blockText($, $.root()), html: value };
     }

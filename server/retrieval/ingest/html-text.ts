@@ -1,4 +1,5 @@
 import type { CheerioAPI } from 'cheerio';
+import { loadExports } from '../../platform/library-exports';
 
 /** Elements that start a new line of text. */
 export const BLOCK_TAGS = new Set([
@@ -54,19 +55,25 @@ export const READABILITY_MAX_ELEMENTS = 3000;
 
 /** The main content of a web page: Readability's article (pages up to {@link READABILITY_MAX_ELEMENTS}), else the page's main element or body; scripts and styles dropped. */
 export async function htmlText(source: string): Promise<{ text: string; html: string }> {
-  const cheerio = await import('cheerio');
+  // A library that fails to load is an error of the build, not of the page: it is not caught here.
+  const cheerio = await loadExports(import('cheerio'), 'cheerio', 'load');
   const page = cheerio.load(source);
   page(DROPPED).remove();
   let html: string | undefined;
   if (page('*').length <= READABILITY_MAX_ELEMENTS) {
+    const [{ JSDOM, VirtualConsole }, { Readability }] = await Promise.all([
+      loadExports(import('jsdom'), 'jsdom', 'JSDOM', 'VirtualConsole'),
+      loadExports(import('@mozilla/readability'), '@mozilla/readability', 'Readability'),
+    ]);
+    let dom: InstanceType<typeof JSDOM> | undefined;
     try {
-      const [jsdom, { Readability }] = await Promise.all([import('jsdom'), import('@mozilla/readability')]);
-      const dom = new jsdom.JSDOM(source, { virtualConsole: new jsdom.VirtualConsole() });
+      dom = new JSDOM(source, { virtualConsole: new VirtualConsole() });
       const article = new Readability(dom.window.document, { charThreshold: 200 }).parse();
-      dom.window.close();
       if (article?.content && (article.textContent ?? '').trim().length >= 200) html = article.content;
     } catch {
-      // Readability could not make sense of it: use the whole body.
+      // Readability could not make sense of this page: use the whole body.
+    } finally {
+      dom?.window.close();
     }
   }
   const $ = html === undefined ? page : cheerio.load(html);
