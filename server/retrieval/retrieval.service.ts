@@ -6,7 +6,7 @@ import type { Logger } from '../platform/log';
 import type { CollectionIndex } from './index/collection-index';
 import { blobOf } from './embedding/vector-blob';
 import type { LoadedIndexes } from './index/loaded-indexes';
-import { breatherEvery } from './index/snapshot';
+import { breatherEvery } from '../platform/breather';
 import type { Embedder } from './embedding/embedder';
 import { isLanguage, type Language } from './analysis/languages';
 import { rerank } from './reranker';
@@ -78,6 +78,12 @@ function parseMeta(text: string): Record<string, unknown> {
     return {};
   }
 }
+
+/**
+ * Characters of a query that are searched (the query endpoint's own limit): the rest of a longer
+ * one (a pasted document as the question) would only cost analysis on the event loop.
+ */
+export const MAX_QUERY_CHARS = 10_000;
 
 /** Work done on the service's thread between two hand-backs of the event loop while a stored batch is indexed. */
 const STORE_SLICE_MS = 10;
@@ -236,7 +242,8 @@ export function createRetrievalService(deps: {
     },
 
     /** Searches collections; returns at most k passages at or above the relevance threshold, best first. */
-    async search(collectionIds: readonly string[], query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    async search(collectionIds: readonly string[], question: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+      const query = question.length > MAX_QUERY_CHARS ? question.slice(0, MAX_QUERY_CHARS) : question;
       const cfg = await config.get(RetrievalSection);
       const k = options.k ?? cfg.TOP_K;
       const threshold = options.threshold ?? cfg.RELEVANCE_THRESHOLD;

@@ -4,7 +4,8 @@ import type { CollectionIndex } from './collection-index';
 import { buildIndex, type BuildProgress } from './build-index';
 import type { IndexBuilder } from './index-builder';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../analysis/languages';
-import { breatherEvery, readSnapshot, removeSnapshot, restoreSnapshotBytes, writeSnapshot, type CollectionFingerprint } from './snapshot';
+import { breatherEvery } from '../../platform/breather';
+import { readSnapshot, removeSnapshot, restoreSnapshotBytes, writeSnapshot, type CollectionFingerprint } from './snapshot';
 import type { RetrievalRepo } from '../retrieval.repo';
 
 /** Reports a rebuild's progress: chunks indexed so far of all. */
