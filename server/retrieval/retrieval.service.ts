@@ -119,20 +119,21 @@ export function createRetrievalService(deps: {
     }
   }
 
-  async function rerankHits(cfg: RetrievalConfig, query: string, hits: SearchHit[]): Promise<SearchHit[]> {
+  /** Reorders `hits` with the external reranker and keeps the best `keep`. */
+  async function rerankHits(cfg: RetrievalConfig, query: string, hits: SearchHit[], keep: number): Promise<SearchHit[]> {
     try {
       const results = await rerank({
         url: cfg.RAG_EXTERNAL_RERANKER_URL,
         model: cfg.RAG_RERANKING_MODEL,
         query,
         documents: hits.map((h) => h.text),
-        topN: cfg.TOP_K_RERANKER,
+        topN: keep,
         apiKey: await deps.rerankerKey?.(),
       });
-      return results.slice(0, cfg.TOP_K_RERANKER).map((r) => ({ ...hits[r.index]!, score: r.relevance_score }));
+      return results.slice(0, keep).map((r) => ({ ...hits[r.index]!, score: r.relevance_score }));
     } catch (error) {
       log.warn({ err: error }, 'the reranker failed; keeping the hybrid order');
-      return hits.slice(0, cfg.TOP_K_RERANKER);
+      return hits.slice(0, keep);
     }
   }
 
@@ -253,7 +254,9 @@ export function createRetrievalService(deps: {
       const embedder = await deps.embedder();
       const vector = await queryVector(embedder, query, options.signal);
       const mode = vector === null ? 'text' : hybrid ? 'hybrid' : 'vector';
-      const depth = Math.max(k, reranking ? cfg.TOP_K_RERANKER : 0) * 3 + 10;
+      // Kept after reranking: never more than top K (a setting saved before that rule is clamped here).
+      const kept = Math.min(cfg.TOP_K_RERANKER, k);
+      const depth = k * 3 + 10;
 
       const raw: Array<{ collectionId: string; id: number; fileId: string; score: number; order: number; lexical: number; semantic: number }> = [];
       for (const collectionId of new Set(collectionIds)) {
@@ -298,7 +301,7 @@ export function createRetrievalService(deps: {
         }
       }
 
-      if (reranking) hits = await rerankHits(cfg, query, hits.slice(0, Math.max(k, cfg.TOP_K_RERANKER) * 2));
+      if (reranking) hits = await rerankHits(cfg, query, hits.slice(0, k * 2), kept);
       else hits = hits.slice(0, k);
       return hits.filter((h) => h.score >= threshold);
     },

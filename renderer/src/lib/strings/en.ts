@@ -136,6 +136,7 @@ export const en = {
   'chat.retry': 'Retry',
   'chat.stopped': 'Stopped',
   'chat.thinking': 'Thinking…',
+  'chat.knowledgeUnmatched': 'Searched {names}: no passage matched your question',
   'chat.toolFailed': 'failed',
   'chat.toolArguments': 'Arguments',
   'chat.toolResult': 'Result',
