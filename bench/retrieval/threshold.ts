@@ -34,6 +34,14 @@ function searcher(set: IrSet, vectors: Float32Array[], keep: (id: string) => boo
     });
 }
 
+/** The questions of a set that have relevant passages, the test of relevance, and searches with and without all those passages. */
+function setUp(set: IrSet, vectors: Float32Array[]) {
+  const relevant = (queryId: string) => new Set([...(set.qrels.get(queryId) ?? new Map<string, number>())].filter(([, grade]) => grade > 0).map(([doc]) => doc));
+  const answered = set.queries.filter((q) => relevant(q.id).size > 0);
+  const allRelevant = new Set(answered.flatMap((q) => [...relevant(q.id)]));
+  return { relevant, answered, withAnswers: searcher(set, vectors, () => true), withoutAnswers: searcher(set, vectors, (id) => !allRelevant.has(id)) };
+}
+
 /**
  * What RELEVANCE_THRESHOLD does with the offline embedder, per threshold and lexical weight: of the
  * questions a collection can answer, how many keep at least one relevant passage and how many get
@@ -42,11 +50,7 @@ function searcher(set: IrSet, vectors: Float32Array[], keep: (id: string) => boo
  * rightly get nothing.
  */
 function measure(set: IrSet, vectors: Float32Array[], phrase: (query: string) => string): Rows {
-  const relevant = (queryId: string) => new Set([...(set.qrels.get(queryId) ?? new Map<string, number>())].filter(([, grade]) => grade > 0).map(([doc]) => doc));
-  const answered = set.queries.filter((q) => relevant(q.id).size > 0);
-  const withAnswers = searcher(set, vectors, () => true);
-  const allRelevant = new Set(answered.flatMap((q) => [...relevant(q.id)]));
-  const withoutAnswers = searcher(set, vectors, (id) => !allRelevant.has(id));
+  const { relevant, answered, withAnswers, withoutAnswers } = setUp(set, vectors);
   const rows: Rows = [];
   for (const weight of WEIGHTS) {
     const found = answered.map((q) => ({ q, hits: withAnswers(phrase(q.text), weight) }));
@@ -74,11 +78,7 @@ function measure(set: IrSet, vectors: Float32Array[], phrase: (query: string) =>
 
 /** The median and quartiles of the best relevant passage's relevance, and of the best passage's when none is relevant. */
 function distribution(set: IrSet, vectors: Float32Array[], phrase: (query: string) => string): Rows {
-  const relevant = (queryId: string) => new Set([...(set.qrels.get(queryId) ?? new Map<string, number>())].filter(([, grade]) => grade > 0).map(([doc]) => doc));
-  const answered = set.queries.filter((q) => relevant(q.id).size > 0);
-  const all = searcher(set, vectors, () => true);
-  const allRelevant = new Set(answered.flatMap((q) => [...relevant(q.id)]));
-  const none = searcher(set, vectors, (id) => !allRelevant.has(id));
+  const { relevant, answered, withAnswers: all, withoutAnswers: none } = setUp(set, vectors);
   const quantiles = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
