@@ -90,8 +90,11 @@ export function createCollectionFiles(deps: { repo: RetrievalRepo; service: Pick
     /** Which of these files belong to a knowledge base. */
     filesInKnowledge: (fileIds: readonly string[]): Promise<Set<string>> => repo.inKnowledge(fileIds),
 
-    /** One file's stored chunks in a collection, in document order. */
-    chunksOf: (collectionId: string, fileId: string): Promise<FileChunk[]> => repo.chunksOfFile(collectionId, fileId),
+    /** One file's stored chunks in a collection, in document order (the first `limit` when given). */
+    chunksOf: (collectionId: string, fileId: string, limit?: number): Promise<FileChunk[]> => repo.chunksOfFile(collectionId, fileId, limit),
+
+    /** How many chunks a file has in a collection. */
+    chunkCount: (collectionId: string, fileId: string): Promise<number> => repo.chunkCount(collectionId, fileId),
 
     /**
      * The beginning (at most `maxChars`) of the text retrieval extracts from a stored file now (the

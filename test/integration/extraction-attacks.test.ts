@@ -209,8 +209,10 @@ describe('extraction attacks: refused, while the service keeps answering', () =>
     expect(add.status, add.text).toBe(200);
     // Indexed in the background (its thousands of chunks stored while requests are answered; bench:retrieval measures that)…
     expect((await waitForFiles(server, owner, base, 120_000))[0]?.status).toBe('completed');
+    // Its index saved (by the builder thread) before the previews, so the measurement is theirs alone.
+    await server.services.retrieval.service.flush();
     // …then previewed, again and again: the attack the tester saw block the service for 48 s.
-    const previews: Array<{ status: number; body: { text: string | null; truncated: boolean } }> = [];
+    const previews: Array<{ status: number; body: { text: string | null; truncated: boolean; chunks: Array<{ text: string }>; chunks_total: number } }> = [];
     const health = await healthDuring(server, async () => {
       for (let i = 0; i < 3; i += 1) previews.push(await server.as(owner.token).get(`/api/knowledge/${base}/file/${fileId}/preview`));
     });
@@ -218,6 +220,9 @@ describe('extraction attacks: refused, while the service keeps answering', () =>
       expect(preview.status).toBe(200);
       expect(preview.body.truncated).toBe(true);
       expect(preview.body.text).toMatch(/^Paragraph 0 of the harbour log/);
+      // Its first chunks only (thousands in all): what a person can read, not megabytes.
+      expect(preview.body.chunks_total).toBeGreaterThan(preview.body.chunks.length);
+      expect(preview.body.chunks.reduce((sum, c) => sum + c.text.length, 0)).toBeLessThanOrEqual(200_000);
     }
     expect(health.failed).toBe(0);
     expect(health.p99, `p99 of ${health.count} /health requests`).toBeLessThan(50);

@@ -76,6 +76,7 @@ export const enLibrary = {
   'knowledge.extractedText': 'Extracted text',
   'knowledge.chunks': 'Chunks ({count})',
   'knowledge.truncated': 'Only the first 200,000 characters are shown.',
+  'knowledge.chunksCut': 'Only the first {shown} of {count} chunks are shown.',
   'knowledge.noChunks': 'No chunks stored (status: {status}).',
   'knowledge.chars': '{count} characters',
   'knowledge.page': 'page {page}',
