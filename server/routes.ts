@@ -28,6 +28,8 @@ import { gatewayRoutes, usageRoutes } from './gateway';
 import { openApiRoutes } from './openapi';
 import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
+import { notesRoutes } from './notes';
+import { memoriesRoutes } from './memories';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
 export function mountRoutes(app: Express, services: Services): void {
@@ -61,6 +63,11 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/chats', attachmentRoutes(services), chatLibraryRoutes({ chats: services.chats, ...services.chatLibrary }), chatsRoutes(services.chats));
   app.use('/api/v1/folders', foldersRoutes(services.folders));
   app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
+  app.use('/api/v1/notes', routerOf(notesRoutes({ notes: services.notes.service, assist: (user, action, content, model) => services.tasks.noteAssist(user, action, content, { model }) })));
+  app.use(
+    '/api/v1/memories',
+    routerOf(memoriesRoutes({ memories: services.memories.service, suggest: (user, messages, known, model) => services.tasks.memorySuggestions(user, messages, known, { model }) })),
+  );
   app.use('/api/v1/chats', ratingsRoutes({ ratings: services.ratings, chats: services.chats }));
   app.use('/api/v1/files', filesRoutes(services.files));
   app.use('/api/chat', completionsRoutes(services.completions));

@@ -5,6 +5,8 @@ export type {
   ClientTools,
   CompletionCaller,
   FileRef,
+  MemoryPlug,
+  NoteSourcer,
   PipelineEvent,
   PreparedCompletion,
   RetrievalInput,

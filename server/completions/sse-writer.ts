@@ -123,6 +123,8 @@ export class SseWriter {
         return this.literals(event.literals);
       case 'sources':
         return this.extra({ sources: event.sources });
+      case 'memories':
+        return this.extra({ memories: event.memories });
       case 'status':
         return this.status(event.status);
       case 'tool_step':

@@ -13,5 +13,7 @@ export interface PublicConfig {
     enable_api_key: boolean;
     /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
     enable_message_rating?: boolean;
+    /** Whether notes are on (ENABLE_NOTES); each person also needs `features.notes`. */
+    enable_notes?: boolean;
   };
 }
