@@ -4,6 +4,7 @@ import { bounded, effectiveWeight } from '../index/collection-index';
 import { analyzerTokenizer, boxedVectorValidation, boxVector, slimDocumentsStore } from '../index/document-components';
 import { parleyIndex, type IndexControl } from '../index/parley-index';
 import { SimdVectorIndex } from '../index/simd-vector-index';
+import { TextPostings } from '../index/text-postings';
 
 /** One record as an index receives it: a key of the owner's choosing, its text, optionally a vector and access tags. */
 export interface RecordInput {
@@ -52,8 +53,12 @@ export class RecordIndex {
   readonly language: Language;
   private readonly db: AnyOrama;
   private readonly control: IndexControl;
-  private readonly keys = new Set<string>();
+  /** The Orama document id of each key: a new one on every put, since Orama keeps an id's internal slot after removal. */
+  private readonly docOf = new Map<string, string>();
+  private readonly keyOf = new Map<string, string>();
   private slots = 0;
+  /** Records removed since the postings were last packed (they still count in term frequencies until then). */
+  private unpacked = 0;
 
   private constructor(dims: number, language: Language) {
     this.dims = dims;
@@ -80,33 +85,38 @@ export class RecordIndex {
 
   /** Records in the index. */
   get size(): number {
-    return this.keys.size;
+    return this.docOf.size;
   }
 
   has(key: string): boolean {
-    return this.keys.has(key);
+    return this.docOf.has(key);
   }
 
   /** True when replaced and removed records hold more slots than live ones (rebuild it). */
   get wantsCompaction(): boolean {
-    return this.slots > 256 && this.slots - this.keys.size > this.keys.size;
+    return this.slots > 256 && this.slots - this.docOf.size > this.docOf.size;
   }
 
   /** Adds a record, replacing the one with the same key. */
   put(record: RecordInput): void {
-    if (this.keys.has(record.key)) this.delete(record.key);
+    if (this.docOf.has(record.key)) this.delete(record.key);
     const withVector = this.dims > 0 && record.vector !== null && record.vector !== undefined && record.vector.length === this.dims;
-    const doc = { id: record.key, key: record.key, text: record.text, tags: [...(record.tags ?? [])], ...(withVector ? { embedding: boxVector(record.vector!) } : {}) };
-    insert(this.db, doc as never);
-    this.keys.add(record.key);
     this.slots += 1;
+    const id = String(this.slots);
+    const doc = { id, key: record.key, text: record.text, tags: [...(record.tags ?? [])], ...(withVector ? { embedding: boxVector(record.vector!) } : {}) };
+    insert(this.db, doc as never);
+    this.docOf.set(record.key, id);
+    this.keyOf.set(id, record.key);
   }
 
   /** Removes a record; false when there was none. */
   delete(key: string): boolean {
-    if (!this.keys.has(key)) return false;
-    void remove(this.db, key);
-    this.keys.delete(key);
+    const id = this.docOf.get(key);
+    if (id === undefined) return false;
+    void remove(this.db, id);
+    this.unpacked += 1;
+    this.docOf.delete(key);
+    this.keyOf.delete(id);
     return true;
   }
 
@@ -115,15 +125,28 @@ export class RecordIndex {
     return node instanceof SimdVectorIndex ? node : undefined;
   }
 
+  /**
+   * Drops removed records from the postings before a search: BM25 counts a term's documents, and
+   * a note saved a hundred times would otherwise count a hundred times. Packing costs one pass
+   * over the postings, once per search after changes (a burst of saves packs once).
+   */
+  private packRemoved(): void {
+    if (this.unpacked === 0) return;
+    const node = (this.db.data.index.indexes as Record<string, { node: unknown } | undefined>).text?.node;
+    if (node instanceof TextPostings) node.pack();
+    this.unpacked = 0;
+  }
+
   private internalIdOf(id: string): number {
     return (this.db.internalDocumentIDStore.idToInternalId as Map<string, number>).get(id)!;
   }
 
   /** The best records for a query, best first (at most `limit`). */
   search(query: RecordQuery): RecordHit[] {
-    if (this.keys.size === 0 || query.limit <= 0) return [];
+    if (this.docOf.size === 0 || query.limit <= 0) return [];
     if (query.anyTag && query.anyTag.length === 0) return [];
-    const limit = Math.min(query.limit, this.keys.size);
+    const limit = Math.min(query.limit, this.docOf.size);
+    this.packRemoved();
     const node = this.vectorNode();
     const useVector = query.vector !== null && query.vector !== undefined && node !== undefined && query.vector.length === this.dims;
     const depth = useVector ? Math.max(limit * 4, 100) : limit;
@@ -135,7 +158,7 @@ export class RecordIndex {
     for (const hit of text.hits) {
       const internal = this.internalIdOf(hit.id);
       candidates.add(internal);
-      keyOf.set(internal, hit.id);
+      keyOf.set(internal, this.keyOf.get(hit.id)!);
     }
     const lexicalOf = new Map(this.control.lexical);
     this.control.lexical.clear();
@@ -145,7 +168,7 @@ export class RecordIndex {
       for (const hit of found.hits) {
         const internal = this.internalIdOf(hit.id);
         candidates.add(internal);
-        keyOf.set(internal, hit.id);
+        keyOf.set(internal, this.keyOf.get(hit.id)!);
       }
     }
     const semScale = 1 / Math.min(1, Math.max(0.05, query.fullMatchCosine ?? 1));
