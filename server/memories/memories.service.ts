@@ -2,7 +2,7 @@ import type { Role } from '../contracts/auth';
 import type { Memory, MemoryQueryResult } from '../contracts/memories';
 import type { Clock } from '../platform/clock';
 import { forbidden, notFound } from '../platform/http/errors';
-import { newId } from '../platform/ids';
+import { newOrderedId } from '../platform/ids';
 import type { PermissionsService } from '../permissions';
 import { blobOf } from '../retrieval';
 import type { MemoriesRepo, MemoryRow } from './memories.repo';
@@ -45,7 +45,7 @@ export function createMemoriesService(deps: { repo: MemoriesRepo; indexes: Memor
     async add(caller: MemoryCaller, content: string): Promise<Memory> {
       const embedded = await indexes.embed(content);
       const now = clock.now();
-      const row: MemoryRow = { id: newId(), user_id: caller.id, content, embedding: embedded ? blobOf(embedded.vector) : null, model: embedded?.model ?? null, created_at: now, updated_at: now };
+      const row: MemoryRow = { id: newOrderedId(), user_id: caller.id, content, embedding: embedded ? blobOf(embedded.vector) : null, model: embedded?.model ?? null, created_at: now, updated_at: now };
       await repo.insert(row);
       await indexes.put(row, embedded);
       return present(row);

@@ -142,8 +142,8 @@ export function createMemoryIndexes(deps: { repo: MemoriesRepo; embedder(): Prom
       else loaded.delete(userId);
     },
 
-    /** The person's memories most relevant to `text`, best first, at most `k`, those at or above `threshold`. */
-    async search(userId: string, text: string, k: number, threshold = 0, signal?: AbortSignal): Promise<RecalledMemory[]> {
+    /** The person's memories most relevant to `text`, best first, at most `k`; with `threshold`, only those relevant at least that much. */
+    async search(userId: string, text: string, k: number, threshold?: number, signal?: AbortSignal): Promise<RecalledMemory[]> {
       const user = await indexOf(userId);
       if (user.index.size === 0) return [];
       const engine = user.index.dims > 0 ? await embedder() : undefined;
@@ -151,9 +151,8 @@ export function createMemoryIndexes(deps: { repo: MemoriesRepo; embedder(): Prom
       if (engine && engine.model === user.model) vector = (await embedMany([text], signal))?.vectors[0] ?? null;
       const hits = user.index.search({ text, vector, limit: k, semanticTrust: engine?.semanticTrust, fullMatchCosine: engine?.fullMatchCosine });
       return hits
-        .filter((hit) => hit.score >= threshold && hit.score > 0)
-        .map((hit) => ({ ...user.memories.get(hit.key)!, score: hit.score }))
-        .filter((m) => m.id !== undefined);
+        .filter((hit) => threshold === undefined || (hit.score >= threshold && hit.score > 0))
+        .map((hit) => ({ ...user.memories.get(hit.key)!, score: hit.score }));
     },
   };
 }

@@ -132,7 +132,7 @@ export class RecordIndex {
    */
   private packRemoved(): void {
     if (this.unpacked === 0) return;
-    const node = (this.db.data.index.indexes as Record<string, { node: unknown } | undefined>).text?.node;
+    const node = ((this.db.data.index as unknown as { indexes: Record<string, { node: unknown } | undefined> }).indexes).text?.node;
     if (node instanceof TextPostings) node.pack();
     this.unpacked = 0;
   }
