@@ -14,6 +14,7 @@ const ChatPage = lazy(() => import('../features/chat/ChatPage'));
 const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
+const NotesPage = lazy(() => import('../features/notes/NotesPage'));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 const ApiReferencePage = lazy(() => import('../features/reference/ApiReferencePage'));
 const SetupScreen = lazy(() => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen })));
@@ -81,6 +82,8 @@ export function App() {
           <Route path="account" element={<Page><AccountPage /></Page>} />
           <Route path="api-reference" element={<Page><ApiReferencePage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />
+          <Route path="notes" element={<Page><NotesPage /></Page>} />
+          <Route path="notes/:noteId" element={<Page><NotesPage /></Page>} />
           <Route path="admin/*" element={admin ? <Page><AdminPage /></Page> : <Navigate to="/" replace />} />
           <Route path="signin" element={<Navigate to="/" replace />} />
           <Route path="signup" element={<Navigate to="/" replace />} />

@@ -70,6 +70,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   workspace: 'workspace',
   knowledge: 'workspace',
   prompts: 'workspace',
+  notes: 'workspace',
   admin: 'admin',
   lan: 'admin',
   usage: 'admin',

@@ -1,5 +1,6 @@
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useUser } from '../../app/session';
+import { useAbilities } from '../../app/abilities';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
@@ -14,6 +15,7 @@ import { UserMenu } from './UserMenu';
 export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
   const t = useT();
   const user = useUser();
+  const abilities = useAbilities();
   const navigate = useNavigate();
   const { search } = useLibraryUi();
   const setSearch = setSidebarSearch;
@@ -55,6 +57,12 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
         <ChatDialogs />
       </div>
       <div className="sidebar-foot">
+        {abilities.notes && (
+          <NavLink to="/notes" className="nav-link">
+            <Icon name="pencil" size={17} />
+            {t('nav.notes')}
+          </NavLink>
+        )}
         <NavLink to="/workspace" className="nav-link">
           <Icon name="grid" size={17} />
           {t('nav.workspace')}
