@@ -82,7 +82,7 @@ export function SaveToNote({ text }: { text: string }) {
   };
   return (
     <button type="button" className="icon-btn small" onClick={() => void save()} disabled={saved} aria-label={t('chat.saveToNote')} title={t('chat.saveToNote')}>
-      <Icon name={saved ? 'check' : 'pencil'} size={15} />
+      <Icon name={saved ? 'check' : 'file'} size={15} />
     </button>
   );
 }
