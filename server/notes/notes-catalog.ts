@@ -163,17 +163,23 @@ export function createNotesCatalog(repo: Pick<NotesRepo, 'indexPage' | 'findMany
       return all.filter((e) => e.tags.some((t) => held.has(t)));
     },
 
-    /** Notes matching `text` that someone with `tags` reads, best first. */
-    async search(text: string, tags: readonly string[] | undefined): Promise<CatalogHit[]> {
+    /**
+     * The best `limit` notes matching `text` that someone with `tags` reads (all of them without a
+     * limit), best first, and how many match in all.
+     */
+    async search(text: string, tags: readonly string[] | undefined, limit?: number): Promise<{ hits: CatalogHit[]; total: number }> {
       const current = await load();
       const hits: CatalogHit[] = [];
+      let total = 0;
       for (const index of current.indexes.values()) {
-        for (const hit of index.search({ text, limit: index.size, ...(tags ? { anyTag: tags } : {}) })) {
+        for (const hit of index.search({ text, limit: limit ?? index.size, ...(tags ? { anyTag: tags } : {}) })) {
           const entry = current.entries.get(hit.key);
           if (entry && hit.lexical > 0) hits.push({ entry, score: hit.score });
         }
+        total += index.lastMatches;
       }
-      return hits.sort((a, b) => b.score - a.score || b.entry.updatedAt - a.entry.updatedAt);
+      hits.sort((a, b) => b.score - a.score || b.entry.updatedAt - a.entry.updatedAt);
+      return { hits: limit === undefined ? hits : hits.slice(0, limit), total };
     },
 
     /** Builds the catalog now (start-up warm-up, benches). */

@@ -164,7 +164,20 @@ export function createNotesService(deps: NotesDeps) {
       const who = await permissions.principal(caller);
       const tags = callerTags(who);
       const text = query.query?.trim() ?? '';
-      let entries = text ? (await catalog.search(text, tags)).map((h) => h.entry) : await catalog.readable(tags);
+      const page = query.page ?? 1;
+      const pageOf = async (entries: readonly CatalogEntry[], total: number): Promise<NoteSearchResult> => ({
+        items: await Promise.all((await rowsOf(entries.slice((page - 1) * NOTES_PAGE_SIZE, page * NOTES_PAGE_SIZE))).map((row) => present(row, who, true))),
+        total,
+      });
+      // The common case, ranked by relevance: only the pages up to this one are ranked in full.
+      if (text && !query.view_option && !query.order_by) {
+        const found = await catalog.search(text, tags, page * NOTES_PAGE_SIZE);
+        return pageOf(
+          found.hits.map((h) => h.entry),
+          found.total,
+        );
+      }
+      let entries = text ? (await catalog.search(text, tags)).hits.map((h) => h.entry) : await catalog.readable(tags);
       if (query.view_option === 'created') entries = entries.filter((e) => e.userId === caller.id);
       if (query.view_option === 'shared') entries = entries.filter((e) => e.userId !== caller.id);
       if (query.order_by || !text) {
@@ -177,9 +190,7 @@ export function createNotesService(deps: NotesDeps) {
           return (x < y ? -1 : x > y ? 1 : 0) * sign || a.id.localeCompare(b.id);
         });
       }
-      const page = query.page ?? 1;
-      const slice = entries.slice((page - 1) * NOTES_PAGE_SIZE, page * NOTES_PAGE_SIZE);
-      return { items: await Promise.all((await rowsOf(slice)).map((row) => present(row, who, true))), total: entries.length };
+      return pageOf(entries, entries.length);
     },
 
     async create(caller: NoteCaller, form: NoteForm): Promise<Note> {

@@ -57,6 +57,8 @@ export class RecordIndex {
   private readonly docOf = new Map<string, string>();
   private readonly keyOf = new Map<string, string>();
   private slots = 0;
+  /** How many records matched the words of the last search (before `limit`): a search result's total. */
+  lastMatches = 0;
   /** Records removed since the postings were last packed (they still count in term frequencies until then). */
   private unpacked = 0;
 
@@ -143,6 +145,7 @@ export class RecordIndex {
 
   /** The best records for a query, best first (at most `limit`). */
   search(query: RecordQuery): RecordHit[] {
+    this.lastMatches = 0;
     if (this.docOf.size === 0 || query.limit <= 0) return [];
     if (query.anyTag && query.anyTag.length === 0) return [];
     const limit = Math.min(query.limit, this.docOf.size);
@@ -160,6 +163,7 @@ export class RecordIndex {
       candidates.add(internal);
       keyOf.set(internal, this.keyOf.get(hit.id)!);
     }
+    this.lastMatches = this.control.lexical.size;
     const lexicalOf = new Map(this.control.lexical);
     this.control.lexical.clear();
     if (useVector) {
