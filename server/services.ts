@@ -180,7 +180,7 @@ export async function buildServices(platform: Platform) {
   });
   completions.useNotes(async (user, ids) => {
     await notes.service.mayUse(user);
-    return (await notes.service.texts(user, ids)).map((note) => ({ source: { id: note.id, name: note.title || 'Untitled note', type: 'note' }, document: [note.md], metadata: [{ source: note.id, name: note.title }] }));
+    return (await notes.service.attachable(user, ids)).map((note) => ({ source: { id: note.id, name: note.title || 'Untitled note', type: 'note' }, document: [note.md], metadata: [{ source: note.id, name: note.title }] }));
   });
   const memories = createMemories({ db, permissions, embedder: () => retrieval.embeddings.current(), instance: platform.instance, clock, log });
   completions.useMemory(memories.plug);

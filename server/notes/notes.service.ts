@@ -240,13 +240,15 @@ export function createNotesService(deps: NotesDeps) {
       }));
     },
 
-    /** The Markdown of several notes the caller may read (ids they may not read are left out). */
-    async texts(caller: NoteCaller, ids: readonly string[]): Promise<Array<{ id: string; title: string; md: string }>> {
+    /** The Markdown of notes attached to a message, in the order given; one the caller may not read is 404, like a missing one. */
+    async attachable(caller: NoteCaller, ids: readonly string[]): Promise<Array<{ id: string; title: string; md: string }>> {
       const who = await permissions.principal(caller);
-      const rows = await repo.findMany(ids);
-      return rows
-        .filter((row) => canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, 'read'))
-        .map((row) => ({ id: row.id, title: row.title, md: markdownOf(readJson<NoteData | null>(row.data, null)) }));
+      const rows = new Map((await repo.findMany(ids)).map((row) => [row.id, row]));
+      return [...new Set(ids)].map((id) => {
+        const row = rows.get(id);
+        if (!row || !canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, 'read')) throw noteNotFound();
+        return { id: row.id, title: row.title, md: markdownOf(readJson<NoteData | null>(row.data, null)) };
+      });
     },
 
     /**

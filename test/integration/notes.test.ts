@@ -231,6 +231,27 @@ describe('notes', () => {
     expect(Object.values(entries).join('')).toContain('Train at *9:12*.');
   });
 
+  it('gives an attached note’s text to the model like an attached file, and refuses notes the caller cannot read', async () => {
+    const { startFakeOpenAI } = await import('../fixtures/fake-openai');
+    const openai = await startFakeOpenAI({ models: ['gpt-notes'] });
+    try {
+      await as(admin).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
+      const note = await sharedNote('Packing list', 'Passport, charger, umbrella.');
+      const ask = (user: TestUser) => as(user).post('/api/chat/completions', { model: 'gpt-notes', messages: [{ role: 'user', content: 'What should I pack?' }], files: [{ type: 'note', id: note.id }] });
+      const answered = await ask(reader);
+      expect(answered.status).toBe(200);
+      const system = String(openai.lastChat()?.body.messages?.find((m: { role?: string }) => m.role === 'system')?.content ?? '');
+      expect(system).toContain('Passport, charger, umbrella.');
+      expect(system).toContain('name="Packing list"');
+      expect(answered.body.sources[0].source).toMatchObject({ id: note.id, name: 'Packing list', type: 'note' });
+      const before = openai.chats().length;
+      expect((await ask(stranger)).status).toBe(404);
+      expect(openai.chats().length).toBe(before);
+    } finally {
+      await openai.close();
+    }
+  });
+
   describe('live saves over socket.io', () => {
     function connect(user: TestUser): Promise<Socket> {
       const socket = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: user.token } });
