@@ -5,7 +5,7 @@ import type { Clock } from '../platform/clock';
 import { readJson, writeJson } from '../platform/db/json';
 import { conflict, forbidden, notFound } from '../platform/http/errors';
 import { newId } from '../platform/ids';
-import { canAccess, type PermissionsService, type Principal } from '../permissions';
+import { canAccess, storedAccess, type PermissionsService, type Principal } from '../permissions';
 import { DEFAULT_LANGUAGE, detectLanguage } from '../retrieval';
 import { callerTags, markdownOf, type CatalogEntry, type NotesCatalog } from './notes-catalog';
 import type { NoteRow, NotesRepo } from './notes.repo';
@@ -65,26 +65,8 @@ export interface NotesDeps {
 export function createNotesService(deps: NotesDeps) {
   const { repo, catalog, permissions, clock } = deps;
 
-  async function present(row: NoteRow, who: Principal, withAuthor = false): Promise<Note> {
-    const access = accessOf(row);
-    const author = withAuthor ? await deps.findUser(row.user_id) : undefined;
-    return {
-      id: row.id,
-      user_id: row.user_id,
-      title: row.title,
-      data: readJson<NoteData | null>(row.data, null),
-      meta: readJson<Record<string, unknown> | null>(row.meta, null),
-      access_control: access,
-      version: row.version,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      write_access: canAccess(who, { user_id: row.user_id, access_control: access }, 'write'),
-      ...(withAuthor ? { user: author ?? null } : {}),
-    };
-  }
-
-  /** What live viewers get: the note without the per-person fields. */
-  function eventOf(row: NoteRow): NoteEvent {
+  /** The note's fields every reader gets (live events carry exactly these). */
+  function wireOf(row: NoteRow): Exclude<NoteEvent, { deleted: true }> {
     return {
       id: row.id,
       user_id: row.user_id,
@@ -95,6 +77,16 @@ export function createNotesService(deps: NotesDeps) {
       version: row.version,
       created_at: row.created_at,
       updated_at: row.updated_at,
+    };
+  }
+
+  /** The note for one caller: whether they may change it, and its author on request. */
+  async function present(row: NoteRow, who: Principal, withAuthor = false): Promise<Note> {
+    const wire = wireOf(row);
+    return {
+      ...wire,
+      write_access: canAccess(who, { user_id: row.user_id, access_control: wire.access_control }, 'write'),
+      ...(withAuthor ? { user: (await deps.findUser(row.user_id)) ?? null } : {}),
     };
   }
 
@@ -121,11 +113,7 @@ export function createNotesService(deps: NotesDeps) {
   }
 
   /** Without `sharing.public_notes` a non-admin's public note stays private. */
-  async function storedAccess(caller: NoteCaller, value: AccessControl | undefined): Promise<string | null> {
-    if (value === undefined) return writeJson({});
-    if (value === null && !(await permissions.allows(caller, 'sharing.public_notes'))) return writeJson({});
-    return value === null ? null : writeJson(value);
-  }
+  const accessToStore = (caller: NoteCaller, value: AccessControl | undefined) => storedAccess((key) => permissions.allows(caller, key), value, 'sharing.public_notes');
 
   async function rowsOf(entries: readonly CatalogEntry[]): Promise<NoteRow[]> {
     const rows = new Map((await repo.findMany(entries.map((e) => e.id))).map((r) => [r.id, r]));
@@ -134,7 +122,7 @@ export function createNotesService(deps: NotesDeps) {
 
   function changed(row: NoteRow | null, id: string): void {
     catalog.changed(id, row);
-    deps.publish(row ? eventOf(row) : { id, deleted: true });
+    deps.publish(row ? wireOf(row) : { id, deleted: true });
   }
 
   return {
@@ -202,7 +190,7 @@ export function createNotesService(deps: NotesDeps) {
         title: form.title,
         data: writeJson(form.data ?? { content: { md: '' } }),
         meta: form.meta ? writeJson(form.meta) : null,
-        access_control: await storedAccess(caller, form.access_control),
+        access_control: await accessToStore(caller, form.access_control),
         version: 1,
         language: languageOf(form.title, md),
         created_at: now,
@@ -271,7 +259,7 @@ export function createNotesService(deps: NotesDeps) {
         title,
         data: writeJson(data),
         meta: meta === null ? null : writeJson(meta),
-        access_control: form.access_control !== undefined && ownerOrAdmin ? await storedAccess(caller, form.access_control) : row.access_control,
+        access_control: form.access_control !== undefined && ownerOrAdmin ? await accessToStore(caller, form.access_control) : row.access_control,
         version: row.version + 1,
         language: languageOf(title, markdownOf(data as NoteData | null)),
         updated_at: clock.now(),
