@@ -16,7 +16,7 @@ export interface RecalledMemory {
 export const MEMORY_THRESHOLD = 0.3;
 
 /** People whose memory index stays in memory at once (the least recently used goes first). */
-const MAX_USERS = 256;
+const MAX_USERS = 64;
 
 interface UserIndex {
   index: RecordIndex;
