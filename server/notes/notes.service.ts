@@ -34,6 +34,11 @@ export const notesDisabled = () => forbidden('Notes are turned off by an adminis
 /** The refusal without the `features.notes` permission. */
 export const notesForbidden = () => forbidden("You need the permission 'features.notes' to use notes", 'NOTES_FORBIDDEN');
 
+/** A note as a Markdown file: its title as the first heading, then its text. */
+function markdownFile(row: Pick<NoteRow, 'title' | 'data'>): string {
+  return `# ${row.title || 'Untitled'}\n\n${markdownOf(readJson<NoteData | null>(row.data, null))}`.trimEnd() + '\n';
+}
+
 function accessOf(row: Pick<NoteRow, 'access_control'>): AccessControl {
   return row.access_control === null ? null : readJson<AccessControl>(row.access_control, {});
 }
@@ -209,8 +214,7 @@ export function createNotesService(deps: NotesDeps) {
     /** The note as Markdown (its title as the first heading) and a file name for it. */
     async markdown(caller: NoteCaller, id: string): Promise<{ name: string; text: string }> {
       const { row } = await readable(caller, id);
-      const md = markdownOf(readJson<NoteData | null>(row.data, null));
-      return { name: row.title || 'note', text: `# ${row.title || 'Untitled'}\n\n${md}`.trimEnd() + '\n' };
+      return { name: row.title || 'note', text: markdownFile(row) };
     },
 
     /** Refuses (404, or 403 for a reader) unless the caller may change the note. */
@@ -223,7 +227,7 @@ export function createNotesService(deps: NotesDeps) {
       const entries = (await catalog.readable([`u:${caller.id}`])).filter((e) => e.userId === caller.id).sort((a, b) => b.updatedAt - a.updatedAt);
       return (await rowsOf(entries)).map((row) => ({
         title: row.title,
-        text: `# ${row.title || 'Untitled'}\n\n${markdownOf(readJson<NoteData | null>(row.data, null))}`.trimEnd() + '\n',
+        text: markdownFile(row),
         updatedAt: row.updated_at,
       }));
     },
