@@ -153,8 +153,10 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
     const after = getConversation(key);
     const leaf = after?.currentId ? after.nodes[after.currentId] : undefined;
     if (leaf?.role === 'assistant' && streamed) {
-      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped, memories: streamed.memories });
-      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped, memories: streamed.memories }));
+      // The stream's note that a knowledge base matched nothing is not saved with the answer: this page keeps it.
+      const statuses = streamed.statuses?.filter((s) => s.action === 'knowledge_unmatched');
+      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped, statuses, memories: streamed.memories });
+      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped, statuses, memories: streamed.memories }));
     }
     if (ctx.suggestMemories && leaf?.role === 'assistant') void suggestMemories(key, leaf.id, model);
     // The service names the chat and may suggest follow-ups in the background: look again shortly.

@@ -193,8 +193,8 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** What this page measured about saved answers (timings, cut by the token limit), by message id: reloads keep it. */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'memories'>>();
+/** What this page measured about saved answers (timings, cut by the token limit, knowledge that matched nothing, memories used), by message id: reloads keep it. */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'>>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -233,6 +233,7 @@ export function fromChat(key: string, chat: Chat): Conversation {
       node.usage = { ...seen.usage, ...node.usage };
       node.stopped = node.stopped || seen.stopped;
       node.memories = seen.memories;
+      if (seen.statuses?.length) node.statuses = seen.statuses;
     }
     if (node) c.nodes[node.id] = node;
   }
