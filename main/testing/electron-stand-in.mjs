@@ -13,6 +13,7 @@ const cancellable = (extra = {}) => {
 class App extends EventEmitter {
   isPackaged = false;
   getVersion = () => '0.0.0-standin';
+  getPreferredSystemLanguages = () => ['en-US'];
   getPath = () => process.env.STANDIN_USER_DATA;
   getAppPath = () => process.cwd();
   requestSingleInstanceLock = () => true;
