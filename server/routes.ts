@@ -61,6 +61,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/chats', attachmentRoutes(services), chatLibraryRoutes({ chats: services.chats, ...services.chatLibrary }), chatsRoutes(services.chats));
   app.use('/api/v1/folders', foldersRoutes(services.folders));
   app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
+  app.use('/api/v1/channels', routerOf(services.channels.routes()));
   app.use('/api/v1/chats', ratingsRoutes({ ratings: services.ratings, chats: services.chats }));
   app.use('/api/v1/files', filesRoutes(services.files));
   app.use('/api/chat', completionsRoutes(services.completions));

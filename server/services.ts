@@ -35,6 +35,7 @@ import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
+import { createChannels } from './channels';
 
 /** What every service is built from. */
 export interface Platform {
@@ -163,11 +164,25 @@ export async function buildServices(platform: Platform) {
   // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
   onShutdown(async () => void (await Promise.allSettled([swept, sweptTemps, resumedIngestion, resumedGraph])));
 
+  const channels = createChannels({
+    db,
+    permissions,
+    realtime: platform.realtime,
+    files,
+    models,
+    completions,
+    enabled: async () => (await auth.getConfig()).ENABLE_CHANNELS,
+    rateLimit: boot.channelRateLimit,
+    clock,
+    log,
+  });
+  onShutdown(() => channels.close());
+
   const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, channels, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -20,12 +20,16 @@ export const ChatPermissions = z.object({
   share: z.boolean(),
   export: z.boolean(),
 });
-/** Optional features. */
-export const FeaturePermissions = z.object({
+/** Optional features, each named once (a group grants only what it lists). */
+const FeatureFlags = z.object({
   web_search: z.boolean(),
   image_generation: z.boolean(),
   code_interpreter: z.boolean(),
+  /** Create channels (admins always may; ENABLE_CHANNELS must be on). */
+  channels: z.boolean(),
 });
+/** Optional features; a leaf added later takes its default in sets saved before it existed. */
+export const FeaturePermissions = FeatureFlags.extend({ channels: z.boolean().default(true) });
 
 /** The full Permissions object (all leaves boolean). */
 export const Permissions = z.object({
@@ -41,7 +45,7 @@ export const PartialPermissions = z.object({
   workspace: WorkspacePermissions.partial().optional(),
   sharing: SharingPermissions.partial().optional(),
   chat: ChatPermissions.partial().optional(),
-  features: FeaturePermissions.partial().optional(),
+  features: FeatureFlags.partial().optional(),
 });
 export type PartialPermissions = z.infer<typeof PartialPermissions>;
 
@@ -50,7 +54,7 @@ export const DEFAULT_PERMISSIONS: Permissions = {
   workspace: { models: true, knowledge: true, prompts: true, tools: false },
   sharing: { public_models: false, public_knowledge: false, public_tools: false },
   chat: { file_upload: true, delete: true, share: true, export: true },
-  features: { web_search: true, image_generation: true, code_interpreter: true },
+  features: { web_search: true, image_generation: true, code_interpreter: true, channels: true },
 };
 
 /** One permission, named `area.name` (`workspace.prompts`, `chat.file_upload`). */

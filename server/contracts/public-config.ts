@@ -13,5 +13,7 @@ export interface PublicConfig {
     enable_api_key: boolean;
     /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
     enable_message_rating?: boolean;
+    /** Whether channels exist on this workspace (ENABLE_CHANNELS). */
+    enable_channels?: boolean;
   };
 }

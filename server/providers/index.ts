@@ -9,6 +9,7 @@ import type { ProviderHandle } from './provider-registry';
 
 export type { ChatChunk, ChatMessage, ChatRequest, ChatResult, ContentPart, Provider, ProviderModel, ToolCall, ToolChoice, ToolSpec, Usage } from './provider';
 export { ProviderError, abortError, chatStreamBatches, isAbortError } from './provider';
+export { decodeLiterals } from './json-literals';
 export { createCompatProvider } from './compat-provider';
 export { createLocalProvider } from './local-provider';
 export { withDeadline, DeadlineError } from './deadline';

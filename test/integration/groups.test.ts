@@ -7,7 +7,7 @@ const ALL_FALSE = {
   workspace: { models: false, knowledge: false, prompts: false, tools: false },
   sharing: { public_models: false, public_knowledge: false, public_tools: false },
   chat: { file_upload: false, delete: false, share: false, export: false },
-  features: { web_search: false, image_generation: false, code_interpreter: false },
+  features: { web_search: false, image_generation: false, code_interpreter: false, channels: false },
 };
 
 describe('groups', () => {

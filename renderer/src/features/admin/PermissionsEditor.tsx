@@ -6,7 +6,7 @@ const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: string[]
   { key: 'workspace', label: 'admin.permWorkspace', leaves: ['models', 'knowledge', 'prompts', 'tools'] },
   { key: 'sharing', label: 'admin.permSharing', leaves: ['public_models', 'public_knowledge', 'public_tools'] },
   { key: 'chat', label: 'admin.permChat', leaves: ['file_upload', 'delete', 'share', 'export'] },
-  { key: 'features', label: 'admin.permFeatures', leaves: ['web_search', 'image_generation', 'code_interpreter'] },
+  { key: 'features', label: 'admin.permFeatures', leaves: ['web_search', 'image_generation', 'code_interpreter', 'channels'] },
 ];
 
 const label = (leaf: string) => leaf.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
