@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   Channel,
   ChannelForm,
+  ChannelMember,
   ChannelMessage,
   ChannelSearchHit,
   ChannelSearchQuery,
@@ -43,6 +44,9 @@ export function channelsRoutes(deps: { access: ChannelAccess; channels: Channels
       ({ user, query }) => messages.search(user, query.query, query.skip, query.limit),
     ),
     route({ method: 'get', path: '/:id', guard: 'user', authorize: enabled, summary: 'A channel', response: Channel }, ({ user, params }) => channels.get(user, params.id)),
+    route({ method: 'get', path: '/:id/members', guard: 'user', authorize: enabled, summary: 'Who can read the channel (its members), by name', response: z.array(ChannelMember) }, ({ user, params }) =>
+      channels.members(user, params.id),
+    ),
     route({ method: 'post', path: '/:id/update', guard: 'user', authorize: member, body: ChannelForm, summary: 'Change a channel (its managers)', response: Channel }, ({ user, params, body }) =>
       channels.update(user, params.id, body),
     ),

@@ -1,5 +1,5 @@
 import type { AccessControl } from '../contracts/access';
-import type { Channel, ChannelForm, ReadPosition } from '../contracts/channels';
+import type { Channel, ChannelForm, ChannelMember, ReadPosition } from '../contracts/channels';
 import type { Clock } from '../platform/clock';
 import { writeJson } from '../platform/db/json';
 import { notFound } from '../platform/http/errors';
@@ -67,6 +67,12 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     async get(caller: ChannelCaller, id: string): Promise<Channel> {
       const grant = await access.readable(caller, id);
       return presentFor(caller, grant.row, grant.write);
+    },
+
+    /** The channel's members by name (mention suggestions, the member count). */
+    async members(caller: ChannelCaller, id: string): Promise<ChannelMember[]> {
+      const grant = await access.readable(caller, id);
+      return (await access.members(grant.row)).sort((a, b) => a.name.localeCompare(b.name));
     },
 
     /** Changes a channel (its managers). Members who lose access stop receiving its events at once. */

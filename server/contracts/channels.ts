@@ -66,6 +66,10 @@ export const Channel = z.object({
 });
 export type Channel = z.infer<typeof Channel>;
 
+/** A member of a channel (GET /{id}/members). */
+export const ChannelMember = z.object({ id: z.string(), name: z.string() });
+export type ChannelMember = z.infer<typeof ChannelMember>;
+
 /** A file or image on a message, as posted: an upload of the poster's. */
 export const MessageFileRef = z.object({
   type: z.enum(['file', 'image']).default('file'),

@@ -207,6 +207,7 @@ const ROWS: Record<string, Row> = {
       'POST /api/v1/channels/create',
       'GET /api/v1/channels/search',
       'GET /api/v1/channels/:id',
+      'GET /api/v1/channels/:id/members',
       'POST /api/v1/channels/:id/update',
       'DELETE /api/v1/channels/:id/delete',
       'POST /api/v1/channels/:id/read',

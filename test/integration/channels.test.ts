@@ -50,6 +50,7 @@ describe('channels over HTTP', () => {
     { name: 'POST /create', call: (u) => server.as(u.token).post(`${C}/create`, { name: `made by ${u.name}` }), expect: { member: 200, manager: 200, outsider: 200, admin: 200 } },
     { name: 'GET /search', call: (u) => server.as(u.token).get(`${C}/search?query=member`), expect: { member: 200, manager: 200, outsider: 200, admin: 200 } },
     { name: 'GET /:id', call: (u) => server.as(u.token).get(`${C}/${channelId}`), expect: { member: 200, manager: 200, outsider: 404, admin: 200 } },
+    { name: 'GET /:id/members', call: (u) => server.as(u.token).get(`${C}/${channelId}/members`), expect: { member: 200, manager: 200, outsider: 404, admin: 200 } },
     {
       name: 'POST /:id/update',
       call: (u) => server.as(u.token).post(`${C}/${channelId}/update`, { name: 'project', access_control: { read: { user_ids: [member.id] }, write: { user_ids: [manager.id] } } }),
@@ -178,7 +179,13 @@ describe('channels over HTTP', () => {
     expect((await listed(outsider)).map((c) => c.id)).not.toContain(channelId);
     expect((await listed(member)).find((c) => c.id === channelId)?.write_access).toBe(false);
     expect((await listed(manager)).find((c) => c.id === channelId)?.write_access).toBe(true);
-    // Members who do not manage see that a channel is private, not who else is in it.
+    // Its members: those listed for reading or writing, the creator and admins.
+    expect((await server.as(member.token).get(`${C}/${channelId}/members`)).body).toEqual([
+      { id: admin.id, name: 'Admin' },
+      { id: manager.id, name: 'Max Manager' },
+      { id: member.id, name: 'Mia Member' },
+    ]);
+    // Members who do not manage see that a channel is private, not how its access is set.
     expect((await listed(member)).find((c) => c.id === channelId)?.access_control).toEqual({});
 
     await server.as(member.token).post(`${C}/${open}/read`, {});
