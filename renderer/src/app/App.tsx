@@ -16,6 +16,7 @@ const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 const ApiReferencePage = lazy(() => import('../features/reference/ApiReferencePage'));
+const ChannelPage = lazy(() => import('../features/channels/ChannelPage'));
 const SetupScreen = lazy(() => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen })));
 
 function Splash() {
@@ -78,6 +79,7 @@ export function App() {
           <Route index element={<Page><ChatPage /></Page>} />
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />
           <Route path="s/:shareId" element={<Page><SharedChatPage /></Page>} />
+          <Route path="channels/:channelId" element={<Page><ChannelPage /></Page>} />
           <Route path="account" element={<Page><AccountPage /></Page>} />
           <Route path="api-reference" element={<Page><ApiReferencePage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />

@@ -4,6 +4,15 @@ import { getToken } from '../api/http';
 
 type Listener = (payload: unknown) => void;
 const listeners = new Map<string, Set<Listener>>();
+let send: ((event: string, payload: unknown) => void) | undefined;
+
+/** The pseudo-event heard when the connection (re)opens: events may have been missed while it was down. */
+export const LIVE_CONNECTED = '$connected';
+
+/** Sends an event to the service over the open connection (dropped while it is down, e.g. typing notices). */
+export function sendLiveEvent(event: string, payload: unknown): void {
+  send?.(event, payload);
+}
 
 /** Subscribes to a live event pushed by the service (socket.io); returns the unsubscribe. */
 export function onLiveEvent(event: string, listener: Listener): () => void {
@@ -22,12 +31,21 @@ export function useRealtime(): void {
     void import('socket.io-client').then(({ io }) => {
       if (closed) return;
       const socket = io({ path: '/socket.io', auth: { token: getToken() ?? undefined }, transports: ['websocket', 'polling'], reconnectionDelayMax: 10_000 });
+      socket.on('connect', () => {
+        for (const l of listeners.get(LIVE_CONNECTED) ?? []) l(null);
+      });
+      send = (event, payload) => {
+        if (socket.connected) socket.emit(event, payload);
+      };
       socket.onAny((event: string, payload: unknown) => {
         for (const l of listeners.get(event) ?? []) l(payload);
         if (event.startsWith('chat')) void qc.invalidateQueries({ queryKey: ['chats'] });
         if (event.startsWith('knowledge') || event.startsWith('file')) void qc.invalidateQueries({ queryKey: ['knowledge'] });
       });
-      disconnect = () => socket.disconnect();
+      disconnect = () => {
+        send = undefined;
+        socket.disconnect();
+      };
     });
     return () => {
       closed = true;

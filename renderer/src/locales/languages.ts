@@ -47,7 +47,7 @@ export const SOURCE_LANGUAGE = 'en';
 export const PSEUDO_LANGUAGE: Language = { code: 'en-XA', name: 'Ƥšéûðö', dir: 'ltr' };
 
 /** The catalog files of each language. `desktop` is read by the desktop shell only. */
-export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop'] as const;
+export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop', 'channels'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** The namespaces the UI loads. */
@@ -79,6 +79,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   setup: 'setup',
   errors: 'errors',
   desktop: 'desktop',
+  channels: 'channels',
 };
 
 /** The namespace of a key (`chat.send` → `chat`); unknown areas belong to `common`. */

@@ -7,6 +7,7 @@ import { ChatDialogs } from '../library/ChatDialogs';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
 import { SearchResults } from '../library/SearchResults';
+import { ChannelsSection } from '../channels/ChannelsSection';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
 
@@ -49,6 +50,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <input className="input" type="search" placeholder={t('sidebar.search')} title={t('library.searchHint')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
       </div>
+      <ChannelsSection />
       <div className="sidebar-list">
         {search.trim() ? <SearchResults text={search} onTag={(tag) => setSearch(`tag:${tag}`)} /> : <ChatList search="" />}
         <LibraryActions />

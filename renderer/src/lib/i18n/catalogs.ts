@@ -1,6 +1,7 @@
 import type { BackendModule, ResourceKey } from 'i18next';
 import account from '../../locales/en/account.json';
 import admin from '../../locales/en/admin.json';
+import channels from '../../locales/en/channels.json';
 import auth from '../../locales/en/auth.json';
 import chat from '../../locales/en/chat.json';
 import common from '../../locales/en/common.json';
@@ -11,7 +12,7 @@ import workspace from '../../locales/en/workspace.json';
 import { PSEUDO_LANGUAGE, SOURCE_LANGUAGE } from '../../locales/languages';
 
 /** English, the source language: part of the first load, so it never waits and every fallback is at hand. */
-export const english = { account, admin, auth, chat, common, errors, library, setup, workspace };
+export const english = { account, admin, auth, channels, chat, common, errors, library, setup, workspace };
 
 /** Every catalog key of the UI in English (plural forms carry their `_one`/`_other` suffix). */
 export type CatalogKey = {
