@@ -11,6 +11,8 @@ import { AutosizeTextarea } from '../chat/composer/AutosizeTextarea';
 import { useUploads } from '../chat/composer/use-uploads';
 import { placeMessage } from './live';
 import { useChannelMentions, type MentionOption } from './use-channel-mentions';
+// The message box looks like the chat's (its styles come with the chat page, which may not have loaded).
+import '../chat/chat.css';
 
 /** How often "typing" is repeated while someone keeps typing. */
 const TYPING_EVERY_MS = 2_000;

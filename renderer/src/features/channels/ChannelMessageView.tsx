@@ -6,7 +6,7 @@ import { messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { useDismiss } from '../../hooks/use-dismiss';
-import { formatDateTime, formatList } from '../../lib/format';
+import { formatDateTime, formatList, formatMoment } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 
 const Markdown = lazy(() => import('../../components/markdown/Markdown'));
@@ -99,8 +99,8 @@ export const ChannelMessageView = memo(function ChannelMessageView({ message, me
             {model ?? message.user.name}
           </span>
           {model && <span className="tiny muted">{t('channels.askedBy', { name: message.user.name })}</span>}
-          <time className="tiny muted" dateTime={new Date(message.created_at / 1e6).toISOString()}>
-            {formatDateTime(nsToSeconds(message.created_at))}
+          <time className="tiny muted" dateTime={new Date(message.created_at / 1e6).toISOString()} title={formatDateTime(nsToSeconds(message.created_at))}>
+            {formatMoment(nsToSeconds(message.created_at))}
           </time>
           {edited && <span className="tiny muted">({t('channels.edited')})</span>}
         </header>

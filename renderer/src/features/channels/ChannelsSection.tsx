@@ -46,17 +46,22 @@ export function ChannelsSection() {
       <ul className="channel-links">
         {channels.map((c) => (
           <li key={c.id}>
-            <NavLink to={`/channels/${c.id}`} className={({ isActive }) => `channel-link${isActive ? ' active' : ''}${c.unread_count > 0 ? ' unread' : ''}`}>
-              <span className="channel-hash" aria-hidden="true">
-                #
-              </span>
-              <span className="truncate grow" dir="auto">
-                {c.name}
-              </span>
-              {c.unread_count > 0 && (
-                <span className="unread-badge" aria-label={t('channels.unread', { count: c.unread_count })}>
-                  {c.unread_count > UNREAD_CAP ? `${formatNumber(UNREAD_CAP)}+` : formatNumber(c.unread_count)}
-                </span>
+            <NavLink to={`/channels/${c.id}`} className={({ isActive }) => `channel-link${isActive ? ' active' : ''}${c.unread_count > 0 && !isActive ? ' unread' : ''}`}>
+              {({ isActive }) => (
+                <>
+                  <span className="channel-hash" aria-hidden="true">
+                    #
+                  </span>
+                  <span className="truncate grow" dir="auto">
+                    {c.name}
+                  </span>
+                  {/* The open channel is being read: its count is on its way to zero. */}
+                  {c.unread_count > 0 && !isActive && (
+                    <span className="unread-badge" aria-label={t('channels.unread', { count: c.unread_count })}>
+                      {c.unread_count > UNREAD_CAP ? `${formatNumber(UNREAD_CAP)}+` : formatNumber(c.unread_count)}
+                    </span>
+                  )}
+                </>
               )}
             </NavLink>
           </li>
