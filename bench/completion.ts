@@ -9,14 +9,13 @@
  * alone), a byte relay's throughput (a third process copying bytes: the floor under any gateway),
  * and 50 concurrent streams on new connections, on reused ones, and saved into chats.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
 import { createStreamAgent, lineBatches, postJson } from '../server/providers/http-stream';
-import { median, percentile, startChild } from './lib/process';
+import { median, percentile, startBenchScript, startChild } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
@@ -122,32 +121,15 @@ function cpuMs(pid: number): number {
   }
 }
 
-/** Starts a bench child script that prints `… listening on <url>`; stops it with SIGTERM. */
-function startListening(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'lib', script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match) {
-        child.removeAllListeners('exit');
-        resolve({ url: match[1]!, pid: child.pid as number, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
-}
-
 async function json(url: string, method: string, body: unknown, token?: string): Promise<any> {
   const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
 
-const fake = await startListening('fake-provider-child.ts');
+const fake = await startBenchScript('fake-provider-child.ts');
 // A third process that only copies bytes between client and provider: the throughput floor of any gateway.
-const relay = await startListening('relay-child.ts', [fake.url]);
+const relay = await startBenchScript('relay-child.ts', [fake.url]);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-completion-'));
 const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_LOG_LEVEL: 'warn',

@@ -9,6 +9,8 @@ export interface ChannelCaller {
   id: string;
   role: Role;
   name: string;
+  /** Their picture, for messages they post (the default one when absent). */
+  profile_image_url?: string;
 }
 
 /** A channel the caller may read, and whether they manage it. */

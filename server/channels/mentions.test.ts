@@ -18,6 +18,12 @@ describe('findMentions', () => {
     expect((await find('@Ann Lee and @ann and @ANN LEE, also @Bo!')).userIds).toEqual(['u-annlee', 'u-ann', 'u-bo']);
   });
 
+  it('leaves a person for a model whose id goes on from their name', async () => {
+    const found = await findMentions('@bench-model go, and @Bench too', [{ id: 'u-bench', name: 'Bench' }], async () => [{ id: 'bench-model', name: 'Bench model' }]);
+    expect(found).toEqual({ userIds: ['u-bench'], everyone: false, modelId: 'bench-model' });
+    expect((await find('@Ann-Marie, @Ann.')).userIds).toEqual(['u-ann']);
+  });
+
   it('does not match a name inside a longer word or an email address', async () => {
     const found = await find('@Annabel wrote to ann@example.com and bo@x.org');
     expect(found.userIds).toEqual([]);

@@ -15,10 +15,12 @@ export interface Mentions {
 }
 
 const EVERYONE = /^(all|here|everyone)(?![\p{L}\p{N}_])/iu;
-/** What may follow a name: the end, a space or punctuation, not more of a word. */
-const NAME_END = /^(?:$|[^\p{L}\p{N}_])/u;
-/** What may follow a model id: as a name, but ids may hold `.`, `:`, `/` and `-` themselves. */
-const ID_END = /^(?:$|[^\p{L}\p{N}_.:/-]|[.:/-](?![\p{L}\p{N}_]))/u;
+/**
+ * What may follow a name or a model id: the end, a space or punctuation — not more of a word,
+ * nor `-`, `.`, `:` or `/` going on into one (so "@Ann" is not found in "@Ann-Marie", nor the
+ * person "Bench" in "@bench-model").
+ */
+const NAME_END = /^(?:$|[^\p{L}\p{N}_.:/-]|[.:/-](?![\p{L}\p{N}_]))/u;
 
 /** The text with code (fenced blocks and `inline` spans) blanked: an `@` in code mentions no one. */
 export function withoutCode(text: string): string {
@@ -76,7 +78,7 @@ export async function findMentions(text: string, members: readonly Mentionable[]
   if (rests.length > 0) {
     const usable = await models();
     for (const rest of rests) {
-      const model = longestMatch(rest, usable, (m) => [m.id, m.name], ID_END);
+      const model = longestMatch(rest, usable, (m) => [m.id, m.name], NAME_END);
       if (model) {
         found.modelId = model.id;
         break;

@@ -1,12 +1,17 @@
 import type { ChannelMessage } from '../contracts/channels';
 import type { Clock } from '../platform/clock';
 import { presentMessage, type MessageContext } from './channels.present';
-import type { MessageRow, MessagesRepo, MessageFileRow, ReactionRow } from './messages.repo';
+import type { AuthorRow, MessageRow, MessagesRepo, MessageFileRow, ReactionRow } from './messages.repo';
 
 function groupBy<T>(list: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of list) out.set(key(item), [...(out.get(key(item)) ?? []), item]);
   return out;
+}
+
+/** A message just written, presented from what its writer knows (no reactions or replies yet): no query on the posting path. */
+export function presentNew(row: MessageRow, author: AuthorRow, files: readonly MessageFileRow[], nowMs: number): ChannelMessage {
+  return presentMessage(row, { authors: new Map([[author.id, author]]), reactions: new Map(), replies: new Map(), files: new Map([[row.id, [...files]]]), nowMs });
 }
 
 /**

@@ -64,6 +64,11 @@ export function createMessagesRepo(db: Db) {
   return {
     /** Stores a message and links its files (uploads made for it) in one transaction. */
     async insert(row: MessageRow, fileIds: readonly string[] = []): Promise<void> {
+      // One statement (no transaction) for the common message without files: the hot path of posting.
+      if (fileIds.length === 0) {
+        await db('channel_messages').insert(row);
+        return;
+      }
       await db.transaction(async (trx) => {
         await trx('channel_messages').insert(row);
         if (fileIds.length > 0) await trx('channel_message_files').insert(fileIds.map((file_id) => ({ message_id: row.id, file_id })));

@@ -11,10 +11,11 @@ import type { ChannelAccess, ChannelCaller, ChannelGrant } from './channel-acces
 import type { ChannelEvents } from './channel-events';
 import { markdownDepth } from './markdown-depth';
 import { findMentions, type Mentionable, type Mentions } from './mentions';
-import type { MessagePresenter } from './message-context';
+import { presentNew, type MessagePresenter } from './message-context';
 import type { MessageRow, MessagesRepo } from './messages.repo';
 import type { ChannelRateLimits } from './rate-limits';
 import { MAX_REACTION_NAMES } from '../contracts/channels';
+import { DEFAULT_PROFILE_IMAGE_URL } from '../contracts/users';
 
 /** What a mention notice shows of the message. */
 const PREVIEW_CHARS = 200;
@@ -141,7 +142,9 @@ export function createMessagesService(deps: MessagesServiceDeps) {
         row,
         uploads.map((u) => u.id),
       );
-      const presented = await presentOne(row);
+      const author = { id: caller.id, name: caller.name, profile_image_url: caller.profile_image_url ?? DEFAULT_PROFILE_IMAGE_URL };
+      const files = uploads.map((u) => ({ message_id: row.id, file_id: u.id, filename: u.filename, size: u.size, mime_type: u.mime_type }));
+      const presented = presentNew(row, author, files, clock.nowMs());
       events.toChannel(grant.row, 'message', presented, { messageId: row.id, user: caller, tempId: form.temp_id });
       if (parentId) {
         const parent = await repo.find(parentId);
