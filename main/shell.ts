@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { RunningServer, StartServerOptions } from '../server';
+import { adoptLegacyDataDir, type RunningServer, type StartServerOptions } from '../server';
 import type { DesktopNotice } from '../server/contracts/desktop';
-import { adoptLegacyDataDir } from '../server/platform/paths';
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
 } from './facade';
@@ -213,6 +212,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
           dataDir,
           secretStore: chooseSecretStore(deps.platform, deps.env),
           rememberedPort: state.read().port,
+          ownerName: deps.ownerName,
           log,
         });
       } catch (error) {

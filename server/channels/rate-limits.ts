@@ -1,5 +1,5 @@
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
-import { limiterClass } from '../platform/limiter-class';
+import { loadExports } from '../platform/library-exports';
 import { tooManyRequests } from '../platform/http/errors';
 
 /** What a person's actions in channels cost, per rolling minute. */
@@ -19,12 +19,10 @@ export function createChannelRateLimits(perMinute: number) {
   };
   let limiters: Promise<Record<ChannelAction, RateLimiterMemory>> | undefined;
   const load = () =>
-    (limiters ??= import('rate-limiter-flexible')
-      .then(limiterClass)
-      .then((Limiter) => {
-        const make = (action: ChannelAction) => new Limiter({ keyPrefix: `channel-${action}`, points: points[action], duration: 60 });
-        return { message: make('message'), reaction: make('reaction'), upload: make('upload'), model: make('model') };
-      }));
+    (limiters ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => {
+      const make = (action: ChannelAction) => new Limiter({ keyPrefix: `channel-${action}`, points: points[action], duration: 60 });
+      return { message: make('message'), reaction: make('reaction'), upload: make('upload'), model: make('model') };
+    }));
 
   return {
     /** Counts one action of a person; throws 429 past the limit. */

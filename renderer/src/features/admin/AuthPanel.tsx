@@ -30,7 +30,7 @@ export function AuthPanel() {
           <Switch label={t('admin.enableApiKey')} checked={d.ENABLE_API_KEY} onChange={(v) => form.set('ENABLE_API_KEY', v)} />
           <Switch label={t('admin.enableRating')} checked={d.ENABLE_MESSAGE_RATING} onChange={(v) => form.set('ENABLE_MESSAGE_RATING', v)} />
           <Switch label={t('admin.showAdminDetails')} checked={d.SHOW_ADMIN_DETAILS} onChange={(v) => form.set('SHOW_ADMIN_DETAILS', v)} />
-          <Switch label={t('channels.adminEnable')} hint={t('channels.adminEnableHint')} checked={d.ENABLE_CHANNELS} onChange={(v) => form.set('ENABLE_CHANNELS', v)} />
+          <Switch label={t('admin.enableChannels')} hint={t('admin.enableChannelsHint')} checked={d.ENABLE_CHANNELS} onChange={(v) => form.set('ENABLE_CHANNELS', v)} />
           <div className="form-grid">
             <SelectField label={t('admin.defaultRole')} value={d.DEFAULT_USER_ROLE} onChange={(e) => form.set('DEFAULT_USER_ROLE', e.target.value as AuthConfig['DEFAULT_USER_ROLE'])}>
               <option value="pending">{t('common.role.pending')}</option>

@@ -1,15 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink } from 'react-router';
 import { channelsApi } from '../../api/channels';
 import { ApiError } from '../../api/http';
 import { useUser } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { formatNumber } from '../../lib/format';
-import { useT } from '../../lib/i18n';
-import { ChannelDialog } from './ChannelDialog';
+import { loadTexts, useT } from '../../lib/i18n';
 import { CHANNELS_KEY } from './live';
 import './channels.css';
+
+// The form (and the channels' own texts) load when someone creates a channel.
+const ChannelDialog = lazy(() => Promise.all([import('./ChannelDialog'), loadTexts(['channels'])]).then(([m]) => ({ default: m.ChannelDialog })));
 
 /** Unread counts stop here on the service: more shows as "999+". */
 const UNREAD_CAP = 999;
@@ -35,10 +37,10 @@ export function ChannelsSection() {
     <section className="sidebar-channels" aria-labelledby="sidebar-channels-title">
       <div className="sidebar-channels-head">
         <h2 className="sidebar-group-label grow" id="sidebar-channels-title">
-          {t('channels.title')}
+          {t('sidebar.channels')}
         </h2>
         {mayCreate && (
-          <button type="button" className="icon-btn small" onClick={() => setCreating(true)} aria-label={t('channels.new')} title={t('channels.new')}>
+          <button type="button" className="icon-btn small" onClick={() => setCreating(true)} aria-label={t('sidebar.newChannel')} title={t('sidebar.newChannel')}>
             <Icon name="plus" size={15} />
           </button>
         )}
@@ -57,7 +59,7 @@ export function ChannelsSection() {
                   </span>
                   {/* The open channel is being read: its count is on its way to zero. */}
                   {c.unread_count > 0 && !isActive && (
-                    <span className="unread-badge" aria-label={t('channels.unread', { count: c.unread_count })}>
+                    <span className="unread-badge" aria-label={t('sidebar.channelUnread', { count: c.unread_count })}>
                       {c.unread_count > UNREAD_CAP ? `${formatNumber(UNREAD_CAP)}+` : formatNumber(c.unread_count)}
                     </span>
                   )}
@@ -67,7 +69,11 @@ export function ChannelsSection() {
           </li>
         ))}
       </ul>
-      {creating && <ChannelDialog onClose={() => setCreating(false)} />}
+      {creating && (
+        <Suspense fallback={null}>
+          <ChannelDialog onClose={() => setCreating(false)} />
+        </Suspense>
+      )}
     </section>
   );
 }

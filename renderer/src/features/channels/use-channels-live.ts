@@ -11,7 +11,7 @@ import { applyChannelEvent, isViewing } from './live';
 /** The words a mention shows with (the desktop notification composes its own from the same catalogs). */
 function mentionText(notice: MentionNotice): string {
   const vars = { author: notice.author.name, channel: notice.channel_name, preview: notice.preview.slice(0, 120) };
-  return notice.everyone ? t('channels.everyoneToast', vars) : t('channels.mentionToast', vars);
+  return notice.everyone ? t('chat.notifiedEveryone', vars) : t('chat.mentionedYou', vars);
 }
 
 /**

@@ -104,7 +104,7 @@ export function ToolEditor() {
         ) : (
           <div className="form-grid">
             <TextField label={t('workspace.openapiUrl')} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={t('workspace.openApiUrlPlaceholder')} required />
-            <TextField label={t('admin.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+            <TextField label={t('workspace.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
           </div>
         )}
         {problems.length > 0 && (
