@@ -9,6 +9,12 @@ declare const window: { __pwned?: number };
 declare const localStorage: { setItem(key: string, value: string): void };
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
+/** The page is no wider than the screen. */
+async function fitsTheScreen(page: Page) {
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
+  expect(widths.page).toBeLessThanOrEqual(widths.view);
+}
+
 let openai: FakeOpenAI;
 test.beforeEach(async () => {
   openai = await startFakeOpenAI({ models: ['gpt-fake'] });
@@ -17,9 +23,12 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-/** A browser of its own for `user`, signed in (the stored session), in `language`. */
-async function openAs(browser: Browser, server: TestServer, user: TestUser, language = 'en'): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+/** A phone's screen, held upright. */
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** A browser of its own for `user`, signed in (the stored session), in `language`, on a desktop screen unless told. */
+async function openAs(browser: Browser, server: TestServer, user: TestUser, language = 'en', screen: { viewport: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = { viewport: { width: 1280, height: 800 } }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, ...screen });
   await context.addInitScript(
     ([token, lang]) => {
       localStorage.setItem('parley.token', token);
@@ -155,8 +164,7 @@ test('hostile messages are shown as text: no script runs, no handler is kept, de
   await expect(list.locator('.markdown').first()).toBeVisible();
   await expect(list.locator('.markdown [onerror], .markdown [onclick], .markdown [style], .markdown a[href^="javascript"]')).toHaveCount(0);
   // The long line wraps inside the page instead of widening it.
-  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
-  expect(widths.page).toBeLessThanOrEqual(widths.view);
+  await fitsTheScreen(page);
   await page.context().close();
 });
 
@@ -178,6 +186,39 @@ test('the channels look right in German', async ({ browser, server, admin }) => 
   await page.getByRole('button', { name: 'Kanaleinstellungen' }).click();
   await expect(page.getByRole('dialog', { name: 'Kanaleinstellungen' })).toBeVisible();
   await snap(page, 'channel-settings-de');
+  await page.context().close();
+});
+
+test('on a phone the channel fills the screen, its actions stay reachable and a thread covers it until closed', async ({ browser, server, admin }) => {
+  const bob = await setUp(server, admin);
+  const channel = (await server.as(admin.token).post('/api/v1/channels/create', { name: 'launch', description: 'Everything about the launch, from the first draft to the day it ships' })).body.id as string;
+  const asBob = server.as(bob.token);
+  await server.as(admin.token).post(`/api/v1/channels/${channel}/messages/post`, { content: 'The **checklist** is in the wiki: https://wiki.example.invalid/launch/checklist-for-the-first-release' });
+  const question = (await asBob.post(`/api/v1/channels/${channel}/messages/post`, { content: 'Thanks, I will read it this afternoon.' })).body.id as string;
+  await server.as(admin.token).post(`/api/v1/channels/${channel}/messages/${question}/reactions/add`, { name: '🎉' });
+  await asBob.post(`/api/v1/channels/${channel}/messages/post`, { content: 'Done, two notes added.', parent_id: question });
+
+  const page = await openAs(browser, server, admin, 'en', PHONE);
+  await page.goto(`/channels/${channel}`);
+  const box = page.getByLabel('Message #launch');
+  await expect(box).toBeVisible();
+  await fitsTheScreen(page);
+  expect((await box.boundingBox())!.width).toBeGreaterThan(250);
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).not.toBeInViewport();
+  await snap(page, 'channel-phone-en');
+
+  // No hover on a phone: a message's actions are shown with it.
+  const asked = page.getByTestId('channel-message').filter({ hasText: 'Thanks, I will read it' });
+  await expect(asked.getByRole('button', { name: 'Reply in a thread' })).toBeInViewport();
+  await asked.getByRole('button', { name: '1 reply' }).tap();
+  const thread = page.getByRole('complementary', { name: 'Thread' });
+  await expect(thread.getByText('Done, two notes added.')).toBeInViewport();
+  await expect(thread.getByLabel('Reply in the thread')).toBeInViewport();
+  await fitsTheScreen(page);
+  await snap(page, 'channel-thread-phone-en');
+  await thread.getByRole('button', { name: 'Close the thread' }).tap();
+  await expect(thread).toHaveCount(0);
+  await expect(box).toBeInViewport();
   await page.context().close();
 });
 
