@@ -208,7 +208,7 @@ try {
   const page50 = median(pageTimes);
   const verdict = (ok: boolean) => (ok ? 'yes' : 'NO');
   table(
-    `Channels on this machine (${os.cpus().length} cores): ${MEMBERS} members, ${MESSAGES} messages; answers of ${TOKENS} pieces every ${TOKEN_DELAY_MS} ms, ${ROUNDS} rounds; ${BIG.toLocaleString('en')} messages seeded in ${fmt(seededMs / 1000, 1)} s`,
+    `Channels on this machine (${os.cpus().length} cores): ${MEMBERS} members, ${MESSAGES} messages; answers of ${TOKENS} pieces every ${TOKEN_DELAY_MS} ms, ${ROUNDS} rounds; ${BIG.toLocaleString('en')} messages seeded in ${fmt(seededMs / 1000, 1)} s; load average ${os.loadavg().map((l) => fmt(l, 1)).join(', ')}`,
     ['row', 'measure', 'p50', 'p99', 'target', 'holds'],
     [
       ['message reaches all 50 members', 'ms from POST to the last member', fmt(median(lastArrivals)), fmt(p99), 'p99 ≤ 50', verdict(p99 <= 50)],

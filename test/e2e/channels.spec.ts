@@ -182,6 +182,8 @@ test('the channels look right in German', async ({ browser, server, admin }) => 
   await expect(page.getByLabel('Nachricht an #produkt')).toBeVisible();
   await expect(page.getByRole('button', { name: '1 Antwort' })).toBeVisible();
   await expect(page.getByText('2 Mitglieder')).toBeVisible();
+  // Markdown is rendered (once its part of the UI has loaded), the same in every language.
+  await expect(page.getByTestId('channel-message').locator('.markdown strong', { hasText: 'Checkliste' })).toBeVisible();
   await snap(page, 'channel-conversation-de');
   await page.getByRole('button', { name: 'Kanaleinstellungen' }).click();
   await expect(page.getByRole('dialog', { name: 'Kanaleinstellungen' })).toBeVisible();

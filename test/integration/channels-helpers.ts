@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ChannelEvent } from '../../server/contracts/channels';
-import type { TestUser } from '../helpers/builders';
-import type { TestServer } from '../helpers/server';
+import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 export const C = '/api/v1/channels';
 
@@ -16,6 +16,28 @@ export async function createChannel(server: TestServer, who: TestUser, body: Rec
   const res = await server.as(who.token).post(`${C}/create`, body);
   if (res.status !== 200) throw new Error(`channel create failed: ${res.status} ${res.text}`);
   return res.body.id as string;
+}
+
+/** A service with channels on, an admin, three people and a channel `name` that the member reads and the manager manages (the outsider does neither). */
+export interface ChannelCast {
+  server: TestServer;
+  admin: TestUser;
+  member: TestUser;
+  manager: TestUser;
+  outsider: TestUser;
+  channelId: string;
+}
+
+/** Starts a {@link ChannelCast}; the caller closes its server. */
+export async function startChannelCast(name: string): Promise<ChannelCast> {
+  const server = await startTestServer();
+  const admin = await signupAdmin(server);
+  const member = await buildUser(server, admin, 'user', 'Mia Member');
+  const manager = await buildUser(server, admin, 'user', 'Max Manager');
+  const outsider = await buildUser(server, admin, 'user', 'Otto Outsider');
+  await setChannels(server, admin, true);
+  const channelId = await createChannel(server, admin, { name, access_control: { read: { user_ids: [member.id] }, write: { user_ids: [manager.id] } } });
+  return { server, admin, member, manager, outsider, channelId };
 }
 
 /** Posts a message as `who`; answers the message. */

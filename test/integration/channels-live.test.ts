@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelEvent, MentionNotice, MessageStreamDelta } from '../../server/contracts/channels';
 import { DEFAULT_TASK_CONFIG } from '../../server/contracts/tasks';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
-import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { C, connectLive, createChannel, eventually, pause, postMessage, setChannels, type LiveClient } from './channels-helpers';
+import { buildUser, type TestUser } from '../helpers/builders';
+import type { TestServer } from '../helpers/server';
+import { C, connectLive, createChannel, eventually, pause, postMessage, setChannels, startChannelCast, type LiveClient } from './channels-helpers';
 
 const ofType = (type: string, messageId?: string) => (e: ChannelEvent) => e.data.type === type && (messageId === undefined || e.message_id === messageId);
 
@@ -24,13 +24,7 @@ describe('channels live over socket.io', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer();
-    admin = await signupAdmin(server);
-    member = await buildUser(server, admin, 'user', 'Mia Member');
-    manager = await buildUser(server, admin, 'user', 'Max Manager');
-    outsider = await buildUser(server, admin, 'user', 'Otto Outsider');
-    await setChannels(server, admin, true);
-    channelId = await createChannel(server, admin, { name: 'live', access_control: { read: { user_ids: [member.id] }, write: { user_ids: [manager.id] } } });
+    ({ server, admin, member, manager, outsider, channelId } = await startChannelCast('live'));
     openai = await startFakeOpenAI({ models: ['gpt-fake'] });
     const as = server.as(admin.token);
     await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });

@@ -3,7 +3,7 @@ import { MAX_MESSAGE_CHARS } from '../../server/contracts/channels';
 import { DEFAULT_PERMISSIONS } from '../../server/contracts/permissions';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { C, createChannel, postMessage, setChannels } from './channels-helpers';
+import { C, createChannel, postMessage, setChannels, startChannelCast } from './channels-helpers';
 
 type Who = 'member' | 'manager' | 'outsider' | 'admin';
 const WHO: Who[] = ['member', 'manager', 'outsider', 'admin'];
@@ -25,13 +25,7 @@ describe('channels over HTTP', () => {
   const users = () => ({ member, manager, outsider, admin });
 
   beforeAll(async () => {
-    server = await startTestServer();
-    admin = await signupAdmin(server);
-    member = await buildUser(server, admin, 'user', 'Mia Member');
-    manager = await buildUser(server, admin, 'user', 'Max Manager');
-    outsider = await buildUser(server, admin, 'user', 'Otto Outsider');
-    await setChannels(server, admin, true);
-    channelId = await createChannel(server, admin, { name: 'Project', access_control: { read: { user_ids: [member.id] }, write: { user_ids: [manager.id] } } });
+    ({ server, admin, member, manager, outsider, channelId } = await startChannelCast('Project'));
   });
   afterAll(async () => {
     await server?.close();
