@@ -44,7 +44,7 @@ export function createChannelsRepo(db: Db) {
 
     /**
      * Read position, newest top-level message and unread count of each channel for one person.
-     * The newest message and the count walk the (channel_id, created_at) index from the end.
+     * The newest message and the count read the top-level index (channel, parent, time, author) alone.
      */
     async activity(userId: string, channelIds: readonly string[]): Promise<Map<string, ChannelActivity>> {
       const out = new Map<string, ChannelActivity>();

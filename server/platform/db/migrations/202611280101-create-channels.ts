@@ -38,8 +38,11 @@ export async function up(knex: Knex): Promise<void> {
     t.text('meta').nullable();
     t.bigInteger('created_at').notNullable();
     t.bigInteger('updated_at').notNullable();
-    // The last page of a channel, unread counts (newest first, by time).
+    // A channel's messages by time (search, threads and top level together).
     t.index(['channel_id', 'created_at'], 'channel_messages_channel_created');
+    // The top level by time: its pages, and unread counts read from the index alone (whose
+    // messages they are included), so a channel full of the reader's own messages stays cheap.
+    t.index(['channel_id', 'parent_id', 'created_at', 'user_id'], 'channel_messages_top_level');
     // A thread's replies, newest first.
     t.index(['parent_id', 'created_at'], 'channel_messages_parent_created');
     t.index(['user_id'], 'channel_messages_user');
