@@ -6,7 +6,7 @@ export const TABLE_CHANGES_CHANNEL = 'parley_table_changes';
 
 /**
  * Tables whose writes are announced (migrations 202611260601 and, as `<table>|<writer>|<id>`,
- * 202611270102 and 202611270701: jobs that end; 202611280101: channel access); the in-memory caches, search indexes and live channel subscriptions read these.
+ * 202611270102 and 202611270701: jobs that end; 202611282001: channel access); the in-memory caches, search indexes and live channel subscriptions read these.
  */
 export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config', 'chunks', 'collection_files', 'graph_state', 'jobs', 'channels', 'group_members'] as const;
 

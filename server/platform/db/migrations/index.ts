@@ -28,7 +28,8 @@ import * as createJobs from './202611270101-create-jobs';
 import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
-import * as createChannels from './202611280101-create-channels';
+import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qualified-names';
+import * as createChannels from './202611282001-create-channels';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -70,7 +71,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
-  ['202611280101-create-channels', createChannels],
+  ['202611281201-postgres-search-qualified-names', postgresSearchQualifiedNames],
+  ['202611282001-create-channels', createChannels],
 ];
 
 /** knex migration source over the static list. */
