@@ -49,6 +49,21 @@ async function setUp(server: TestServer, admin: TestUser) {
   return buildUser(server, admin, 'user', 'Bob Builder');
 }
 
+/**
+ * A channel where the admin posts `opening`, Bob answers `answer` (which the admin celebrates with 🎉) and
+ * replies `reply` in its thread; answers the channel's id.
+ */
+async function conversation(server: TestServer, admin: TestUser, bob: TestUser, channel: { name: string; description: string }, texts: { opening: string; answer: string; reply: string }): Promise<string> {
+  const asAdmin = server.as(admin.token);
+  const asBob = server.as(bob.token);
+  const id = (await asAdmin.post('/api/v1/channels/create', channel)).body.id as string;
+  await asAdmin.post(`/api/v1/channels/${id}/messages/post`, { content: texts.opening });
+  const answer = (await asBob.post(`/api/v1/channels/${id}/messages/post`, { content: texts.answer })).body.id as string;
+  await asAdmin.post(`/api/v1/channels/${id}/messages/${answer}/reactions/add`, { name: '🎉' });
+  await asBob.post(`/api/v1/channels/${id}/messages/post`, { content: texts.reply, parent_id: answer });
+  return id;
+}
+
 test('two people in two browsers talk in a channel: messages, edits, reactions, unread counts and an @model answer arrive live', async ({ browser, server, admin }) => {
   const bob = await setUp(server, admin);
   const ada = await openAs(browser, server, admin);
@@ -170,12 +185,7 @@ test('hostile messages are shown as text: no script runs, no handler is kept, de
 
 test('the channels look right in German', async ({ browser, server, admin }) => {
   const bob = await setUp(server, admin);
-  const channel = (await server.as(admin.token).post('/api/v1/channels/create', { name: 'produkt', description: 'Alles zum Produktstart' })).body.id as string;
-  const asBob = server.as(bob.token);
-  await server.as(admin.token).post(`/api/v1/channels/${channel}/messages/post`, { content: 'Guten Morgen! Die **Checkliste** steht im Wiki.' });
-  const question = (await asBob.post(`/api/v1/channels/${channel}/messages/post`, { content: 'Danke, ich schaue sie mir an.' })).body.id as string;
-  await server.as(admin.token).post(`/api/v1/channels/${channel}/messages/${question}/reactions/add`, { name: '🎉' });
-  await asBob.post(`/api/v1/channels/${channel}/messages/post`, { content: 'Passt so.', parent_id: question });
+  const channel = await conversation(server, admin, bob, { name: 'produkt', description: 'Alles zum Produktstart' }, { opening: 'Guten Morgen! Die **Checkliste** steht im Wiki.', answer: 'Danke, ich schaue sie mir an.', reply: 'Passt so.' });
   const page = await openAs(browser, server, admin, 'de');
   await page.goto(`/channels/${channel}`);
   await expect(page.getByRole('region', { name: 'Kanäle' })).toBeVisible();
@@ -193,12 +203,13 @@ test('the channels look right in German', async ({ browser, server, admin }) => 
 
 test('on a phone the channel fills the screen, its actions stay reachable and a thread covers it until closed', async ({ browser, server, admin }) => {
   const bob = await setUp(server, admin);
-  const channel = (await server.as(admin.token).post('/api/v1/channels/create', { name: 'launch', description: 'Everything about the launch, from the first draft to the day it ships' })).body.id as string;
-  const asBob = server.as(bob.token);
-  await server.as(admin.token).post(`/api/v1/channels/${channel}/messages/post`, { content: 'The **checklist** is in the wiki: https://wiki.example.invalid/launch/checklist-for-the-first-release' });
-  const question = (await asBob.post(`/api/v1/channels/${channel}/messages/post`, { content: 'Thanks, I will read it this afternoon.' })).body.id as string;
-  await server.as(admin.token).post(`/api/v1/channels/${channel}/messages/${question}/reactions/add`, { name: '🎉' });
-  await asBob.post(`/api/v1/channels/${channel}/messages/post`, { content: 'Done, two notes added.', parent_id: question });
+  const channel = await conversation(
+    server,
+    admin,
+    bob,
+    { name: 'launch', description: 'Everything about the launch, from the first draft to the day it ships' },
+    { opening: 'The **checklist** is in the wiki: https://wiki.example.invalid/launch/checklist-for-the-first-release', answer: 'Thanks, I will read it this afternoon.', reply: 'Done, two notes added.' },
+  );
 
   const page = await openAs(browser, server, admin, 'en', PHONE);
   await page.goto(`/channels/${channel}`);
