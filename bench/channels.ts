@@ -22,7 +22,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { ChannelEvent } from '../server/contracts/channels';
 import { openDatabase, closeDatabase } from '../server/platform/db/knex';
 import { cpuSince, cpuTime } from './lib/cpu-time';
-import { median, percentile, startBenchScript, startChild } from './lib/process';
+import { median, percentile, startListening, startChild } from './lib/process';
 import { fmt, table } from './lib/report';
 
 const MESSAGES = Number(process.env.BENCH_CHANNEL_MESSAGES ?? 200);
@@ -56,7 +56,7 @@ async function member(url: string, token: string, onEvent: (event: ChannelEvent)
 const step = (what: string) => process.stderr.write(`[bench:channels] ${what}\n`);
 
 step('starting the fake provider and the service');
-const fake = await startBenchScript('fake-provider-child.ts');
+const fake = await startListening('fake-provider-child.ts');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-channels-'));
 const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_LOG_LEVEL: 'warn',

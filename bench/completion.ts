@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
 import { createStreamAgent, lineBatches, postJson } from '../server/providers/http-stream';
-import { median, percentile, startBenchScript, startChild } from './lib/process';
+import { median, percentile, startChild, startListening } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
@@ -127,9 +127,9 @@ async function json(url: string, method: string, body: unknown, token?: string):
   return res.json();
 }
 
-const fake = await startBenchScript('fake-provider-child.ts');
+const fake = await startListening('fake-provider-child.ts');
 // A third process that only copies bytes between client and provider: the throughput floor of any gateway.
-const relay = await startBenchScript('relay-child.ts', [fake.url]);
+const relay = await startListening('relay-child.ts', [fake.url]);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-completion-'));
 const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_LOG_LEVEL: 'warn',

@@ -89,8 +89,8 @@ export function percentile(values: number[], p: number): number {
   return sorted[index] as number;
 }
 
-/** Starts a script of bench/lib/ (under tsx) that prints `… listening on <url>`; stops it with SIGTERM. */
-export function startBenchScript(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
+/** Starts a script of bench/lib that prints `… listening on <url>` (fake providers, relays); stops it with SIGTERM. */
+export function startListening(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';

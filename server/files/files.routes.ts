@@ -1,4 +1,5 @@
 import { StoredFile } from '../contracts/files';
+import { contentDisposition } from '../platform/http/download';
 import { route, type Routes } from '../platform/http/route';
 import { presentStoredFile } from './files.present';
 import type { FilesService } from './files.service';
