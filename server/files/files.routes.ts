@@ -1,5 +1,4 @@
 import { StoredFile } from '../contracts/files';
-import { contentDisposition } from '../platform/http/download';
 import { route, type Routes } from '../platform/http/route';
 import { presentStoredFile } from './files.present';
 import type { FilesService } from './files.service';

@@ -1,12 +1,7 @@
 import type { Response } from 'express';
+import { contentDisposition } from '../platform/http/download';
 import type { FileRow } from './files.repo';
 import type { FilesService } from './files.service';
-
-/** Quotes a file name for Content-Disposition (ASCII fallback plus RFC 5987 UTF-8 form). */
-function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /**
  * Answers a stored file's bytes: images (not SVG) inline, everything else as a download, always
