@@ -79,9 +79,10 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
     },
     /**
      * Posts `message` with a fresh `id`; `settle` sees every reply to it and says when one ends
-     * it. Rejects when no worker can run, or when the worker dies or stops first.
+     * it. Rejects when no worker can run, or when the worker dies or stops first. Buffers in
+     * `transfer` move to the worker instead of being copied.
      */
-    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>): Promise<T> {
+    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>, transfer?: readonly ArrayBuffer[]): Promise<T> {
       const w = start();
       if (!w) return Promise.reject(new Error(`${name} is not available`));
       const id = nextId;
@@ -96,7 +97,7 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
         };
         waiting.set(id, { reply, reject });
         w.ref();
-        w.postMessage({ ...message, id });
+        w.postMessage({ ...message, id }, transfer ? [...transfer] : undefined);
       }).finally(() => {
         if (waiting.size === 0) worker?.unref();
       });

@@ -1,0 +1,174 @@
+import type { WebSearchResult } from '../../contracts/web';
+import { blockText, DROPPED } from '../../knowledge/ingest/html-text';
+
+/** A fetched page to turn into text (a plain object: it crosses to the worker thread). */
+export interface PageInput {
+  url: string;
+  mediaType: string;
+  charset?: string;
+  body: Uint8Array;
+}
+
+/** A page's readable text. */
+export interface PageText {
+  url: string;
+  title: string;
+  text: string;
+}
+
+/** Longest text kept of one page, in characters. */
+export const MAX_PAGE_CHARS = 400_000;
+
+interface ReadabilityArticle {
+  title?: string | null;
+  content?: string | null;
+  textContent?: string | null;
+}
+/** The part of jsdom's document used here (the service's TypeScript has no DOM library). */
+interface PageDocument {
+  title: string;
+  body: { outerHTML: string } | null;
+}
+type ReadabilityClass = new (document: PageDocument, options?: { charThreshold?: number; maxElemsToParse?: number }) => { parse(): ReadabilityArticle | null };
+interface JsdomModule {
+  JSDOM: new (html: string | Uint8Array, options?: { url?: string; contentType?: string; virtualConsole?: unknown }) => { window: { document: PageDocument; close(): void } };
+  VirtualConsole: new () => unknown;
+}
+
+/**
+ * Readability's class whichever way the module arrives: named export from source, or inside
+ * `default` when a bundler turned the CommonJS module into a default-only chunk.
+ */
+async function readabilityClass(): Promise<ReadabilityClass> {
+  const mod = (await import('@mozilla/readability')) as unknown as { Readability?: ReadabilityClass; default?: { Readability?: ReadabilityClass } };
+  const found = mod.Readability ?? mod.default?.Readability;
+  if (!found) throw new Error('@mozilla/readability did not load');
+  return found;
+}
+
+async function jsdomModule(): Promise<JsdomModule> {
+  const mod = (await import('jsdom')) as unknown as JsdomModule & { default?: JsdomModule };
+  return mod.JSDOM ? mod : mod.default!;
+}
+
+/** Text in the page's charset (UTF-8 when unknown). */
+function decode(body: Uint8Array, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+/** A percent-encoded path segment as text (as it is when it is not valid encoding). */
+const safeDecode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+const clip = (text: string) => (text.length > MAX_PAGE_CHARS ? text.slice(0, MAX_PAGE_CHARS) : text);
+
+/** The host of a URL, as a title of last resort. */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * An HTML page's main content: Readability's article when it finds one (menus, footers and ads
+ * left out), else the body; scripts, styles and embeds dropped; one line per block. jsdom reads
+ * the bytes itself, so a `<meta charset>` is honoured.
+ */
+async function htmlText(input: PageInput): Promise<PageText> {
+  const [{ JSDOM, VirtualConsole }, Readability, cheerio] = await Promise.all([jsdomModule(), readabilityClass(), import('cheerio')]);
+  const dom = new JSDOM(input.body, { url: input.url, contentType: `text/html${input.charset ? `; charset=${input.charset}` : ''}`, virtualConsole: new VirtualConsole() });
+  const documentTitle = dom.window.document.title.trim();
+  let html: string;
+  let title = documentTitle;
+  try {
+    const article = new Readability(dom.window.document, { charThreshold: 200, maxElemsToParse: 200_000 }).parse();
+    if (article?.content && (article.textContent ?? '').trim().length >= 200) {
+      html = article.content;
+      title = article.title?.trim() || documentTitle;
+    } else html = dom.window.document.body?.outerHTML ?? '';
+  } catch {
+    html = dom.window.document.body?.outerHTML ?? '';
+  } finally {
+    dom.window.close();
+  }
+  const $ = cheerio.load(html);
+  $(DROPPED).remove();
+  return { url: input.url, title: title || hostOf(input.url), text: clip(blockText($, $.root())) };
+}
+
+async function pdfText(input: PageInput): Promise<PageText> {
+  const { PDFParse } = await import('pdf-parse');
+  const parser = new PDFParse({ data: input.body });
+  try {
+    const result = await parser.getText();
+    const text = result.pages.map((page) => page.text.trim()).join('\n\n');
+    const name = new URL(input.url).pathname.split('/').pop() ?? '';
+    return { url: input.url, title: safeDecode(name) || hostOf(input.url), text: clip(text) };
+  } finally {
+    await parser.destroy().catch(() => undefined);
+  }
+}
+
+/** True when plain text is really an HTML document sent without its type. */
+const looksLikeHtml = (text: string) => /^\s*(<!doctype html|<html[\s>])/i.test(text.slice(0, 1024));
+
+/** A fetched page's readable text, by its media type. Heavy (jsdom): runs on the web worker. */
+export async function pageText(input: PageInput): Promise<PageText> {
+  const type = input.mediaType;
+  if (type === 'application/pdf') return pdfText(input);
+  if (type === 'text/html' || type === 'application/xhtml+xml') return htmlText(input);
+  const text = decode(input.body, input.charset);
+  if (looksLikeHtml(text)) return htmlText(input);
+  if (type === 'application/json' || type === 'application/ld+json') {
+    try {
+      return { url: input.url, title: hostOf(input.url), text: clip(JSON.stringify(JSON.parse(text), null, 1)) };
+    } catch {
+      // Not valid JSON: read as it is.
+    }
+  }
+  const heading = /^#\s+(.+)$/m.exec(text.slice(0, 2000));
+  return { url: input.url, title: heading?.[1]?.trim() || hostOf(input.url), text: clip(text.trim()) };
+}
+
+/** The href of a DuckDuckGo result: its redirect link (`//duckduckgo.com/l/?uddg=…`) unwrapped; ads (y.js) dropped. */
+function ddgLink(href: string | undefined): string | null {
+  if (!href) return null;
+  let url: URL;
+  try {
+    url = new URL(href, 'https://duckduckgo.com/');
+  } catch {
+    return null;
+  }
+  if (url.hostname.endsWith('duckduckgo.com')) {
+    if (url.pathname === '/l/') return url.searchParams.get('uddg');
+    return null;
+  }
+  return url.href;
+}
+
+/** Results of DuckDuckGo's HTML page: `.result` blocks with `a.result__a` and `.result__snippet`, ads left out. */
+export async function duckduckgoResults(html: string): Promise<WebSearchResult[]> {
+  const cheerio = await import('cheerio');
+  const $ = cheerio.load(html);
+  const out: WebSearchResult[] = [];
+  $('.result').each((_, element) => {
+    const block = $(element);
+    if (block.hasClass('result--ad')) return;
+    const anchor = block.find('a.result__a').first();
+    const link = ddgLink(anchor.attr('href'));
+    if (!link) return;
+    out.push({ link, title: anchor.text().trim(), snippet: block.find('.result__snippet').first().text().replace(/\s+/g, ' ').trim() });
+  });
+  return out;
+}
