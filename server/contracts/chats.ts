@@ -96,8 +96,8 @@ export interface ChatListEntry {
 
 /** A source a retrieval step cited for an answer. */
 export interface MessageSource {
-  /** Where it comes from: a file or knowledge base. */
-  source: { id: string; name: string; type?: string };
+  /** Where it comes from: a file or knowledge base, or a web page (`type: 'web'`, its address in `url`). */
+  source: { id: string; name: string; type?: string; url?: string };
   /** The cited passages. */
   document: string[];
   metadata: Array<Record<string, unknown>>;

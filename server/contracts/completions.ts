@@ -61,11 +61,21 @@ export const CompletionRequest = z.object({
 });
 export type CompletionRequest = z.infer<typeof CompletionRequest>;
 
-/** A status line shown while the answer is prepared (retrieval, tool calls). */
+/** A status line shown while the answer is prepared (retrieval, web search, tool calls). */
 export interface CompletionStatus {
+  /** `web_search`, `tool_calls`, … */
   action: string;
+  /** The line in English; the UI words it from the other fields where it knows the action. */
   description: string;
   done: boolean;
+  /** Web search: the queries searched. */
+  queries?: string[];
+  /** Web search: the pages being read, or read. */
+  urls?: string[];
+  /** Web search: how many pages (or results). */
+  count?: number;
+  /** Set when the step failed; `description` says why. */
+  error?: boolean;
 }
 
 /** Token counts. */

@@ -86,7 +86,7 @@ export type V1ToolCall = z.infer<typeof V1ToolCall>;
  * source (file or knowledge base) and the passages the answer was given, as on saved messages.
  */
 export const V1Source = z.object({
-  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional() }),
+  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional(), url: z.string().optional() }),
   document: z.array(z.string()),
   metadata: z.array(z.record(z.string(), z.unknown())),
   distances: z.array(z.number()).optional(),
