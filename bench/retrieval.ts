@@ -23,12 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
 import { memorySecretStore } from '../server/secrets';
-import { CollectionIndex, effectiveWeight, type IndexInput, type IndexQuery } from '../server/retrieval/collection-index';
-import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index-snapshot';
+import { CollectionIndex, effectiveWeight, type IndexInput, type IndexQuery } from '../server/retrieval/index/collection-index';
+import { readSnapshot, writeSnapshot, type CollectionFingerprint } from '../server/retrieval/index/snapshot';
 import { OramaIndex } from '../server/retrieval/orama-index';
 import { OFFLINE_DIMS, offlineEmbed } from '../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../server/retrieval/embedding/embedder';
-import { blobOf } from '../server/retrieval/collection-indexes';
+import { blobOf } from '../server/retrieval/embedding/vector-blob';
 import { loadBeir, ndcgAt, recallAt, type IrSet } from './retrieval-quality';
 
 const args = process.argv.slice(2);
@@ -125,12 +125,12 @@ async function ingestion(): Promise<Array<Array<string | number>>> {
       // Warm-up (worker start, JIT) in another base, not timed.
       const warm = await bench.post('/api/knowledge/create', { name: 'Warm-up' });
       for (const id of await bench.upload(documents(60, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
-      await bench.server.services.knowledge.ingestion.idle();
+      await bench.server.services.retrieval.ingestion.idle();
       const base = await bench.post('/api/knowledge/create', { name: 'Bench' });
       const ids = await bench.upload(documents(DOCS));
       const started = performance.now();
       for (const id of ids) await bench.post(`/api/knowledge/${base.id}/file/add`, { file_id: id });
-      await bench.server.services.knowledge.ingestion.idle();
+      await bench.server.services.retrieval.ingestion.idle();
       const seconds = (performance.now() - started) / 1000;
       const chunks = (await bench.server.services.retrieval.repo.fingerprint(base.id)).count;
       const failed = (await bench.server.services.retrieval.repo.filesOf(base.id)).filter((f) => f.status !== 'completed').length;
@@ -152,7 +152,7 @@ async function ingestionEndToEnd(label: string, texts: string[], perRequest: num
   try {
     const warm = await bench.post('/api/knowledge/create', { name: 'Warm-up' });
     for (const id of await bench.upload(documents(40, 5000, 9000))) await bench.post(`/api/knowledge/${warm.id}/file/add`, { file_id: id });
-    await bench.server.services.knowledge.ingestion.idle();
+    await bench.server.services.retrieval.ingestion.idle();
     const base = await bench.post('/api/knowledge/create', { name: 'Bench' });
     const load = os.loadavg()[0]!;
     const started = performance.now();
@@ -167,7 +167,7 @@ async function ingestionEndToEnd(label: string, texts: string[], perRequest: num
     };
     await Promise.all(Array.from({ length: concurrency }, lane));
     const uploadedSeconds = (performance.now() - started) / 1000;
-    await bench.server.services.knowledge.ingestion.idle();
+    await bench.server.services.retrieval.ingestion.idle();
     const seconds = (performance.now() - started) / 1000;
     const chunks = (await bench.server.services.retrieval.repo.fingerprint(base.id)).count;
     const failed = (await bench.server.services.retrieval.repo.filesOf(base.id)).filter((f) => f.status !== 'completed').length;
@@ -523,7 +523,7 @@ async function chatLatency(): Promise<Array<Array<string | number>>> {
     const queued = await phase();
     const queuedChunks = (await bench.server.services.retrieval.repo.fingerprint(base.id)).count;
     const queuedRunning = (await bench.server.services.retrieval.repo.withStatus(['pending', 'processing'])).length > 0;
-    await bench.server.services.knowledge.ingestion.idle();
+    await bench.server.services.retrieval.ingestion.idle();
     // The same while files keep being added over HTTP, one request after another (as the UI does).
     const base2 = await bench.post('/api/knowledge/create', { name: 'Big ingestion, added meanwhile' });
     let adding = true;
@@ -542,7 +542,7 @@ async function chatLatency(): Promise<Array<Array<string | number>>> {
     const stillRunning = added < ids.length / 2 || (await bench.server.services.retrieval.repo.withStatus(['pending', 'processing'])).length > 0;
     adding = false;
     await adder;
-    await bench.server.services.knowledge.ingestion.idle();
+    await bench.server.services.retrieval.ingestion.idle();
     const idle2 = await phase();
     const idle = [...idle1, ...idle2];
     const state = (running: boolean) => (running ? 'still running at the end' : 'finished while the chats ran');

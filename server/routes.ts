@@ -18,7 +18,7 @@ import { builtinRoutes } from './builtin';
 import { retrievalRoutes } from './retrieval';
 import { ratingsRoutes } from './ratings';
 import { desktopHandoverRoutes, firstRunSetupRoutes } from './desktop';
-import { suggestionsRoutes } from './config/suggestions';
+import { suggestionsRoutes } from './config';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
 import { groupsRoutes } from './groups';

@@ -2,15 +2,26 @@ import type { Role } from '../contracts/auth';
 import { DEFAULT_PERMISSIONS, PartialPermissions, Permissions } from '../contracts/permissions';
 import { defineSection, type ConfigService } from '../config';
 import { readJson } from '../platform/db/json';
-import type { MembershipsRepo } from '../groups/memberships.repo';
 import { resolvePermissions } from './resolve';
 import type { Principal } from './access';
 
 /** The admin-editable system default permissions. */
 export const DefaultPermissionsSection = defineSection<Permissions>('permissions.default', Permissions, DEFAULT_PERMISSIONS);
 
+/** A group a user belongs to: its id and the partial permissions it grants, as stored (JSON text). */
+export interface GroupGrant {
+  id: string;
+  permissions: string;
+}
+
+/** What permissions are computed from: the settings, and the groups a user belongs to. */
+export interface PermissionsDeps {
+  config: ConfigService;
+  groupsOf(userId: string): Promise<GroupGrant[]>;
+}
+
 /** Effective permissions and principals of users. */
-export function createPermissionsService(deps: { config: ConfigService; memberships: MembershipsRepo }) {
+export function createPermissionsService(deps: PermissionsDeps) {
   return {
     async defaults(): Promise<Permissions> {
       return deps.config.get(DefaultPermissionsSection);
@@ -22,7 +33,7 @@ export function createPermissionsService(deps: { config: ConfigService; membersh
     async effective(user: { id: string; role: Role }): Promise<Permissions> {
       const defaults = await deps.config.get(DefaultPermissionsSection);
       if (user.role === 'admin') return resolvePermissions('admin', defaults, []);
-      const grants = await deps.memberships.grantsOf(user.id);
+      const grants = await deps.groupsOf(user.id);
       const parsed = grants.map((g) => {
         const result = PartialPermissions.safeParse(readJson<unknown>(g.permissions, {}));
         return result.success ? result.data : {};
@@ -31,7 +42,7 @@ export function createPermissionsService(deps: { config: ConfigService; membersh
     },
     /** The caller as access checks see them (with group ids). */
     async principal(user: { id: string; role: Role }): Promise<Principal> {
-      return { id: user.id, role: user.role, groupIds: await deps.memberships.groupIdsOf(user.id) };
+      return { id: user.id, role: user.role, groupIds: (await deps.groupsOf(user.id)).map((g) => g.id) };
     },
   };
 }

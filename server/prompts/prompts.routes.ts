@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { PromptCommand, PromptForm } from '../contracts/prompts';
 import { badRequest } from '../platform/http/errors';
 import { validateBody } from '../platform/http/validate';

@@ -1,6 +1,6 @@
 import { create, insertMultiple, load, save, search, type AnyOrama, type RawData } from '@orama/orama';
-import type { IndexInput, IndexQuery } from './collection-index';
-import { STOP_WORDS } from './text-analysis';
+import type { IndexInput, IndexQuery } from './index/collection-index';
+import { STOP_WORDS } from './analysis/text-analysis';
 
 /** A hit as the comparison reads it. */
 export interface OramaHit {
