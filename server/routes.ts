@@ -16,6 +16,7 @@ import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } from './providers';
 import { builtinRoutes } from './builtin';
 import { retrievalRoutes } from './retrieval';
+import { webRoutes } from './web';
 import { ratingsRoutes } from './ratings';
 import { desktopHandoverRoutes, firstRunSetupRoutes } from './desktop';
 import { suggestionsRoutes } from './config';
@@ -80,5 +81,6 @@ export function mountRoutes(app: Express, services: Services): void {
   );
   app.use('/api/v1/usage', usageRoutes(services.gateway.usage));
   app.use('/api', openApiRoutes());
-  app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) }));
+  app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request), web: services.web.settings }));
+  app.use('/api/v1/retrieval', webRoutes({ web: services.web.service, files: services.files, knowledge: services.knowledge.service }));
 }

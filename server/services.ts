@@ -31,6 +31,7 @@ import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
+import { createWeb, createWebSearchPlug, type WebTestOptions } from './web';
 import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
@@ -46,6 +47,8 @@ export interface Platform {
   realtime: RealtimeHub;
   /** This process's name among the instances on the database (owner of the jobs it claims). */
   instance: string;
+  /** Web search wiring for tests (resolver, engine fakes). */
+  webTest?: WebTestOptions;
 }
 
 /** Builds every domain service from the platform. The one composition root of the service. */
@@ -154,6 +157,10 @@ export async function buildServices(platform: Platform) {
   const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
+  // Web search: off until an admin turns it on; nothing connects anywhere before that.
+  const web = createWeb({ config, secrets, permissions, log, test: platform.webTest });
+  onShutdown(() => web.service.close());
+  completions.useWebSearch(createWebSearchPlug({ web: web.service, tasks, rank: retrieval.rankTexts, log }));
   const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
@@ -167,7 +174,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, web, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

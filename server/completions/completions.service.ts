@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { forbidden } from '../platform/http/errors';
 import type { ChatsService } from '../chats';
 import type { CompletionRequest } from '../contracts/completions';
 import type { FilesService } from '../files';
@@ -7,7 +8,8 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { CompletionSource } from '../contracts/completions';
+import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver, WebSearchPlug } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
@@ -16,7 +18,7 @@ import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
 import { injectContext, noRetrieval } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
-import { EMPTY_TOOLS, noTools } from './stages/tools';
+import { EMPTY_TOOLS, mergeToolSets, noTools } from './stages/tools';
 
 export interface CompletionsDeps {
   models: Pick<Models, 'resolveForChat'>;
@@ -28,9 +30,10 @@ export interface CompletionsDeps {
   log: Logger;
 }
 
-/** The answer, and where it was saved. */
+/** The answer, the sources it was given (knowledge and web), and where it was saved. */
 export interface CompletionResult {
   outcome: AnswerOutcome;
+  sources: CompletionSource[];
   saved?: SavedTurn;
 }
 
@@ -43,6 +46,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
   let retriever: Retriever = noRetrieval;
   let toolResolver: ToolResolver = noTools;
+  let webSearch: WebSearchPlug | undefined;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
@@ -70,6 +74,10 @@ export function createCompletionsService(deps: CompletionsDeps) {
     useTools(next: ToolResolver): void {
       toolResolver = next;
     },
+    /** Registers web search (the web domain); without it `features.web_search` is refused. */
+    useWebSearch(next: WebSearchPlug): void {
+      webSearch = next;
+    },
 
     /** Stages 1–4: everything before the provider is called. Throws HttpErrors (404 model, 403/404 chat or file). */
     async prepare(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal, credential?: string, clientTools?: ClientTools): Promise<PreparedCompletion> {
@@ -85,7 +93,14 @@ export function createCompletionsService(deps: CompletionsDeps) {
       }
 
       const toolIds = [...new Set([...(request.tool_ids ?? []), ...resolved.meta.toolIds])];
-      const tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
+      let tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
+      // Web search: searched as the answer starts, or offered as tools to models that call them natively.
+      let web: PreparedCompletion['webSearch'];
+      if (request.features?.web_search) {
+        if (!webSearch) throw forbidden('Web search is not available', 'WEB_SEARCH_DISABLED');
+        if ((await webSearch.prepare({ user, resolved })) === 'tools') tools = mergeToolSets(tools, webSearch.tools(user));
+        else web = { messages: modelStage.messages };
+      }
 
       return {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
@@ -100,6 +115,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
         tools,
         ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
+        ...(web ? { webSearch: web } : {}),
       };
     },
 
@@ -111,11 +127,28 @@ export function createCompletionsService(deps: CompletionsDeps) {
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
-      if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
-      const outcome = await answerStage(prepared, signal, emit, draft);
+      let answering = prepared;
+      if (prepared.webSearch && webSearch) {
+        let found: CompletionSource[];
+        try {
+          found = await webSearch.search({ user: prepared.user, messages: prepared.request.messages, modelId: prepared.request.model, signal, status: (status) => emit({ type: 'status', status }) });
+        } catch (error) {
+          if (!signal.aborted) throw error;
+          const outcome: AnswerOutcome = { content: '', finishReason: null, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
+          return { outcome, sources: prepared.retrieval.sources, saved: await recorder.finish(outcome) };
+        }
+        if (found.length > 0) {
+          // Knowledge first, then the web: one numbering for both.
+          const sources = [...prepared.retrieval.sources, ...found];
+          answering = { ...prepared, retrieval: { sources }, messages: injectContext(prepared.webSearch.messages, { sources }) };
+        }
+      }
+      const sources = answering.retrieval.sources;
+      if (sources.length > 0) await emit({ type: 'sources', sources });
+      const outcome = await answerStage(answering, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
-      const saved = await recorder.finish(outcome);
-      return { outcome, saved };
+      const saved = await recorder.finish(outcome, sources);
+      return { outcome, sources, saved };
     },
 
     /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WebConfigUpdate, type WebConfigView } from './web';
 
 const PositiveInt = z.number().int('must be an integer').positive('must be greater than 0');
 const NonNegativeInt = z.number().int('must be an integer').min(0, 'must be 0 or more');
@@ -64,10 +65,14 @@ export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
 export const RetrievalConfigUpdate = RetrievalConfig.partial().extend({
   /** Sent as `Authorization: Bearer <key>` to the external reranker; kept in the secret store ('' removes it). */
   RAG_EXTERNAL_RERANKER_API_KEY: z.string().max(4096, 'must be at most 4096 characters').optional(),
+  /** Web search settings (any subset). */
+  web: WebConfigUpdate.optional(),
 });
 export type RetrievalConfigUpdate = z.infer<typeof RetrievalConfigUpdate>;
 /** GET /api/v1/retrieval/config: the settings with the reranker key from the secret store. */
-export type RetrievalConfigView = RetrievalConfig & { RAG_EXTERNAL_RERANKER_API_KEY: string };
+export type RetrievalSettingsView = RetrievalConfig & { RAG_EXTERNAL_RERANKER_API_KEY: string };
+/** GET /api/v1/retrieval/config with the web search settings (`web`, keys masked). */
+export type RetrievalConfigView = RetrievalSettingsView & { web: WebConfigView };
 
 /** Defaults of a fresh install (TOP_K, TOP_K_RERANKER, threshold and weight as the interface says). */
 export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {

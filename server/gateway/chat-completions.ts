@@ -24,6 +24,7 @@ export function pipelineRequest(body: V1ChatCompletionRequest): CompletionReques
     top_p: body.top_p,
     seed: body.seed,
     stop: body.stop,
+    ...(body.features ? { features: body.features } : {}),
   };
 }
 
@@ -79,7 +80,7 @@ async function jsonAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletio
       },
     ],
     usage: outcome.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    ...(prepared.retrieval.sources.length > 0 ? { sources: prepared.retrieval.sources } : {}),
+    ...(result.sources.length > 0 ? { sources: result.sources } : {}),
   };
   res.json(answer);
   return result;

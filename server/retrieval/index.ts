@@ -8,3 +8,4 @@ export { watchCollectionChanges, type CollectionChange } from './collection-chan
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { Embedder } from './embedding/embedder';
 export { retrievalRoutes } from './retrieval.routes';
+export type { RankedText, TextRanker } from './rank-texts';

@@ -21,6 +21,7 @@ import { createIngestion } from './ingest/ingestion';
 import { watchJobEnds } from './ingest/job-ends';
 import { createPrepareWorker } from './ingest/prepare-worker';
 import { INGEST_JOB } from './ingest/queue';
+import { createTextRanker } from './rank-texts';
 
 /**
  * The retrieval domain as other domains use it: `files` puts files in collections and turns them
@@ -113,6 +114,8 @@ export function createRetrieval(deps: {
     service,
     files,
     embeddings,
+    /** Ranks passages of texts stored nowhere (web pages just read) with the hybrid engine. */
+    rankTexts: createTextRanker({ config: deps.config, embedder: () => embeddings.current(), log: deps.log }),
     repo,
     indexes,
     ingestion,

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { authOf, requireAdmin, requireUser } from '../session';
 import type { SessionUser } from '../session';
-import { EmbeddingConfigUpdate, QueryCollectionRequest, RetrievalConfigUpdate, type QueryCollectionResponse } from '../contracts/retrieval';
+import { EmbeddingConfigUpdate, QueryCollectionRequest, RetrievalConfigUpdate, type QueryCollectionResponse, type RetrievalConfigView } from '../contracts/retrieval';
+import type { WebConfigUpdate, WebConfigView } from '../contracts/web';
 import { validateBody } from '../platform/http/validate';
 import type { EmbeddingService } from './embedding/embedding.service';
 import type { RetrievalSettings } from './retrieval-config';
@@ -15,13 +16,20 @@ export function retrievalRoutes(deps: {
   embeddings: EmbeddingService;
   /** Runs a query over collections the caller may read (the knowledge domain checks access). */
   query: (user: SessionUser, request: QueryCollectionRequest) => Promise<QueryCollectionResponse>;
+  /** The web search settings, the config's `web` object (keys masked). */
+  web: { view(): Promise<WebConfigView>; update(patch: WebConfigUpdate): Promise<WebConfigView> };
 }): Router {
   const router = Router();
   router.get('/config', requireAdmin, async (_req, res) => {
-    res.json(await deps.settings.get());
+    const view: RetrievalConfigView = { ...(await deps.settings.get()), web: await deps.web.view() };
+    res.json(view);
   });
   const update: RequestHandler = async (req, res) => {
-    res.json(await deps.settings.update(req.body as RetrievalConfigUpdate));
+    const { web, ...rest } = req.body as RetrievalConfigUpdate;
+    // The retrieval fields first: their cross-field rules may still refuse the whole update.
+    const settings = await deps.settings.update(rest);
+    const view: RetrievalConfigView = { ...settings, web: web ? await deps.web.update(web) : await deps.web.view() };
+    res.json(view);
   };
   router.post('/config/update', requireAdmin, validateBody(RetrievalConfigUpdate, AS_400), update);
   router.post('/config', requireAdmin, validateBody(RetrievalConfigUpdate, AS_400), update);

@@ -10,6 +10,7 @@ import { createWebSettings } from './web-settings';
 
 export { webRoutes } from './web.routes';
 export { webSearchStage, type WebSearchStageDeps } from './chat/web-search-stage';
+export { createWebSearchPlug } from './chat/web-search-plug';
 export { WEB_TOOL_SPECS, isWebTool, runWebTool } from './chat/web-tools';
 export type { PassageRanker, RankedPassage } from './chat/ranker';
 export type { WebService, WebCaller } from './web.service';

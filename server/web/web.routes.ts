@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { ProcessWebRequest, ProcessWebSearchRequest, type ProcessWebResponse, type ProcessWebSearchResponse } from '../contracts/web';
 import { badRequest } from '../platform/http/errors';
 import { validateBody } from '../platform/http/validate';

@@ -1,7 +1,7 @@
 /** A passage of a page, ranked against the search queries. */
 export interface RankedPassage {
   /** Index of its page in the list given. */
-  page: number;
+  index: number;
   text: string;
   /** Relevance 0..1. */
   score: number;

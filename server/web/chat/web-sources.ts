@@ -16,12 +16,12 @@ export const WHOLE_PAGE_CHARS = 12_000;
 export function sourcesFromPassages(pages: readonly SourcePage[], passages: readonly RankedPassage[]): CompletionSource[] {
   const byPage = new Map<number, CompletionSource>();
   for (const passage of passages) {
-    const page = pages[passage.page];
+    const page = pages[passage.index];
     if (!page) continue;
-    let source = byPage.get(passage.page);
+    let source = byPage.get(passage.index);
     if (!source) {
       source = { source: { id: page.url, name: page.title || page.url, type: 'web', url: page.url }, document: [], metadata: [], distances: [] };
-      byPage.set(passage.page, source);
+      byPage.set(passage.index, source);
     }
     source.document.push(passage.text);
     source.metadata.push({ source: page.url, url: page.url, title: page.title, name: page.title || page.url, relevance: passage.score });
@@ -34,7 +34,7 @@ export function sourcesFromPassages(pages: readonly SourcePage[], passages: read
 export function sourcesFromPages(pages: readonly SourcePage[]): CompletionSource[] {
   return sourcesFromPassages(
     pages,
-    pages.map((page, i) => ({ page: i, text: page.text.length > WHOLE_PAGE_CHARS ? `${page.text.slice(0, WHOLE_PAGE_CHARS)}…` : page.text, score: 1 })),
+    pages.map((page, i) => ({ index: i, text: page.text.length > WHOLE_PAGE_CHARS ? `${page.text.slice(0, WHOLE_PAGE_CHARS)}…` : page.text, score: 1 })),
   );
 }
 

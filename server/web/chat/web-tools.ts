@@ -54,5 +54,5 @@ export async function runWebTool(deps: { web: Pick<WebService, 'search' | 'read'
   const outcomes = await deps.web.read(results.map((r) => r.link), { signal });
   const pages = outcomes.map((o, i) => (o.ok ? { url: o.url, title: o.title || results[i]!.title, text: o.text } : { url: results[i]!.link, title: results[i]!.title, text: results[i]!.snippet }));
   const passages = await deps.rank(pages, [query], { k: 6, signal });
-  return passages.map((p, i) => `[${i + 1}] ${pages[p.page]!.title}\n${pages[p.page]!.url}\n${p.text}`).join('\n\n') || results.map((r, i) => `[${i + 1}] ${r.title}\n${r.link}\n${r.snippet}`).join('\n\n');
+  return passages.map((p, i) => `[${i + 1}] ${pages[p.index]!.title}\n${pages[p.index]!.url}\n${p.text}`).join('\n\n') || results.map((r, i) => `[${i + 1}] ${r.title}\n${r.link}\n${r.snippet}`).join('\n\n');
 }

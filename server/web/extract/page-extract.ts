@@ -1,5 +1,5 @@
 import type { WebSearchResult } from '../../contracts/web';
-import { blockText, DROPPED } from '../../knowledge/ingest/html-text';
+import { blockText, DROPPED } from '../../retrieval/ingest/html-text';
 
 /** A fetched page to turn into text (a plain object: it crosses to the worker thread). */
 export interface PageInput {
