@@ -1,6 +1,7 @@
 import { urlAllowed, type DomainFilter } from './domain-filter';
 import type { PageExtractor } from './extract/extract-client';
 import type { PageText } from './extract/page-extract';
+import { webUrl } from './fetch/bounded-request';
 import { asWebFetchError, WebFetchError } from './fetch/fetch-errors';
 import type { PageFetcher } from './fetch/page-fetcher';
 
@@ -16,6 +17,7 @@ export type PageOutcome = ({ ok: true } & PageText) | ({ ok: false } & PageFailu
 
 /** Reads one page: fetched within the limits, its text extracted on the worker. */
 export async function readPage(fetcher: PageFetcher, extractor: PageExtractor, filter: DomainFilter, url: string, signal?: AbortSignal): Promise<PageText> {
+  webUrl(url); // a clear reason for a URL that is not http(s) before the domain list is asked
   if (!urlAllowed(filter, url)) throw new WebFetchError('BAD_URL', 'This site is not on the list of sites web search may read');
   const page = await fetcher.fetch(url, signal);
   // A redirect may lead off the allowed domains.

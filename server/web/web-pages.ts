@@ -21,6 +21,7 @@ export function pageFileName(page: PageText): string {
       base = 'page';
     }
   }
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
   const safe = base.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120) || 'page';
   return `${safe}.md`;
 }

@@ -16,6 +16,9 @@ export interface PageText {
   text: string;
 }
 
+/** Parts of a page around its content, dropped when no article was found. */
+const PAGE_FURNITURE = 'nav, header, footer, aside, form, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]';
+
 /** Longest text kept of one page, in characters. */
 export const MAX_PAGE_CHARS = 400_000;
 
@@ -89,21 +92,29 @@ async function htmlText(input: PageInput): Promise<PageText> {
   const [{ JSDOM, VirtualConsole }, Readability, cheerio] = await Promise.all([jsdomModule(), readabilityClass(), import('cheerio')]);
   const dom = new JSDOM(input.body, { url: input.url, contentType: `text/html${input.charset ? `; charset=${input.charset}` : ''}`, virtualConsole: new VirtualConsole() });
   const documentTitle = dom.window.document.title.trim();
-  let html: string;
+  let article: string | undefined;
   let title = documentTitle;
+  // Readability changes the document it reads: the body is kept first for the fallback.
+  const body = dom.window.document.body?.outerHTML ?? '';
   try {
-    const article = new Readability(dom.window.document, { charThreshold: 200, maxElemsToParse: 200_000 }).parse();
-    if (article?.content && (article.textContent ?? '').trim().length >= 200) {
-      html = article.content;
-      title = article.title?.trim() || documentTitle;
-    } else html = dom.window.document.body?.outerHTML ?? '';
+    const found = new Readability(dom.window.document, { charThreshold: 200, maxElemsToParse: 200_000 }).parse();
+    if (found?.content && (found.textContent ?? '').trim().length >= 200) {
+      article = found.content;
+      title = found.title?.trim() || documentTitle;
+    }
   } catch {
-    html = dom.window.document.body?.outerHTML ?? '';
+    // Readability could not make sense of it: the fallback below reads the body.
   } finally {
     dom.window.close();
   }
-  const $ = cheerio.load(html);
+  const $ = cheerio.load(article ?? body);
   $(DROPPED).remove();
+  if (article === undefined) {
+    // No article found (a short page): its main part, without menus, banners and footers.
+    $(PAGE_FURNITURE).remove();
+    const main = $('main, article, [role=main]').first();
+    return { url: input.url, title: title || hostOf(input.url), text: clip(blockText($, main.length > 0 ? main : $.root())) };
+  }
   return { url: input.url, title: title || hostOf(input.url), text: clip(blockText($, $.root())) };
 }
 
