@@ -1,5 +1,5 @@
 import type { Role } from '../contracts/auth';
-import { DEFAULT_PERMISSIONS, PartialPermissions, Permissions } from '../contracts/permissions';
+import { DEFAULT_PERMISSIONS, grants, PartialPermissions, Permissions, type PermissionKey } from '../contracts/permissions';
 import { defineSection, type ConfigService } from '../config';
 import { readJson } from '../platform/db/json';
 import { resolvePermissions } from './resolve';
@@ -22,6 +22,18 @@ export interface PermissionsDeps {
 
 /** Effective permissions and principals of users. */
 export function createPermissionsService(deps: PermissionsDeps) {
+  /** What a user may do: the defaults combined with every group they belong to. */
+  async function effective(user: { id: string; role: Role }): Promise<Permissions> {
+    const defaults = await deps.config.get(DefaultPermissionsSection);
+    if (user.role === 'admin') return resolvePermissions('admin', defaults, []);
+    const grantsOfGroups = await deps.groupsOf(user.id);
+    const parsed = grantsOfGroups.map((g) => {
+      const result = PartialPermissions.safeParse(readJson<unknown>(g.permissions, {}));
+      return result.success ? result.data : {};
+    });
+    return resolvePermissions(user.role, defaults, parsed);
+  }
+
   return {
     async defaults(): Promise<Permissions> {
       return deps.config.get(DefaultPermissionsSection);
@@ -29,16 +41,10 @@ export function createPermissionsService(deps: PermissionsDeps) {
     async setDefaults(value: Permissions): Promise<Permissions> {
       return deps.config.set(DefaultPermissionsSection, value);
     },
-    /** What a user may do: the defaults combined with every group they belong to. */
-    async effective(user: { id: string; role: Role }): Promise<Permissions> {
-      const defaults = await deps.config.get(DefaultPermissionsSection);
-      if (user.role === 'admin') return resolvePermissions('admin', defaults, []);
-      const grants = await deps.groupsOf(user.id);
-      const parsed = grants.map((g) => {
-        const result = PartialPermissions.safeParse(readJson<unknown>(g.permissions, {}));
-        return result.success ? result.data : {};
-      });
-      return resolvePermissions(user.role, defaults, parsed);
+    effective,
+    /** Whether a user holds one permission (admins hold all, without a lookup). */
+    async allows(user: { id: string; role: Role }, key: PermissionKey): Promise<boolean> {
+      return user.role === 'admin' || grants(await effective(user), key);
     },
     /** The caller as access checks see them (with group ids). */
     async principal(user: { id: string; role: Role }): Promise<Principal> {
@@ -47,4 +53,3 @@ export function createPermissionsService(deps: PermissionsDeps) {
   };
 }
 export type PermissionsService = ReturnType<typeof createPermissionsService>;
-

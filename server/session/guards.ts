@@ -50,3 +50,6 @@ export function authOf(req: { auth?: AuthContext }): AuthContext {
   if (!req.auth) throw authFailureError(undefined);
   return req.auth;
 }
+
+/** The guard of each access level, for the route helper (platform/http/route.ts). */
+export const sessionGuards = { session: requireSession, user: requireUser, admin: requireAdmin } as const;
