@@ -88,5 +88,5 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/usage', usageRoutes(services.gateway.usage));
   app.use('/api', openApiRoutes());
   app.use('/api/v1/retrieval', retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request), web: services.web.settings }));
-  app.use('/api/v1/retrieval', webRoutes({ web: services.web.service, files: services.files, knowledge: services.knowledge.service }));
+  app.use('/api/v1/retrieval', routerOf(webRoutes({ web: services.web.service, files: services.files, knowledge: services.knowledge.service })));
 }

@@ -114,11 +114,8 @@ export const WebConfigUpdate = WebConfig.partial().extend(Object.fromEntries(WEB
 export type WebConfigUpdate = z.infer<typeof WebConfigUpdate>;
 
 /** One search result, as engines answer and Open WebUI shapes it. */
-export interface WebSearchResult {
-  link: string;
-  title: string;
-  snippet: string;
-}
+export const WebSearchResult = z.object({ link: z.string(), title: z.string(), snippet: z.string() });
+export type WebSearchResult = z.infer<typeof WebSearchResult>;
 
 /** POST /api/v1/retrieval/process/web/search. */
 export const ProcessWebSearchRequest = z.object({
@@ -128,27 +125,29 @@ export const ProcessWebSearchRequest = z.object({
 });
 export type ProcessWebSearchRequest = z.infer<typeof ProcessWebSearchRequest>;
 
-/** A page read into a collection: the file holding its text. */
-export interface WebPageFile {
-  id: string;
-  data: { content: string };
-  meta: { name: string; source: string; title?: string };
-}
+/** A page read into a collection: the file holding its text (no id when nothing was saved). */
+export const WebPageFile = z.object({
+  id: z.string(),
+  data: z.object({ content: z.string() }),
+  meta: z.object({ name: z.string(), source: z.string(), title: z.string().optional() }),
+});
+export type WebPageFile = z.infer<typeof WebPageFile>;
 
 /** The answer of POST /api/v1/retrieval/process/web/search. */
-export interface ProcessWebSearchResponse {
-  status: true;
+export const ProcessWebSearchResponse = z.object({
+  status: z.literal(true),
   /** The knowledge base the pages went to, or null when each page is a collection of its own (`collection_names`). */
-  collection_name: string | null;
-  collection_names: string[];
+  collection_name: z.string().nullable(),
+  collection_names: z.array(z.string()),
   /** The pages read (URLs). */
-  filenames: string[];
+  filenames: z.array(z.string()),
   /** What the engine answered. */
-  items: WebSearchResult[];
-  loaded_count: number;
+  items: z.array(WebSearchResult),
+  loaded_count: z.number().int(),
   /** With BYPASS_WEB_SEARCH_EMBEDDING_AND_RETRIEVAL: the pages' text, nothing indexed. */
-  docs?: Array<{ content: string; metadata: { source: string; title: string } }>;
-}
+  docs: z.array(z.object({ content: z.string(), metadata: z.object({ source: z.string(), title: z.string() }) })).optional(),
+});
+export type ProcessWebSearchResponse = z.infer<typeof ProcessWebSearchResponse>;
 
 /** POST /api/v1/retrieval/process/web. */
 export const ProcessWebRequest = z.object({
@@ -159,9 +158,10 @@ export const ProcessWebRequest = z.object({
 export type ProcessWebRequest = z.infer<typeof ProcessWebRequest>;
 
 /** The answer of POST /api/v1/retrieval/process/web. */
-export interface ProcessWebResponse {
-  status: true;
-  collection_name: string | null;
-  filename: string;
-  file: WebPageFile;
-}
+export const ProcessWebResponse = z.object({
+  status: z.literal(true),
+  collection_name: z.string().nullable(),
+  filename: z.string(),
+  file: WebPageFile,
+});
+export type ProcessWebResponse = z.infer<typeof ProcessWebResponse>;

@@ -220,8 +220,6 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/v1/retrieval/embedding': op('Embedding settings and re-embedding progress'),
   'POST /api/v1/retrieval/embedding/update': op('Update the embedding settings'),
   'POST /api/v1/retrieval/query/collection': op('Search knowledge bases'),
-  'POST /api/v1/retrieval/process/web/search': op('Search the web, read the top pages and index them (as files of the caller, or into a knowledge base)'),
-  'POST /api/v1/retrieval/process/web': op('Read one web page into a collection (a file of the caller, or a knowledge base)'),
   'GET /auths/desktop-handover': op('One-time sign-in of the desktop window as its owner (loopback only); redirects to the app or the setup screen', { access: 'public' }),
   'GET /api/v1/desktop/setup': op('What the first-run setup screen offers: connected providers, a local Ollama, the secret store in use (admin)'),
   'GET /api/v1/usage': op('Requests and tokens through /v1 per day, user and model', { response: ApiUsageReport }),

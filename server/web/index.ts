@@ -27,7 +27,7 @@ export interface WebTestOptions {
 }
 
 /** The web search domain: settings (keys in the secret store) and the service. */
-export function createWeb(deps: { config: ConfigService; secrets: SecretStore; permissions: Pick<PermissionsService, 'effective'>; log: Logger; gate?: OutboundGate; test?: WebTestOptions }) {
+export function createWeb(deps: { config: ConfigService; secrets: SecretStore; permissions: Pick<PermissionsService, 'allows'>; log: Logger; gate?: OutboundGate; test?: WebTestOptions }) {
   const settings = createWebSettings({ config: deps.config, secrets: deps.secrets });
   const service = createWebService({ settings, permissions: deps.permissions, gate: deps.gate ?? OPEN_GATE, log: deps.log, ...deps.test });
   return { settings, service };

@@ -22,7 +22,7 @@ export interface WebCaller {
 
 export interface WebServiceDeps {
   settings: WebSettings;
-  permissions: Pick<PermissionsService, 'effective'>;
+  permissions: Pick<PermissionsService, 'allows'>;
   /** Asked before every connection (the offline switch). */
   gate: OutboundGate;
   log: Logger;
@@ -71,13 +71,16 @@ export function createWebService(deps: WebServiceDeps) {
     /** True when web search is on and `caller` has the `features.web_search` permission. */
     async allowed(caller: WebCaller): Promise<boolean> {
       if (!(await service.enabled())) return false;
-      return (await deps.permissions.effective(caller)).features.web_search;
+      return deps.permissions.allows(caller, 'features.web_search');
     },
+
+    /** The settings in force; 403 when web search is off. */
+    requireEnabled: active,
 
     /** The settings in force; 403 when web search is off or the caller lacks `features.web_search`. */
     async requireAccess(caller: WebCaller): Promise<WebConfig> {
       const cfg = await active();
-      if (!(await deps.permissions.effective(caller)).features.web_search) throw forbidden('You do not have permission to use web search', 'WEB_SEARCH_FORBIDDEN');
+      if (!(await deps.permissions.allows(caller, 'features.web_search'))) throw forbidden('You do not have permission to use web search', 'WEB_SEARCH_FORBIDDEN');
       return cfg;
     },
 
