@@ -8,11 +8,14 @@ import { SessionProvider } from './app/session';
 import { initTheme } from './app/theme';
 import { ConfirmProvider } from './components/Confirm';
 import { ToastProvider } from './components/Toasts';
+import { startLanguage } from './lib/i18n';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
 
 initTheme();
+// The first language is loaded before the first render, so nothing flashes in English.
+await startLanguage().catch(() => undefined);
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -14,9 +14,9 @@ export function AuthLayout({ children }: { children: ReactNode }) {
           <p className="auth-brand-name">{t('app.name')}</p>
           <p className="auth-brand-tagline">{t('app.tagline')}</p>
           <div className="auth-bubbles">
-            <span className="bubble user">Summarise the Q3 report for the team</span>
-            <span className="bubble bot">Here are the five points that matter most…</span>
-            <span className="bubble user">Cite the sources, please</span>
+            <span className="bubble user">{t('auth.demo.ask')}</span>
+            <span className="bubble bot">{t('auth.demo.answer')}</span>
+            <span className="bubble user">{t('auth.demo.follow')}</span>
           </div>
         </div>
       </aside>

@@ -24,7 +24,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <Logo size={26} />
           {t('app.name')}
         </Link>
-        <button type="button" className="icon-btn desktop-only" onClick={onCollapse} aria-label={t('nav.toggleSidebar')} title={`${t('nav.toggleSidebar')} (Ctrl+Shift+S)`}>
+        <button type="button" className="icon-btn desktop-only" onClick={onCollapse} aria-label={t('nav.toggleSidebar')} title={t('common.withShortcut', { label: t('nav.toggleSidebar'), shortcut: t('common.kbd.toggleSidebar') })}>
           <Icon name="sidebar" />
         </button>
         <button type="button" className="icon-btn mobile-only" onClick={onClose} aria-label={t('common.close')}>
@@ -39,7 +39,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
             navigate('/');
             setTimeout(() => document.getElementById('chat-input')?.focus(), 50);
           }}
-          title={`${t('nav.newChat')} (Ctrl+Shift+O)`}
+          title={t('common.withShortcut', { label: t('nav.newChat'), shortcut: t('common.kbd.newChat') })}
         >
           <Icon name="plus" size={16} />
           {t('nav.newChat')}

@@ -85,7 +85,7 @@ export function KnowledgeDetail() {
         .upload(file, (progress) => set({ progress }))
         .then(async (res) => {
           const saved = Array.isArray(res) ? res[0] : undefined;
-          if (!saved) throw new Error('The service returned no file.');
+          if (!saved) throw new Error(t('chat.uploadNoFile'));
           // The answer is the base with its file list: shown at once; a re-read follows soon
           // (answers of parallel adds may arrive out of order).
           qc.setQueryData(['knowledge', id], await knowledgeApi.addFile(id, saved.id));

@@ -2,7 +2,7 @@ import { memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
-import { Icon } from '../../components/Icon';
+import { Icon } from '../Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import './markdown.css';
@@ -86,7 +86,7 @@ function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
   return (
     <div className="code-block">
       <div className="code-head">
-        <span>{lang ?? 'text'}</span>
+        <span>{lang ?? t('chat.codeText')}</span>
         <button
           type="button"
           className="code-copy"
@@ -107,13 +107,21 @@ function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
   );
 }
 
+/** A citation marker `[n]` in an answer: a button the sources panel listens to. */
+function Cite({ n }: { n: string }) {
+  const t = useT();
+  return (
+    <button type="button" className="cite" data-cite={n} aria-label={t('chat.sourceN', { n })}>
+      {n}
+    </button>
+  );
+}
+
 const components: Components = {
   pre: CodeBlock,
   a: ({ href, children, ...rest }) =>
     href?.startsWith('#cite-') ? (
-      <button type="button" className="cite" data-cite={href.slice('#cite-'.length)} aria-label={`Source ${href.slice('#cite-'.length)}`}>
-        {href.slice('#cite-'.length)}
-      </button>
+      <Cite n={href.slice('#cite-'.length)} />
     ) : (
       <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
         {children}
