@@ -48,7 +48,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use(defaultAvatarRoutes(defaultAvatarPng));
   app.use('/api/v1/users', usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) }));
   app.use('/api/v1/groups', groupsRoutes(services.groups));
-  app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
+  app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count(), webSearchEnabled: () => services.web.service.enabled() }));
   app.use('/api/v1/configs/lan', lanRoutes(services.lan, services.auth));
   app.use('/api/v1/configs/suggestions', suggestionsRoutes(services.config));
   app.use('/api/v1/backups', backupRoutes(services.backups));

@@ -13,5 +13,7 @@ export interface PublicConfig {
     enable_api_key: boolean;
     /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
     enable_message_rating?: boolean;
+    /** Whether an admin turned web search on (ENABLE_WEB_SEARCH); only told to signed-in callers. */
+    enable_web_search?: boolean;
   };
 }

@@ -16,6 +16,8 @@ export interface CompletionRequest {
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection'; id: string }>;
   tool_ids?: string[];
+  /** Abilities for this answer: `web_search` searches the web first. */
+  features?: { web_search?: boolean };
 }
 
 /** A tool or pipeline status line (extra stream field). */

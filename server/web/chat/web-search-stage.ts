@@ -1,7 +1,7 @@
 import type { CompletionSource, CompletionStatus } from '../../contracts/completions';
 import type { WebSearchResult } from '../../contracts/web';
 import type { Logger } from '../../platform/log';
-import type { TaskCaller, TasksService, TemplateMessage } from '../../tasks';
+import { contentText, type TaskCaller, type TasksService, type TemplateMessage } from '../../tasks';
 import type { WebService } from '../web.service';
 import type { PassageRanker } from './ranker';
 import { snippetPages, sourcesFromPages, sourcesFromPassages, type SourcePage } from './web-sources';
@@ -29,6 +29,12 @@ export interface WebSearchStageInput {
   status(status: CompletionStatus): void | Promise<void>;
 }
 
+/** The text of the last user message. */
+function lastUserText(messages: readonly TemplateMessage[]): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return last ? contentText(last.content).trim() : '';
+}
+
 const quoted = (queries: readonly string[]) => queries.map((q) => `"${q}"`).join(', ');
 
 /**
@@ -40,8 +46,11 @@ const quoted = (queries: readonly string[]) => queries.map((q) => `"${q}"`).join
  */
 export async function webSearchStage(deps: WebSearchStageDeps, input: WebSearchStageInput): Promise<CompletionSource[]> {
   const { signal } = input;
+  const asked = lastUserText(input.messages);
   const generated = await deps.tasks.queries(input.user, input.messages, 'web_search', { model: input.modelId, signal });
-  const queries = [...new Set(generated.map((q) => q.trim()).filter(Boolean))].slice(0, MAX_QUERIES);
+  // A query without a word in it (a task model answering "[1]") searches nothing useful.
+  const worded = generated.map((q) => q.trim()).filter((q) => /\p{L}/u.test(q));
+  const queries = [...new Set(worded.length > 0 ? worded : [asked].filter(Boolean))].slice(0, MAX_QUERIES);
   if (queries.length === 0) return [];
   await input.status({ action: 'web_search', description: `Searching the web for ${quoted(queries)}`, queries, done: false });
   let results: WebSearchResult[];
@@ -72,7 +81,9 @@ export async function webSearchStage(deps: WebSearchStageDeps, input: WebSearchS
   // Pages that could not be read still count by their snippets.
   const all = [...pages, ...snippetPages(unread)];
   const cfg = await deps.web.settings.get();
-  const sources = cfg.BYPASS_WEB_SEARCH_EMBEDDING_AND_RETRIEVAL ? sourcesFromPages(all) : sourcesFromPassages(all, await deps.rank(all, queries, { k: WEB_PASSAGES, signal }));
+  // Passages are ranked against the person's own words too: a generated query can miss, it cannot hide them.
+  const rankBy = [...new Set([asked, ...queries].filter(Boolean))];
+  const sources = cfg.BYPASS_WEB_SEARCH_EMBEDDING_AND_RETRIEVAL ? sourcesFromPages(all) : sourcesFromPassages(all, await deps.rank(all, rankBy, { k: WEB_PASSAGES, signal }));
   const read = pages.map((p) => p.url);
   await input.status({ action: 'web_search', description: `Read ${read.length} ${read.length === 1 ? 'page' : 'pages'}`, urls: read, count: read.length, done: true });
   return sources;

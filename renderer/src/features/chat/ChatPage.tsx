@@ -14,6 +14,7 @@ import { useT } from '../../lib/i18n';
 import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './composer/Composer';
+import { useWebSearchAvailable } from './composer/web-search-toggle';
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
@@ -85,7 +86,8 @@ export default function ChatPage() {
     localStorage.setItem(MODEL_KEY, id);
   };
 
-  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt }), [queryClient, navigate, systemPrompt]);
+  const webSearchAvailable = useWebSearchAvailable(models.data?.find((m) => m.id === model));
+  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, webSearchAvailable }), [queryClient, navigate, systemPrompt, webSearchAvailable]);
   const streaming = !!conversation?.streamingId;
 
   const actions: MessageActions = useMemo(
@@ -129,6 +131,7 @@ export default function ChatPage() {
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}
+      webSearchAvailable={webSearchAvailable}
       onStop={() => stop(key)}
       onSend={(text, files, options?: SendOptions) => {
         const answerWith = options?.model ?? model;

@@ -7,6 +7,7 @@ import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
 import { passageCount, PassageDialog, Sources } from './Sources';
+import { statusText } from './status-text';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
 
@@ -135,7 +136,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       {status && (live || !status.done) && (
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
-          {status.description}
+          {statusText(status, t)}
         </div>
       )}
       {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} />}

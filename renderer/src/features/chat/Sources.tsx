@@ -4,6 +4,7 @@ import type { Source } from '../../api/chats';
 import { filesApi } from '../../api/files';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
+import { SaveToKnowledge } from './SaveToKnowledge';
 import { formatPercent } from '../../lib/format';
 import { t as translate, useT } from '../../lib/i18n';
 
@@ -19,14 +20,14 @@ interface Citation {
 }
 
 /** The n-th passage given to the model (the answer cites it as [n]), with where it comes from. */
-export function passageOf(sources: Source[], n: number): { name: string; fileId?: string; text: string } | undefined {
+export function passageOf(sources: Source[], n: number): { name: string; fileId?: string; url?: string; text: string } | undefined {
   let i = 0;
   for (const s of sources) {
     for (const [j, text] of (s.document ?? []).entries()) {
       i += 1;
       if (i !== n) continue;
       const meta = s.metadata?.[j] ?? {};
-      return { name: str(meta.name) ?? s.source?.name ?? translate('chat.source'), fileId: str(meta.file_id), text };
+      return { name: str(meta.name) ?? s.source?.name ?? translate('chat.source'), fileId: str(meta.file_id), url: str(meta.url), text };
     }
   }
   return undefined;
@@ -47,7 +48,7 @@ function citationsOf(sources: Source[]): Citation[] {
       const meta = s.metadata?.[i] ?? {};
       const fileId = str(meta.file_id);
       const name = str(meta.name) ?? str(meta.filename) ?? str(meta.title) ?? s.source?.name ?? translate('chat.source');
-      const key = fileId ?? name;
+      const key = fileId ?? str(meta.url) ?? name;
       let c = out.find((x) => x.key === key);
       if (!c) {
         const attached = meta.attached === 'full' || meta.attached === 'passages' ? meta.attached : undefined;
@@ -88,11 +89,12 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
   return (
     <Modal title={`[${n}] ${name}`} onClose={onClose} wide>
       {citation.url && (
-        <p>
-          <a href={citation.url} target="_blank" rel="noopener noreferrer">
+        <div className="row wrap web-citation">
+          <a href={citation.url} target="_blank" rel="noopener noreferrer" title={t('chat.openPage')}>
             <Icon name="link" size={14} /> {citation.url}
           </a>
-        </p>
+          <SaveToKnowledge url={citation.url} />
+        </div>
       )}
       {citation.fileId && (
         <p>
@@ -124,6 +126,14 @@ export function PassageDialog({ sources, n, onClose }: { sources: Source[]; n: n
   if (!passage) return null;
   return (
     <Modal title={`[${n}] ${passage.name}`} onClose={onClose} wide>
+      {passage.url && (
+        <div className="row wrap web-citation">
+          <a href={passage.url} target="_blank" rel="noopener noreferrer" title={translate('chat.openPage')}>
+            <Icon name="link" size={14} /> {passage.url}
+          </a>
+          <SaveToKnowledge url={passage.url} />
+        </div>
+      )}
       {passage.fileId && (
         <p>
           <a href={filesApi.contentUrl(passage.fileId)} target="_blank" rel="noopener noreferrer">
