@@ -46,7 +46,6 @@ test('an admin turns web search on with SearXNG; the globe searches, the status 
   await panel.getByLabel('Private networks pages may be read from').fill('127.0.0.2/32');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await page.evaluate(() => window.scrollTo(0, 0));
   await page.locator('h2', { hasText: 'Web search' }).scrollIntoViewIfNeeded();
   await snap(page, 'admin-web-search');
 
