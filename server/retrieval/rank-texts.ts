@@ -1,7 +1,9 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ConfigService } from '../config';
 import type { Logger } from '../platform/log';
-import { DEFAULT_LANGUAGE, detectLanguage } from './analysis/languages';
+import { analyzerFor, DEFAULT_LANGUAGE, detectLanguage } from './analysis/languages';
+import { analyze } from './analysis/text-analysis';
+import { offlineEmbedTerms } from './embedding/offline-embedder';
 import type { Embedder } from './embedding/embedder';
 import { CollectionIndex } from './index/collection-index';
 import { splitCharacters } from './ingest/split-text';
@@ -17,7 +19,7 @@ export interface RankedText {
 }
 
 /** Characters of one text considered (the start of a long page holds what a search found). */
-const MAX_TEXT_CHARS = 60_000;
+const MAX_TEXT_CHARS = 30_000;
 /** Chunks embedded and indexed per turn of the event loop. */
 const SLICE = 64;
 
@@ -41,10 +43,17 @@ export function createTextRanker(deps: { config: ConfigService; embedder: () => 
     if (chunks.length === 0 || queries.length === 0) return [];
     const language = detectLanguage(chunks.slice(0, 20).map((c) => c.text).join('\n').slice(0, 4000)) ?? DEFAULT_LANGUAGE;
     const embedder = await deps.embedder();
+    // Each chunk is analysed once: the index takes the terms, and the offline embedder embeds from them.
+    const analyzer = analyzerFor(language);
+    const terms: string[][] = [];
     let vectors: Array<Float32Array | null> = [];
     try {
       for (let i = 0; i < chunks.length; i += SLICE) {
-        vectors.push(...(await embedder.embed(chunks.slice(i, i + SLICE).map((c) => c.text), options.signal)));
+        const slice = chunks.slice(i, i + SLICE);
+        const lists = slice.map((c) => analyzer(c.text));
+        terms.push(...lists);
+        if (embedder.offline) vectors.push(...(analyzer === analyze ? lists : slice.map((c) => analyze(c.text))).map((list) => offlineEmbedTerms(list)));
+        else vectors.push(...(await embedder.embed(slice.map((c) => c.text), options.signal)));
         await yieldToLoop();
       }
     } catch (error) {
@@ -52,10 +61,11 @@ export function createTextRanker(deps: { config: ConfigService; embedder: () => 
       deps.log.warn({ err: error }, 'embedding web passages failed; ranking them by words only');
       vectors = [];
     }
+    for (let i = terms.length; i < chunks.length; i += 1) terms.push(analyzer(chunks[i]!.text));
     const dims = vectors[0]?.length ?? 0;
     const index = CollectionIndex.empty(dims, embedder.model, language);
     for (let i = 0; i < chunks.length; i += SLICE) {
-      index.add(chunks.slice(i, i + SLICE).map((c, j) => ({ id: i + j + 1, fileId: String(c.index), text: c.text, vector: vectors[i + j] ?? null })));
+      index.add(chunks.slice(i, i + SLICE).map((c, j) => ({ id: i + j + 1, fileId: String(c.index), text: c.text, vector: vectors[i + j] ?? null, terms: terms[i + j] })));
       await yieldToLoop();
     }
     const best = new Map<number, number>();
