@@ -1,4 +1,5 @@
 import type { WebSearchResult } from '../../contracts/web';
+import { loadExports } from '../../platform/library-exports';
 import { blockText, DROPPED } from '../../retrieval/ingest/html-text';
 
 /** A fetched page to turn into text (a plain object: it crosses to the worker thread). */
@@ -37,20 +38,15 @@ interface LinkedomModule {
   parseHTML(html: string): { document: PageDocument };
 }
 
-/**
- * Readability's class whichever way the module arrives: named export from source, or inside
- * `default` when a bundler turned the CommonJS module into a default-only chunk.
- */
+/** Readability's class (read through loadExports: the bundle may expose the CommonJS module as `default` only). */
 async function readabilityClass(): Promise<ReadabilityClass> {
-  const mod = (await import('@mozilla/readability')) as unknown as { Readability?: ReadabilityClass; default?: { Readability?: ReadabilityClass } };
-  const found = mod.Readability ?? mod.default?.Readability;
-  if (!found) throw new Error('@mozilla/readability did not load');
-  return found;
+  const { Readability } = await loadExports(import('@mozilla/readability'), '@mozilla/readability', 'Readability');
+  return Readability as unknown as ReadabilityClass;
 }
 
 async function linkedomModule(): Promise<LinkedomModule> {
-  const mod = (await import('linkedom')) as unknown as LinkedomModule & { default?: LinkedomModule };
-  return typeof mod.parseHTML === 'function' ? mod : mod.default!;
+  const { parseHTML } = await loadExports(import('linkedom'), 'linkedom', 'parseHTML');
+  return { parseHTML: parseHTML as unknown as LinkedomModule['parseHTML'] };
 }
 
 /** The charset an HTML page declares in its first kilobyte (`<meta charset>` or the http-equiv form). */
@@ -95,7 +91,7 @@ const hostOf = (url: string) => {
  * reads it the same); the text is decoded in the charset the server or the page declares.
  */
 async function htmlText(input: PageInput): Promise<PageText> {
-  const [{ parseHTML }, Readability, cheerio] = await Promise.all([linkedomModule(), readabilityClass(), import('cheerio')]);
+  const [{ parseHTML }, Readability, cheerio] = await Promise.all([linkedomModule(), readabilityClass(), loadExports(import('cheerio'), 'cheerio', 'load')]);
   const text = decode(input.body, input.charset ?? declaredCharset(input.body));
   const { document } = parseHTML(text);
   const documentTitle = (document.title ?? '').trim();
@@ -124,7 +120,7 @@ async function htmlText(input: PageInput): Promise<PageText> {
 }
 
 async function pdfText(input: PageInput): Promise<PageText> {
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await loadExports(import('pdf-parse'), 'pdf-parse', 'PDFParse');
   const parser = new PDFParse({ data: input.body });
   try {
     const result = await parser.getText();
@@ -175,7 +171,7 @@ function ddgLink(href: string | undefined): string | null {
 
 /** Results of DuckDuckGo's HTML page: `.result` blocks with `a.result__a` and `.result__snippet`, ads left out. */
 export async function duckduckgoResults(html: string): Promise<WebSearchResult[]> {
-  const cheerio = await import('cheerio');
+  const cheerio = await loadExports(import('cheerio'), 'cheerio', 'load');
   const $ = cheerio.load(html);
   const out: WebSearchResult[] = [];
   $('.result').each((_, element) => {
