@@ -5,10 +5,11 @@ import { WebFetchError } from './fetch-errors';
 import { systemResolve, type Resolve } from './resolver';
 
 /**
- * Asked before every connection web search opens (engines and pages): throws a
- * {@link WebFetchError} `OFFLINE` when outbound connections are switched off.
+ * Asked before every connection web search opens (engines and pages): throws (or rejects) when
+ * outbound connections are switched off; the refusal becomes a {@link WebFetchError} `OFFLINE`
+ * carrying its message.
  */
-export type OutboundGate = (target: { host: string; purpose: 'web-engine' | 'web-page' }) => void;
+export type OutboundGate = (target: { host: string; purpose: 'web-engine' | 'web-page' }) => void | Promise<void>;
 
 /** No gate: every connection may open. */
 export const OPEN_GATE: OutboundGate = () => undefined;
@@ -37,7 +38,11 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
   const connect: buildConnector.connector = (target, callback) => {
     const host = bareAddress(target.hostname);
     const pick = async (): Promise<string> => {
-      options.gate({ host, purpose: options.purpose });
+      try {
+        await options.gate({ host, purpose: options.purpose });
+      } catch (error) {
+        throw error instanceof WebFetchError ? error : new WebFetchError('OFFLINE', error instanceof Error ? error.message : 'Parley is offline');
+      }
       const addresses = net.isIP(host) !== 0 ? [host] : await resolve(host);
       if (addresses.length === 0) throw new WebFetchError('UNREACHABLE', `${host} has no address`);
       const policy = options.policy?.();
