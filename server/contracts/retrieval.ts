@@ -1,24 +1,10 @@
 import { z } from 'zod';
 import { WebConfigUpdate, type WebConfigView } from './web';
+import { OptionalUrl } from './urls';
 
 const PositiveInt = z.number().int('must be an integer').positive('must be greater than 0');
 const NonNegativeInt = z.number().int('must be an integer').min(0, 'must be 0 or more');
 const Unit = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
-/** An http(s) URL or the empty string (not set). */
-const OptionalUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => {
-    if (value === '') return true;
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL (or empty)')
-  .transform((value) => value.replace(/\/+$/, ''));
 
 /** Retrieval settings (section 2, "Retrieval config fields"). */
 export const RetrievalConfig = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OptionalUrl } from './urls';
 
 /** The search engines Parley can ask (`WEB_SEARCH_ENGINE`). SearXNG is the one to run in an office. */
 export const WEB_SEARCH_ENGINES = ['searxng', 'brave', 'tavily', 'google_pse', 'kagi', 'serper', 'exa', 'jina', 'bing', 'duckduckgo', 'external'] as const;
@@ -38,21 +39,6 @@ export function isCidr(entry: string): boolean {
   const max = address.includes(':') ? 128 : 32;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= max;
 }
-
-/** An http(s) URL or the empty string (not set). */
-const OptionalUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => {
-    if (value === '') return true;
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL (or empty)');
 
 /** A domain of the allow/deny list: `example.com` allows it (and its subdomains), `!example.com` refuses it. */
 const DomainEntry = z

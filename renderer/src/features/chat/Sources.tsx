@@ -88,14 +88,7 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
   const name = useCitationName(citation);
   return (
     <Modal title={`[${n}] ${name}`} onClose={onClose} wide>
-      {citation.url && (
-        <div className="row wrap web-citation">
-          <a href={citation.url} target="_blank" rel="noopener noreferrer" title={t('chat.openPage')}>
-            <Icon name="link" size={14} /> {citation.url}
-          </a>
-          <SaveToKnowledge url={citation.url} />
-        </div>
-      )}
+      {citation.url && <WebPage url={citation.url} />}
       {citation.fileId && (
         <p>
           <a href={filesApi.contentUrl(citation.fileId)} target="_blank" rel="noopener noreferrer">
@@ -120,20 +113,26 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
   );
 }
 
+/** A web source's page: its link, and saving it to a knowledge base. */
+function WebPage({ url }: { url: string }) {
+  const t = useT();
+  return (
+    <div className="row wrap web-citation">
+      <a href={url} target="_blank" rel="noopener noreferrer" title={t('chat.openPage')}>
+        <Icon name="link" size={14} /> {url}
+      </a>
+      <SaveToKnowledge url={url} />
+    </div>
+  );
+}
+
 /** One cited passage, opened from an inline `[n]` marker of the answer. */
 export function PassageDialog({ sources, n, onClose }: { sources: Source[]; n: number; onClose: () => void }) {
   const passage = passageOf(sources, n);
   if (!passage) return null;
   return (
     <Modal title={`[${n}] ${passage.name}`} onClose={onClose} wide>
-      {passage.url && (
-        <div className="row wrap web-citation">
-          <a href={passage.url} target="_blank" rel="noopener noreferrer" title={translate('chat.openPage')}>
-            <Icon name="link" size={14} /> {passage.url}
-          </a>
-          <SaveToKnowledge url={passage.url} />
-        </div>
-      )}
+      {passage.url && <WebPage url={passage.url} />}
       {passage.fileId && (
         <p>
           <a href={filesApi.contentUrl(passage.fileId)} target="_blank" rel="noopener noreferrer">
