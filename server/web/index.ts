@@ -9,15 +9,10 @@ import { createWebService } from './web.service';
 import { createWebSettings } from './web-settings';
 
 export { webRoutes } from './web.routes';
-export { webSearchStage, type WebSearchStageDeps } from './chat/web-search-stage';
 export { createWebSearchPlug } from './chat/web-search-plug';
-export { WEB_TOOL_SPECS, isWebTool, runWebTool } from './chat/web-tools';
-export type { PassageRanker, RankedPassage } from './chat/ranker';
-export type { WebService, WebCaller } from './web.service';
-export type { WebSettings } from './web-settings';
-export { WebFetchError } from './fetch/fetch-errors';
 export { tableResolve, type Resolve } from './fetch/resolver';
 export type { OutboundGate } from './fetch/guarded-agent';
+export type { WebService } from './web.service';
 
 /** Options tests use: a resolver, engine fakes, a shorter page time limit. */
 export interface WebTestOptions {

@@ -68,12 +68,6 @@ export function createWebService(deps: WebServiceDeps) {
       return (await settings.get()).ENABLE_WEB_SEARCH;
     },
 
-    /** True when web search is on and `caller` has the `features.web_search` permission. */
-    async allowed(caller: WebCaller): Promise<boolean> {
-      if (!(await service.enabled())) return false;
-      return deps.permissions.allows(caller, 'features.web_search');
-    },
-
     /** The settings in force; 403 when web search is off. */
     requireEnabled: active,
 
