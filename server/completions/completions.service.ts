@@ -26,6 +26,12 @@ export interface CompletionsDeps {
   chats: ChatsService;
   tasks: TasksService;
   realtime: Pick<RealtimeHub, 'emitToUser'>;
+  /** Stage 3: the knowledge bases' passages for a turn (none without it). */
+  retriever?: Retriever;
+  /** Stage 4: the tools a turn may call (none without it). */
+  tools?: ToolResolver;
+  /** Web search for turns that ask for it (`features.web_search`); refused without it. */
+  webSearch?: WebSearchPlug;
   clock: Clock;
   log: Logger;
 }
@@ -39,14 +45,13 @@ export interface CompletionResult {
 
 /**
  * The chat completion pipeline: resolve model → files → retrieval → tools → provider →
- * persist → tasks. Each stage is its own module; retrieval and tools are plugged in by their
- * domains with `useRetriever` / `useTools`.
+ * persist → tasks. Each stage is its own module; retrieval and tools come from their domains.
  */
 export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
-  let retriever: Retriever = noRetrieval;
-  let toolResolver: ToolResolver = noTools;
-  let webSearch: WebSearchPlug | undefined;
+  let retriever: Retriever = deps.retriever ?? noRetrieval;
+  let toolResolver: ToolResolver = deps.tools ?? noTools;
+  const webSearch: WebSearchPlug | undefined = deps.webSearch;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
@@ -65,18 +70,14 @@ export function createCompletionsService(deps: CompletionsDeps) {
     /** Marks a request waiting for its first token (background tasks hold off); call the result once it came or the request ended. */
     awaitingFirstToken: () => gate.awaitingFirstToken(),
 
-    /** Registers the retrieval engine (the knowledge domain). */
+    /** Replaces the retrieval engine (tests plug a fake one in). */
     useRetriever(next: Retriever): void {
       retriever = next;
     },
 
-    /** Registers the tool engine (the tools domain). */
+    /** Replaces the tool engine (tests plug a fake one in). */
     useTools(next: ToolResolver): void {
       toolResolver = next;
-    },
-    /** Registers web search (the web domain); without it `features.web_search` is refused. */
-    useWebSearch(next: WebSearchPlug): void {
-      webSearch = next;
     },
 
     /** Stages 1–4: everything before the provider is called. Throws HttpErrors (404 model, 403/404 chat or file). */

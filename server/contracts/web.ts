@@ -88,7 +88,8 @@ export const DEFAULT_WEB_CONFIG: WebConfig = {
 };
 
 /** The settings as an admin sees them: keys masked (`••••••••1a2b`, or '' when none is set). */
-export type WebConfigView = WebConfig & Record<WebSearchKey, string>;
+export const WebConfigView = WebConfig.extend(Object.fromEntries(WEB_SEARCH_KEYS.map((key) => [key, z.string()])) as Record<WebSearchKey, z.ZodString>);
+export type WebConfigView = z.infer<typeof WebConfigView>;
 
 const KeyUpdate = z.string().max(4096, 'must be at most 4096 characters');
 

@@ -82,6 +82,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
 /** The settings API. */
 export function useSettings(): SettingsApi {
   const ctx = useContext(SettingsContext);
+  // eslint-disable-next-line no-restricted-syntax -- a programming error, never shown to people
   if (!ctx) throw new Error('useSettings outside SettingsProvider');
   return ctx;
 }

@@ -6,9 +6,10 @@ import { currentLanguage } from './i18n';
  * through `useT()`, so what they format follows.
  */
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat>();
+const formatters = new Map<string, unknown>();
 
-function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat>(kind: string, options: object, make: (language: string) => F): F {
+/** One Intl formatter per kind, language and options, made on first use. */
+function cached<F>(kind: string, options: object, make: (language: string) => F): F {
   const language = currentLanguage();
   const key = `${kind}|${language}|${JSON.stringify(options)}`;
   let formatter = formatters.get(key) as F | undefined;
@@ -104,6 +105,15 @@ export function formatDuration(ms: number): string {
   if (seconds || parts.length === 0) parts.push([seconds, 'second']);
   const shown = parts.slice(0, 2).map(([value, unit]) => number({ style: 'unit', unit, unitDisplay: 'short' }).format(value));
   return cached('list', { type: 'unit' }, (l) => new Intl.ListFormat(l, { style: 'narrow', type: 'unit' })).format(shown);
+}
+
+/** A language's name in the UI's language ("de" → "German", "Deutsch", "allemand"). */
+export function formatLanguageName(code: string): string {
+  try {
+    return cached('language', {}, (l) => new Intl.DisplayNames(l, { type: 'language' })).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** Items joined as the language lists them ("a, b and c", "a, b und c"). */

@@ -41,10 +41,15 @@ export const LANGUAGES: readonly Language[] = [
 export const SOURCE_LANGUAGE = 'en';
 
 /**
- * The pseudo-locale (development only, never in a production list): English with accented letters,
- * about 40% longer and bracketed, to find clipped labels and text that skipped the catalogs.
+ * Pseudo-locales (development and test builds only, never in a production list): `en-XA` is
+ * English with accented letters, about 40% longer and bracketed, to find clipped labels and text
+ * that skipped the catalogs; `ar-XB` is English forced right to left, to check the mirrored layout
+ * before a right-to-left language's catalogs exist.
  */
-export const PSEUDO_LANGUAGE: Language = { code: 'en-XA', name: 'Ƥšéûðö', dir: 'ltr' };
+export const PSEUDO_LANGUAGES: readonly Language[] = [
+  { code: 'en-XA', name: 'Ƥšéûðö', dir: 'ltr' },
+  { code: 'ar-XB', name: 'Pseudo RTL', dir: 'rtl' },
+];
 
 /** The catalog files of each language. `desktop` is read by the desktop shell only. */
 export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop'] as const;
@@ -52,6 +57,14 @@ export type Namespace = (typeof NAMESPACES)[number];
 
 /** The namespaces the UI loads. */
 export const UI_NAMESPACES: readonly Namespace[] = NAMESPACES.filter((ns) => ns !== 'desktop');
+
+/**
+ * The namespaces every screen may need (sidebar, chat, sign-in, errors): English ones are part of
+ * the first load. The others belong to one area of pages (workspace, admin, account, setup) and
+ * load with those pages, in every language; a test checks that code outside those pages uses
+ * only these.
+ */
+export const CORE_NAMESPACES: readonly Namespace[] = ['common', 'auth', 'chat', 'library', 'errors'];
 
 /** Which namespace file holds the keys of each area (the part of a key before its first dot). */
 export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
@@ -69,7 +82,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   share: 'library',
   workspace: 'workspace',
   knowledge: 'workspace',
-  prompts: 'workspace',
+  prompts: 'library',
   admin: 'admin',
   lan: 'admin',
   usage: 'admin',
@@ -88,13 +101,15 @@ export function namespaceOf(key: string): Namespace {
 
 /** The writing direction of a language code. */
 export function directionOf(code: string): 'ltr' | 'rtl' {
-  return LANGUAGES.find((l) => l.code === code)?.dir ?? 'ltr';
+  return [...LANGUAGES, ...PSEUDO_LANGUAGES].find((l) => l.code === code)?.dir ?? 'ltr';
 }
 
 /** Regional codes that map onto another code than their base language (`pt-PT` reads pt-BR, `zh-HK` zh-TW). */
 const REGIONAL: Readonly<Record<string, string>> = {
   pt: 'pt-BR',
   zh: 'zh-CN',
+  'zh-cn': 'zh-CN',
+  'zh-tw': 'zh-TW',
   'zh-hans': 'zh-CN',
   'zh-sg': 'zh-CN',
   'zh-hant': 'zh-TW',
@@ -112,7 +127,10 @@ export function matchLanguage(preferred: readonly string[], available: readonly 
   for (const wanted of preferred) {
     const lower = wanted.toLowerCase().replace(/_/g, '-');
     const parts = lower.split('-');
-    const candidates = [lower, REGIONAL[lower], parts.length > 2 ? REGIONAL[`${parts[0]}-${parts[1]}`] : undefined, REGIONAL[`${parts[0]}-${parts[parts.length - 1]}`], parts[0], REGIONAL[parts[0]!]];
+    // A tag with a script or region of its own (zh-Hant, zh-HK) takes only that variant: a reader
+    // of Traditional Chinese is not served Simplified. Other tags fall back to their base language.
+    const variant = REGIONAL[lower] ?? (parts.length > 2 ? REGIONAL[`${parts[0]}-${parts[1]}`] : undefined) ?? (parts.length > 1 ? REGIONAL[`${parts[0]}-${parts[parts.length - 1]}`] : undefined);
+    const candidates = variant ? [lower, variant] : [lower, parts[0], REGIONAL[parts[0]!]];
     for (const candidate of candidates) {
       const found = candidate ? byLower.get(candidate.toLowerCase()) : undefined;
       if (found) return found;

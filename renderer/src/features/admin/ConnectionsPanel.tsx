@@ -135,7 +135,7 @@ function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onC
               <TextField label={t('common.numbered', { label: t('admin.baseUrl'), n })} value={r.url} onChange={(e) => set(i, { url: e.target.value })} id={`${name}-url-${i}`} />
               <TextField label={t('common.numbered', { label: t('admin.apiKey'), n })} type="password" autoComplete="off" value={r.key} onChange={(e) => set(i, { key: e.target.value })} id={`${name}-key-${i}`} />
               <TextField label={t('common.numbered', { label: t('admin.prefixId'), n })} hint={t('admin.prefixIdHint')} value={r.prefix_id} onChange={(e) => set(i, { prefix_id: e.target.value })} id={`${name}-prefix-${i}`} />
-              <TextField label={t('common.numbered', { label: t('admin.connectionTags'), n })} hint={t('workspace.tagsHint')} value={r.tags} onChange={(e) => set(i, { tags: e.target.value })} id={`${name}-tags-${i}`} />
+              <TextField label={t('common.numbered', { label: t('admin.connectionTags'), n })} hint={t('admin.tagsHint')} value={r.tags} onChange={(e) => set(i, { tags: e.target.value })} id={`${name}-tags-${i}`} />
             </div>
             <TextArea label={t('common.numbered', { label: t('admin.modelAllowList'), n })} hint={t('admin.modelAllowListHint')} rows={2} value={r.model_ids} onChange={(e) => set(i, { model_ids: e.target.value })} id={`${name}-models-${i}`} />
             <div className="row wrap">

@@ -64,7 +64,7 @@ export function ToolServersPanel() {
                 <div className="grow" style={{ minWidth: 0 }}>
                   <div className="row gap-s">
                     <strong className="truncate">{s.info.name || s.url}</strong>
-                    <span className="badge">{s.type}</span>
+                    <span className="badge">{t(`common.toolType.${s.type}`)}</span>
                     <span className="badge">{t(`admin.authType.${s.auth_type}`)}</span>
                   </div>
                   <div className="tiny muted truncate">{s.url}</div>

@@ -89,7 +89,7 @@ export function UsersPanel() {
                 <th>{t('common.role')}</th>
                 <th className="hide-phone">{t('admin.lastActive')}</th>
                 <th className="hide-phone">{t('common.created')}</th>
-                <th style={{ textAlign: 'right' }}>{t('common.actions')}</th>
+                <th style={{ textAlign: 'end' }}>{t('common.actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -108,7 +108,7 @@ export function UsersPanel() {
                     </div>
                   </td>
                   <td>
-                    <select className="select" style={{ minHeight: 32, height: 32, padding: '2px 28px 2px 8px', width: 110, backgroundPosition: 'calc(100% - 14px) 13px, calc(100% - 9px) 13px' }} aria-label={t('admin.roleOf', { name: u.name })} value={u.role} disabled={u.id === me.id} onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}>
+                    <select className="select compact" aria-label={t('admin.roleOf', { name: u.name })} value={u.role} disabled={u.id === me.id} onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}>
                       {ROLES.map((r) => (
                         <option key={r} value={r}>
                           {t(`common.role.${r}`)}

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useT } from '../../lib/i18n';
+import { LanguagePicker } from '../../components/LanguagePicker';
 import { Logo } from '../../components/Logo';
 import './auth.css';
 
-/** The split layout of the signed-out screens: a brand panel and a form card. */
+/** The split layout of the signed-out screens: a brand panel and a form card, with the language menu under it. */
 export function AuthLayout({ children }: { children: ReactNode }) {
   const t = useT();
   return (
@@ -27,6 +28,9 @@ export function AuthLayout({ children }: { children: ReactNode }) {
             <span>{t('app.name')}</span>
           </div>
           {children}
+          <div className="auth-language">
+            <LanguagePicker compact />
+          </div>
         </div>
       </main>
     </div>

@@ -101,7 +101,7 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
           <blockquote key={i} className="excerpt">
             {(e.page !== undefined || e.score !== undefined) && (
               <div className="tiny muted" style={{ marginBottom: 4 }}>
-                {e.page !== undefined && `${t('chat.page', { page: e.page })} `}
+                {e.page !== undefined && t('chat.page', { page: e.page })}{e.page !== undefined && e.score !== undefined && ' · '}
                 {e.score !== undefined && t('chat.relevanceScore', { percent: formatPercent(e.score) })}
               </div>
             )}

@@ -1,21 +1,24 @@
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useUser } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
-import { ChatDialogs } from '../library/ChatDialogs';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
-import { SearchResults } from '../library/SearchResults';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
+
+// Loaded when first needed: search results while searching, the share/tags/move dialogs when one opens.
+const SearchResults = lazy(() => import('../library/SearchResults').then((m) => ({ default: m.SearchResults })));
+const ChatDialogs = lazy(() => import('../library/ChatDialogs').then((m) => ({ default: m.ChatDialogs })));
 
 /** The left column: brand, new chat, chat search and list, workspace/admin links, the user menu. */
 export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
   const t = useT();
   const user = useUser();
   const navigate = useNavigate();
-  const { search } = useLibraryUi();
+  const { search, dialog } = useLibraryUi();
   const setSearch = setSidebarSearch;
   return (
     <nav className="sidebar" aria-label={t('nav.mainMenu')}>
@@ -50,9 +53,19 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
         </div>
       </div>
       <div className="sidebar-list">
-        {search.trim() ? <SearchResults text={search} onTag={(tag) => setSearch(`tag:${tag}`)} /> : <ChatList search="" />}
+        {search.trim() ? (
+          <Suspense fallback={null}>
+            <SearchResults text={search} onTag={(tag) => setSearch(`tag:${tag}`)} />
+          </Suspense>
+        ) : (
+          <ChatList search="" />
+        )}
         <LibraryActions />
-        <ChatDialogs />
+        {dialog && (
+          <Suspense fallback={null}>
+            <ChatDialogs />
+          </Suspense>
+        )}
       </div>
       <div className="sidebar-foot">
         <NavLink to="/workspace" className="nav-link">

@@ -163,7 +163,7 @@ export function ModelEditor() {
             const on = meta.capabilities?.[c] === true;
             return (
               <button key={c} type="button" className="chip-toggle" aria-pressed={on} onClick={() => setMeta({ capabilities: { ...meta.capabilities, [c]: !on } })}>
-                {c.replace(/_/g, ' ')}
+                {t(`workspace.capability.${c}`)}
               </button>
             );
           })}

@@ -104,12 +104,12 @@ export function ToolEditor() {
         ) : (
           <div className="form-grid">
             <TextField label={t('workspace.openapiUrl')} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={t('workspace.openApiUrlPlaceholder')} required />
-            <TextField label={t('admin.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+            <TextField label={t('workspace.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
           </div>
         )}
         {problems.length > 0 && (
           <div className="notice error" role="alert" aria-label={t('workspace.validation')}>
-            <ul style={{ margin: 0, paddingLeft: 18 }}>
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
               {problems.map((p, i) => (
                 <li key={i} className="mono small" style={{ whiteSpace: 'pre-wrap' }}>
                   {p}

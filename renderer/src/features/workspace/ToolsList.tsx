@@ -49,7 +49,7 @@ export function ToolsList() {
               title={<ResourceTitle to={editable ? editPath : undefined}>{tool.name}</ResourceTitle>}
               meta={
                 <div className="row gap-s">
-                  <span className="badge">{tool.type}</span>
+                  <span className="badge">{t(`common.toolType.${tool.type}`)}</span>
                   {tool.enabled === false && <span className="badge">{t('common.disabled')}</span>}
                   {mcp && tool.authenticated !== undefined && <OAuthConnect serverId={tool.id.replace(/^server:mcp:/, '')} authenticated={tool.authenticated} />}
                 </div>

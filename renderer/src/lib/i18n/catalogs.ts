@@ -1,28 +1,35 @@
 import type { BackendModule, ResourceKey } from 'i18next';
-import account from '../../locales/en/account.json';
-import admin from '../../locales/en/admin.json';
+import type account from '../../locales/en/account.json';
+import type admin from '../../locales/en/admin.json';
 import auth from '../../locales/en/auth.json';
 import chat from '../../locales/en/chat.json';
 import common from '../../locales/en/common.json';
 import errors from '../../locales/en/errors.json';
 import library from '../../locales/en/library.json';
-import setup from '../../locales/en/setup.json';
-import workspace from '../../locales/en/workspace.json';
-import { PSEUDO_LANGUAGE, SOURCE_LANGUAGE } from '../../locales/languages';
+import type setup from '../../locales/en/setup.json';
+import type workspace from '../../locales/en/workspace.json';
+import { PSEUDO_LANGUAGES, SOURCE_LANGUAGE } from '../../locales/languages';
 
-/** English, the source language: part of the first load, so it never waits and every fallback is at hand. */
-export const english = { account, admin, auth, chat, common, errors, library, setup, workspace };
+/** English core namespaces: part of the first load, so the first screen never waits for words. */
+export const englishCore = { auth, chat, common, errors, library };
+
+/** English namespaces of the pages that load on demand (types only: their text loads with the pages). */
+type EnglishPages = { account: typeof account; admin: typeof admin; setup: typeof setup; workspace: typeof workspace };
+type English = typeof englishCore & EnglishPages;
 
 /** Every catalog key of the UI in English (plural forms carry their `_one`/`_other` suffix). */
 export type CatalogKey = {
-  [N in keyof typeof english]: keyof (typeof english)[N] & string;
-}[keyof typeof english];
+  [N in keyof English]: keyof English[N] & string;
+}[keyof English];
 
-/** Other languages: one chunk per catalog file, fetched the first time the language is used. */
-const others = import.meta.glob<{ default: ResourceKey }>(['../../locales/*/*.json', '!../../locales/en/*.json', '!../../locales/*/desktop.json']);
+/** Every other catalog file (other languages, and English page namespaces): one chunk each, fetched when first used. */
+const lazyCatalogs = import.meta.glob<{ default: ResourceKey }>(['../../locales/*/*.json', '!../../locales/en/{auth,chat,common,errors,library}.json', '!../../locales/*/desktop.json']);
 
-/** Codes of the languages whose catalogs ship (folders under locales/ with a common.json). */
-export const shippedCodes: readonly string[] = [SOURCE_LANGUAGE, ...new Set(Object.keys(others).map((path) => path.split('/')[3]!))];
+/** The loader of one catalog file, if it exists. */
+const loaderOf = (language: string, namespace: string) => lazyCatalogs[`../../locales/${language}/${namespace}.json`];
+
+/** Codes of the languages whose catalogs ship (folders under locales/). */
+export const shippedCodes: readonly string[] = [...new Set([SOURCE_LANGUAGE, ...Object.keys(lazyCatalogs).map((path) => path.split('/')[3]!)])];
 
 /** True when the pseudo-locale is offered: in development, or in a build made to test it. */
 export const pseudoEnabled = import.meta.env.DEV || import.meta.env.VITE_PSEUDO_LOCALE === '1';
@@ -33,15 +40,16 @@ export const catalogBackend: BackendModule = {
   callbackApi: true,
   init() {},
   read(language, namespace, callback) {
-    if (pseudoEnabled && language === PSEUDO_LANGUAGE.code) {
-      const source = english[namespace as keyof typeof english] as Record<string, string> | undefined;
-      import('./pseudo').then(
-        (m) => callback(null, m.pseudoCatalog(source ?? {})),
+    const pseudo = pseudoEnabled ? PSEUDO_LANGUAGES.find((p) => p.code === language) : undefined;
+    if (pseudo) {
+      const core = englishCore[namespace as keyof typeof englishCore] as ResourceKey | undefined;
+      Promise.all([import('./pseudo'), core ?? loaderOf(SOURCE_LANGUAGE, namespace)?.().then((m) => m.default) ?? {}]).then(
+        ([m, source]) => callback(null, m.pseudoCatalog(source as Record<string, string>, pseudo.dir)),
         (error: Error) => callback(error, null),
       );
       return;
     }
-    const load = others[`../../locales/${language}/${namespace}.json`];
+    const load = loaderOf(language, namespace);
     if (!load) {
       callback(null, {});
       return;

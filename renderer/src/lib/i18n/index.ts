@@ -1,6 +1,5 @@
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { directionOf, LANGUAGES, matchLanguage, namespaceOf, PSEUDO_LANGUAGE, SOURCE_LANGUAGE, type Language } from '../../locales/languages';
+import { useMemo, useSyncExternalStore } from 'react';
+import { directionOf, LANGUAGES, matchLanguage, namespaceOf, PSEUDO_LANGUAGES, SOURCE_LANGUAGE, type Language, type Namespace } from '../../locales/languages';
 import { pseudoEnabled, shippedCodes, type CatalogKey } from './catalogs';
 import { i18n } from './instance';
 
@@ -25,17 +24,30 @@ export function hasText(key: string): key is StringKey {
   return i18n.exists(key, { ns: namespaceOf(key), count: 1 });
 }
 
-/** `t` for a component: it renders again when the language changes (the function's identity changes too). */
+function subscribe(onChange: () => void): () => void {
+  i18n.on('languageChanged', onChange);
+  return () => i18n.off('languageChanged', onChange);
+}
+
+/** The current language code, re-rendering the component when it changes. */
+export function useLanguage(): string {
+  return useSyncExternalStore(subscribe, () => i18n.language);
+}
+
+/**
+ * `t` for a component: it renders again when the language changes (the function's identity
+ * changes too, so memos that use it follow). Kept to a store subscription rather than
+ * react-i18next's hook: this runs on every screen's first load, where every kilobyte counts.
+ */
 export function useT(): typeof t {
-  const { i18n: instance } = useTranslation(undefined, { i18n });
-  const language = instance.language;
+  const language = useLanguage();
   return useMemo(() => ((key: StringKey, vars?: TextVars) => t(key, vars)) as typeof t, [language]);
 }
 
 /** The languages a person can pick here: every shipped one, plus the pseudo-locale in development. */
 export function availableLanguages(): Language[] {
   const shipped = LANGUAGES.filter((l) => shippedCodes.includes(l.code));
-  return pseudoEnabled ? [...shipped, PSEUDO_LANGUAGE] : shipped;
+  return pseudoEnabled ? [...shipped, ...PSEUDO_LANGUAGES] : shipped;
 }
 
 /** A code this UI can show: itself when available, else its closest available language, else English. */
@@ -44,23 +56,33 @@ export function supportedLanguage(code: string | undefined | null): string {
   return matchLanguage([code], availableLanguages().map((l) => l.code)) ?? SOURCE_LANGUAGE;
 }
 
+/**
+ * Loads a page area's namespaces (workspace, admin, account, setup) in the current language;
+ * later language switches load them too. Pages await it before they render (see app/App.tsx).
+ */
+export function loadTexts(namespaces: readonly Namespace[]): Promise<void> {
+  return i18n.loadNamespaces([...namespaces]).then(() => undefined);
+}
+
 /** The current language code. */
 export function currentLanguage(): string {
   return i18n.language;
 }
 
-/** The current language code, re-rendering on change. */
-export function useLanguage(): string {
-  return useTranslation(undefined, { i18n }).i18n.language;
-}
-
 /** Sets `lang` and `dir` on <html> for a language: the layout mirrors for right-to-left ones. */
 function applyToDocument(code: string): void {
+  if (typeof document === 'undefined') return;
   document.documentElement.lang = code;
   document.documentElement.dir = directionOf(code);
 }
 
 i18n.on('languageChanged', applyToDocument);
+
+/** Calls `listener` with each new language code; returns the unsubscribe function. */
+export function onLanguageChange(listener: (code: string) => void): () => void {
+  i18n.on('languageChanged', listener);
+  return () => i18n.off('languageChanged', listener);
+}
 
 /**
  * Switches the UI to a language (its catalogs are fetched first, so the switch shows no English

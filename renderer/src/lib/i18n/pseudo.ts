@@ -22,7 +22,20 @@ export function pseudoText(text: string): string {
   return `[${accented}${PAD.repeat(Math.ceil(extra / PAD.length)).slice(0, extra)}]`;
 }
 
-/** A whole catalog in the pseudo-locale. */
-export function pseudoCatalog(source: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(source).map(([key, text]) => [key, pseudoText(text)]));
+/**
+ * One English text forced right to left: each run of words between placeholders and tags is
+ * wrapped in a right-to-left override, so it reads (mirrored) like a right-to-left script while
+ * names and numbers filled in stay as they are.
+ */
+export function pseudoRtlText(text: string): string {
+  return text
+    .split(/(\{\{[^}]*\}\}|<[^>]*>)/)
+    .map((part, i) => (i % 2 === 1 || !part.trim() ? part : `\u202E${part}\u202C`))
+    .join('');
+}
+
+/** A whole catalog in a pseudo-locale: lengthened and accented (`ltr`), or forced right to left (`rtl`). */
+export function pseudoCatalog(source: Record<string, string>, dir: 'ltr' | 'rtl' = 'ltr'): Record<string, string> {
+  const convert = dir === 'rtl' ? pseudoRtlText : pseudoText;
+  return Object.fromEntries(Object.entries(source).map(([key, text]) => [key, convert(text)]));
 }

@@ -130,6 +130,7 @@ export function Composer({
         id="chat-input"
         area={area}
         className="composer-input"
+        dir="auto"
         placeholder={t('chat.placeholder')}
         aria-label={t('chat.placeholder')}
         value={text}
