@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadExports } from '../../platform/library-exports';
 import { IngestError } from './extraction-error';
-import { blockText, DROPPED } from './html-text';
+import { blockText, DROPPED } from '../../platform/html-text';
 import { zipBombReason } from './zip-guard';
 
 /** What extraction yields: plain text, and HTML when the source has structure (HTML, DOCX). */

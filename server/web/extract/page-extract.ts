@@ -1,6 +1,6 @@
 import type { WebSearchResult } from '../../contracts/web';
 import { loadExports } from '../../platform/library-exports';
-import { blockText, DROPPED } from '../../retrieval/ingest/html-text';
+import { blockText, DROPPED } from '../../platform/html-text';
 
 /** A fetched page to turn into text (a plain object: it crosses to the worker thread). */
 export interface PageInput {
