@@ -88,3 +88,36 @@ test('an admin turns web search on with SearXNG; the globe searches, the status 
   const detail = (await as.get(`/api/v1/knowledge/${bases[0].id}`)).body;
   expect(detail.files.map((f: { name?: string; filename?: string }) => f.name ?? f.filename)).toContain('Tides of Gull Bay.md');
 });
+
+test('in German: Admin → Websuche, the globe, the status and the citation speak German', async ({ page, server, admin }) => {
+  const as = server.as(admin.token);
+  await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
+  await as.post('/api/v1/users/user/settings/update', { language: 'de' });
+  await signIn(page, admin.email, admin.password);
+
+  await page.goto('/admin/web-search');
+  const panel = page.locator('section').filter({ hasText: 'Suchanfragen gehen an die hier gewählte Suchmaschine' });
+  await expect(panel.getByLabel('Suchmaschine', { exact: true })).toHaveValue('searxng');
+  await expect(panel.getByText(/Für Büros empfohlen/)).toBeVisible();
+  await panel.getByRole('switch', { name: /^Websuche/ }).click();
+  await panel.getByLabel('SearXNG-Such-URL').fill(searxng.url('/search'));
+  await panel.getByLabel('Private Netzwerke, aus denen Seiten gelesen werden dürfen').fill('127.0.0.2/32');
+  await page.getByRole('button', { name: 'Speichern' }).click();
+  await page.locator('h2', { hasText: 'Websuche' }).scrollIntoViewIfNeeded();
+  await snap(page, 'admin-web-search-de');
+
+  await page.getByRole('button', { name: 'Neuer Chat' }).click();
+  const globe = page.getByRole('button', { name: 'Im Web suchen' });
+  await globe.click();
+  await expect(globe).toHaveAttribute('aria-pressed', 'true');
+  openai.reply({ text: 'Hochwasser ist am Samstag um 06:40 [1].', chunks: 8, delayMs: 150 });
+  await sendMessage(page, 'Wann ist am Samstag Hochwasser in Gull Bay?');
+  const answer = page.getByTestId('message-assistant').last();
+  await expect(answer.getByRole('status')).toHaveText('2 Seiten gelesen');
+  await snap(page, 'chat-web-search-status-de');
+  await answer.getByRole('button', { name: /Tides of Gull Bay/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('link', { name: pages.url('/tides') })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'In einer Wissensdatenbank speichern' })).toBeVisible();
+  await snap(page, 'chat-web-citation-de');
+});
