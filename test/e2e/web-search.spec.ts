@@ -111,7 +111,9 @@ test('in German: Admin → Websuche, the globe, the status and the citation spea
   await globe.click();
   await expect(globe).toHaveAttribute('aria-pressed', 'true');
   openai.reply({ text: 'Hochwasser ist am Samstag um 06:40 [1].', chunks: 8, delayMs: 150 });
-  await sendMessage(page, 'Wann ist am Samstag Hochwasser in Gull Bay?');
+  const box = page.getByRole('textbox', { name: 'Nachricht senden' });
+  await box.fill('Wann ist am Samstag Hochwasser in Gull Bay?');
+  await box.press('Enter');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer.getByRole('status')).toHaveText('2 Seiten gelesen');
   await snap(page, 'chat-web-search-status-de');
