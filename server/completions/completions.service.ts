@@ -16,7 +16,7 @@ import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
-import { injectContext, noRetrieval } from './stages/retrieval';
+import { injectContext, noRetrieval, unmatchedStatus } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
 import { EMPTY_TOOLS, mergeToolSets, noTools } from './stages/tools';
 
@@ -141,11 +141,14 @@ export function createCompletionsService(deps: CompletionsDeps) {
         if (found.length > 0) {
           // Knowledge first, then the web: one numbering for both.
           const sources = [...prepared.retrieval.sources, ...found];
-          answering = { ...prepared, retrieval: { sources }, messages: injectContext(prepared.webSearch.messages, { sources }) };
+          const retrieval = { ...prepared.retrieval, sources };
+          answering = { ...prepared, retrieval, messages: injectContext(prepared.webSearch.messages, retrieval) };
         }
       }
       const sources = answering.retrieval.sources;
       if (sources.length > 0) await emit({ type: 'sources', sources });
+      const unmatched = unmatchedStatus(prepared.retrieval);
+      if (unmatched) await emit({ type: 'status', status: unmatched });
       const outcome = await answerStage(answering, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
       const saved = await recorder.finish(outcome, sources);

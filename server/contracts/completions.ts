@@ -87,6 +87,8 @@ export interface CompletionStatus {
   count?: number;
   /** Set when the step failed; `description` says why. */
   error?: boolean;
+  /** `knowledge_unmatched`: the knowledge bases and files searched in which no passage matched. */
+  names?: string[];
 }
 
 /** Token counts. */

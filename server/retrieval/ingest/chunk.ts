@@ -2,7 +2,7 @@ import type { RetrievalConfig } from '../../contracts/retrieval';
 import { loadExports } from '../../platform/library-exports';
 import type { Extracted } from './extract';
 import { IngestError } from './extraction-error';
-import { blockText } from '../../platform/html-text';
+import { blockText } from './html-text';
 import { splitCharacters, splitTokens } from './split-text';
 
 /** A chunk: the text searched, what to return instead (a parent), and metadata. */

@@ -29,7 +29,7 @@ export function createPageExtractor(log: Logger) {
     const worker = pick();
     worker.waiting += 1;
     try {
-      return await worker.requests.request<T>(message, settle<T>, transfer);
+      return await worker.requests.request<T>(message, settle<T>, { transfer });
     } finally {
       worker.waiting -= 1;
     }

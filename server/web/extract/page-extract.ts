@@ -1,6 +1,6 @@
 import type { WebSearchResult } from '../../contracts/web';
 import { loadExports } from '../../platform/library-exports';
-import { blockText, DROPPED } from '../../platform/html-text';
+import { blockTextOf, DROPPED, type HtmlTree } from '../../platform/html-blocks';
 
 /** A fetched page to turn into text (a plain object: it crosses to the worker thread). */
 export interface PageInput {
@@ -23,19 +23,44 @@ const PAGE_FURNITURE = 'nav, header, footer, aside, form, [role=navigation], [ro
 /** Longest text kept of one page, in characters. */
 export const MAX_PAGE_CHARS = 400_000;
 
+/** The part of linkedom's DOM used here (the service's TypeScript has no DOM library). */
+interface DomNode {
+  nodeType: number;
+  localName?: string;
+  data?: string;
+  childNodes: ArrayLike<DomNode>;
+}
+interface DomElement extends DomNode {
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<{ remove(): void }>;
+}
+interface PageDocument extends DomElement {
+  title: string;
+  body: DomElement | null;
+  documentElement: DomElement;
+}
 interface ReadabilityArticle {
   title?: string | null;
-  content?: string | null;
+  /** The article's element itself (the serializer below hands it over instead of its HTML). */
+  content?: DomElement | null;
   textContent?: string | null;
 }
-/** The part of the page's DOM used here (the service's TypeScript has no DOM library). */
-interface PageDocument {
-  title: string;
-  body: { outerHTML: string } | null;
-}
-type ReadabilityClass = new (document: PageDocument, options?: { charThreshold?: number; maxElemsToParse?: number }) => { parse(): ReadabilityArticle | null };
+type ReadabilityClass = new (document: PageDocument, options?: { charThreshold?: number; maxElemsToParse?: number; serializer?: (element: DomElement) => DomElement }) => { parse(): ReadabilityArticle | null };
 interface LinkedomModule {
   parseHTML(html: string): { document: PageDocument };
+}
+
+/** A DOM as {@link blockTextOf} reads it. */
+const DOM_TREE: HtmlTree<DomNode> = {
+  text: (node) => (node.nodeType === 3 ? (node.data ?? '') : undefined),
+  tag: (node) => (node.nodeType === 1 ? (node.localName ?? '') : node.nodeType === 9 || node.nodeType === 11 ? '' : undefined),
+  children: (node) => node.childNodes,
+};
+
+/** Removes every element matching `selector` under `root`. */
+function removeAll(root: DomElement, selector: string): void {
+  const found = root.querySelectorAll(selector);
+  for (let i = 0; i < found.length; i += 1) found[i]!.remove();
 }
 
 /** Readability's class (read through loadExports: the bundle may expose the CommonJS module as `default` only). */
@@ -88,35 +113,31 @@ const hostOf = (url: string) => {
  * An HTML page's main content: Readability's article when it finds one (menus, footers and ads
  * left out), else the page's main part; scripts, styles and embeds dropped; one line per block.
  * The DOM is linkedom's (about twenty times quicker than jsdom on a 100 KB page, and Readability
- * reads it the same); the text is decoded in the charset the server or the page declares.
+ * reads it the same) and the text is read from it directly (no HTML written out and parsed
+ * again); the text is decoded in the charset the server or the page declares.
  */
 async function htmlText(input: PageInput): Promise<PageText> {
-  const [{ parseHTML }, Readability, cheerio] = await Promise.all([linkedomModule(), readabilityClass(), loadExports(import('cheerio'), 'cheerio', 'load')]);
+  const [{ parseHTML }, Readability] = await Promise.all([linkedomModule(), readabilityClass()]);
   const text = decode(input.body, input.charset ?? declaredCharset(input.body));
   const { document } = parseHTML(text);
   const documentTitle = (document.title ?? '').trim();
-  let article: string | undefined;
-  let title = documentTitle;
-  // Readability changes the document it reads: the body is kept first for the fallback.
-  const body = document.body?.outerHTML ?? text;
   try {
-    const found = new Readability(document, { charThreshold: 200, maxElemsToParse: 200_000 }).parse();
+    const found = new Readability(document, { charThreshold: 200, maxElemsToParse: 200_000, serializer: (element) => element }).parse();
     if (found?.content && (found.textContent ?? '').trim().length >= 200) {
-      article = found.content;
-      title = found.title?.trim() || documentTitle;
+      removeAll(found.content, DROPPED);
+      return { url: input.url, title: found.title?.trim() || documentTitle || hostOf(input.url), text: clip(blockTextOf([found.content], DOM_TREE)) };
     }
   } catch {
     // Readability could not make sense of it: the fallback below reads the body.
   }
-  const $ = cheerio.load(article ?? body);
-  $(DROPPED).remove();
-  if (article === undefined) {
-    // No article found (a short page): its main part, without menus, banners and footers.
-    $(PAGE_FURNITURE).remove();
-    const main = $('main, article, [role=main]').first();
-    return { url: input.url, title: title || hostOf(input.url), text: clip(blockText($, main.length > 0 ? main : $.root())) };
-  }
-  return { url: input.url, title: title || hostOf(input.url), text: clip(blockText($, $.root())) };
+  // No article found (a short page): its main part, without menus, banners and footers. Readability
+  // changed the document it read, so the page is parsed again (rare, and mostly small pages).
+  const page = parseHTML(text).document;
+  const root = page.body ?? page.documentElement;
+  removeAll(root, DROPPED);
+  removeAll(root, PAGE_FURNITURE);
+  const main = root.querySelector('main, article, [role=main]');
+  return { url: input.url, title: documentTitle || hostOf(input.url), text: clip(blockTextOf([main ?? root], DOM_TREE)) };
 }
 
 async function pdfText(input: PageInput): Promise<PageText> {
