@@ -14,6 +14,9 @@ interface Reply {
 /** Reading threads: pages of one search are extracted side by side (at most two: the service keeps a core). */
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 
+/** Longest a page's extraction may take; past it the thread is stopped (a page Readability cannot finish) and the page is skipped. */
+const PAGE_TIMEOUT_MS = 20_000;
+
 /**
  * Page text extraction off the service's thread (a DOM and Readability on a 1 MB page take tens
  * to hundreds of milliseconds of CPU): up to {@link THREADS} worker threads, each started on first
@@ -29,7 +32,7 @@ export function createPageExtractor(log: Logger) {
     const worker = pick();
     worker.waiting += 1;
     try {
-      return await worker.requests.request<T>(message, settle<T>, { transfer });
+      return await worker.requests.request<T>(message, settle<T>, { transfer, timeoutMs: PAGE_TIMEOUT_MS });
     } finally {
       worker.waiting -= 1;
     }
