@@ -49,6 +49,13 @@ try {
     await work();
     return performance.now() - started;
   };
+  /** CPU time of this process (every thread: the service's and the reading workers') a piece of work took, in ms; much steadier than wall time on a loaded machine. */
+  const cpu = async (work: () => Promise<unknown>) => {
+    const before = process.cpuUsage();
+    await work();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
 
   // Warm up: the reading worker, jsdom, Readability, the engine connection.
   for (let i = 0; i < 3; i += 1) {
@@ -59,15 +66,22 @@ try {
   const added: number[] = [];
   const full: number[] = [];
   const floors: number[] = [];
+  const cpuAdded: number[] = [];
   for (let i = 0; i < ROUNDS; i += 1) {
-    const f = await time(() => floor('pages'));
-    const s = await time(async () => {
-      const sources = await search('pages');
-      if (sources.length === 0) throw new Error('the search found nothing');
-    });
+    let f = 0;
+    let s = 0;
+    const fc = await cpu(async () => (f = await time(() => floor('pages'))));
+    const sc = await cpu(
+      async () =>
+        (s = await time(async () => {
+          const sources = await search('pages');
+          if (sources.length === 0) throw new Error('the search found nothing');
+        })),
+    );
     floors.push(f);
     full.push(s);
     added.push(s - f);
+    cpuAdded.push(sc - fc);
   }
 
   // Parallel reads: three pages against one, each waiting PAGE_DELAY at the server.
@@ -98,6 +112,7 @@ try {
     ['3-page search, floor: engine + raw parallel fetch (p50)', ms(median(floors)), ''],
     ['added time over the floor, paired (p50)', ms(median(added)), `≤ 50 ms: ${median(added) <= 50 ? 'yes' : 'NO'}`],
     ['added time over the floor, paired (p90)', ms(percentile(added, 90)), ''],
+    ['added CPU time over the floor, all threads, paired (p50)', ms(median(cpuAdded)), ''],
     [`read 1 page (p50; server waits ${PAGE_DELAY} ms)`, ms(median(one)), ''],
     ['read 3 pages (p50)', ms(median(three)), `parallel (< 2× one page): ${median(three) < 2 * median(one) ? 'yes' : 'NO'}`],
     ['event loop idle, p99', ms(idle.percentile(99) / 1e6), ''],
@@ -105,7 +120,7 @@ try {
     ['  same, max', ms(busy.max / 1e6), ''],
   ];
   const width = Math.max(...rows.map((r) => r[0].length));
-  console.log(`\nbench:web — ${ROUNDS} rounds, ${os.cpus().length} cores\n`);
+  console.log(`\nbench:web — ${ROUNDS} rounds, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   for (const [label, value, verdict] of rows) console.log(`${label.padEnd(width)}  ${value.padStart(10)}  ${verdict}`);
 } finally {
   await server.close();
