@@ -13,9 +13,13 @@ export interface WebSearchDeps {
   parseHtmlResults(html: string): Promise<WebSearchResult[]>;
 }
 
-/** An engine that failed: 400 naming the engine and the reason (Open WebUI answers web search errors with 400). */
+/**
+ * An engine that failed: 400 naming the engine and the reason (Open WebUI answers web search
+ * errors with 400); 403 `OFFLINE` with the guard's reason when Parley is offline.
+ */
 function engineFailed(engine: WebSearchEngine, error: unknown): HttpError {
   const known = asWebFetchError(error);
+  if (known?.code === 'OFFLINE') return new HttpError(403, 'OFFLINE', known.message);
   const reason = known ? known.message : 'it could not be reached';
   return new HttpError(400, 'WEB_SEARCH_FAILED', `The web search engine (${engine}) failed: ${reason}`);
 }

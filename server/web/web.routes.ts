@@ -72,6 +72,7 @@ export function webRoutes(deps: WebPagesDeps & { web: WebService }): Routes {
           page = await web.readOne(body.url, clientSignal(res));
         } catch (error) {
           const known = asWebFetchError(error);
+          if (known?.code === 'OFFLINE') throw forbidden(known.message, 'OFFLINE');
           if (known) throw badRequest(`The page could not be read: ${known.message}`, `WEB_${known.code}`);
           throw error;
         }

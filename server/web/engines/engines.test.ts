@@ -136,4 +136,23 @@ describe('search engines against fakes of their documented APIs', () => {
     const noUrl = (await run('searxng', ['x'], { SEARXNG_QUERY_URL: '' }).catch((e: unknown) => e)) as HttpError;
     expect(noUrl.message).toContain('SEARXNG_QUERY_URL');
   });
+
+  it('while the outbound gate refuses (offline), no engine is asked and the 403 says why', async () => {
+    const offline = createEngineHttp({
+      gate: ({ host, purpose }) => {
+        throw new Error(`Parley is offline (PARLEY_OFFLINE=1): it makes no connection to ${host} (${purpose})`);
+      },
+    });
+    const asked = web.requests.length;
+    try {
+      const error = (await searchWeb({ http: offline, key: async () => KEY, endpoints: fakes.endpoints as Record<WebSearchEngine, string>, parseHtmlResults: duckduckgoResults }, settingsFor('searxng'), ['tides']).catch((e: unknown) => e)) as HttpError;
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error.status).toBe(403);
+      expect(error.code).toBe('OFFLINE');
+      expect(error.message).toMatch(/Parley is offline \(PARLEY_OFFLINE=1\).*web-engine/);
+      expect(web.requests.length).toBe(asked);
+    } finally {
+      await offline.close();
+    }
+  });
 });
