@@ -92,8 +92,9 @@ test('an admin turns web search on with SearXNG; the globe searches, the status 
 test('in German: Admin → Websuche, the globe, the status and the citation speak German', async ({ page, server, admin }) => {
   const as = server.as(admin.token);
   await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
-  await as.post('/api/v1/users/user/settings/update', { language: 'de' });
   await signIn(page, admin.email, admin.password);
+  // Deutsch as the person's language: the UI follows it on the next load.
+  await as.post('/api/v1/users/user/settings/update', { language: 'de' });
 
   await page.goto('/admin/web-search');
   const panel = page.locator('section').filter({ hasText: 'Suchanfragen gehen an die hier gewählte Suchmaschine' });
