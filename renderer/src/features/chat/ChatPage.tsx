@@ -7,6 +7,7 @@ import { modelsApi } from '../../api/models';
 import { ratingsApi, type MessageRating } from '../../api/ratings';
 import { useSession, useUser } from '../../app/session';
 import { useSettings } from '../../app/settings';
+import { useAbilities } from '../../app/abilities';
 import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
@@ -87,7 +88,14 @@ export default function ChatPage() {
   };
 
   const webSearchAvailable = useWebSearchAvailable(models.data?.find((m) => m.id === model));
-  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, webSearchAvailable }), [queryClient, navigate, systemPrompt, webSearchAvailable]);
+  const abilities = useAbilities();
+  const chosenMemory = choicesOf(key).memory;
+  const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
+  const suggestMemories = abilities.memories && settings.memory_suggestions === true;
+  const ctx: ChatContext = useMemo(
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, webSearchAvailable, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, webSearchAvailable, memory, suggestMemories],
+  );
   const streaming = !!conversation?.streamingId;
 
   const actions: MessageActions = useMemo(
