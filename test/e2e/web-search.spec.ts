@@ -118,6 +118,8 @@ test('in German: Admin → Websuche, the globe, the status and the citation spea
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer.getByRole('status')).toHaveText('2 Seiten gelesen');
   await snap(page, 'chat-web-search-status-de');
+  // The answer finished (it is saved and drawn again when it ends), then its citation opens.
+  await expect(answer).toContainText('Hochwasser ist am Samstag um 06:40');
   await answer.getByRole('button', { name: /Tides of Gull Bay/ }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('link', { name: pages.url('/tides') })).toBeVisible();
