@@ -10,10 +10,13 @@ import { useT } from '../../../lib/i18n';
 import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
+import { WebSearchToggle } from './web-search-toggle';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
 export interface ComposerFeatureProps {
   disabled?: boolean;
+  /** Web search is on, permitted, and the chosen model can use it. */
+  webSearchAvailable?: boolean;
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
   /** Attaches files to the next message (they upload at once). */
@@ -154,5 +157,6 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'knowledge', Control: KnowledgeToggle },
   { id: 'notes', Control: NotesToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'web_search', Control: WebSearchToggle },
   { id: 'memory', Control: MemoryToggle },
 ];
