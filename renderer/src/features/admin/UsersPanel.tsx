@@ -17,6 +17,7 @@ import { useToast } from '../../components/Toasts';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
+import { newPasswordError, passwordHint } from '../../lib/password';
 
 const PAGE_SIZE = 30;
 const ROLES: Role[] = ['pending', 'user', 'admin'];
@@ -162,6 +163,8 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
   const t = useT();
   const [form, setForm] = useState({ name: '', email: '', password: '', role: 'user' as Role });
   const { busy, error, onSubmit } = useFormSubmit(async () => {
+    const problem = newPasswordError(form.password);
+    if (problem) throw new Error(problem);
     await authApi.addUser(form);
     onDone();
   });
@@ -170,7 +173,7 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
       <form className="col" onSubmit={onSubmit}>
         <TextField label={t('common.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
         <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
-        <TextField label={t('common.password')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
+        <TextField label={t('common.password')} hint={passwordHint()} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
         <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
           {ROLES.map((r) => (
             <option key={r} value={r}>
@@ -188,6 +191,8 @@ function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () =
   const t = useT();
   const [form, setForm] = useState({ name: user.name, email: user.email, role: user.role, password: '' });
   const { busy, error, onSubmit } = useFormSubmit(async () => {
+    const problem = form.password ? newPasswordError(form.password) : null;
+    if (problem) throw new Error(problem);
     await usersApi.update(user.id, { name: form.name, email: form.email, role: form.role, ...(form.password ? { password: form.password } : {}) });
     onDone();
   });
@@ -203,7 +208,7 @@ function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () =
             </option>
           ))}
         </SelectField>
-        <TextField label={t('admin.newPasswordOptional')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        <TextField label={t('admin.newPasswordOptional')} hint={passwordHint()} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
         <FormFooter error={error} busy={busy} onCancel={onClose} />
       </form>
     </Modal>
