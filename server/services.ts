@@ -14,6 +14,7 @@ import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
 import type { Clock } from './platform/clock';
 import { dialectOf, type Db } from './platform/db/knex';
+import { tableFeed } from './platform/db/table-cache';
 import { createJobs } from './platform/jobs';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
@@ -28,7 +29,7 @@ import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
-import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
+import { announcePendingSignups, createProfileImageStore, createUsersRepo, createUsersService } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
 
@@ -89,6 +90,7 @@ export async function buildServices(platform: Platform) {
     log,
   });
   users.afterUserDeleted((userId) => auth.deleteApiKey(userId));
+  const pendingSignups = announcePendingSignups({ feed: tableFeed(db, 'users'), repo: usersRepo, realtime: platform.realtime, log });
   users.onPasswordReset((userId) => auth.revokeSessions(userId));
 
   const lan = createLanSharing({
@@ -128,6 +130,7 @@ export async function buildServices(platform: Platform) {
   };
   // Registered first, so it runs last: every runner has stopped, what is still held goes back to the queue.
   onShutdown(() => jobs.close());
+  onShutdown(async () => pendingSignups.stop());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   onShutdown(() => builtin.close());

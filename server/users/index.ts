@@ -6,3 +6,4 @@ export { usersRoutes, defaultAvatarRoutes, appIconRoutes } from './users.routes'
 export { createProfileImageStore, type ProfileImageStore } from './profile-images';
 export { defaultAvatarPng } from './default-avatar';
 export { appIconPng } from './app-icon';
+export { announcePendingSignups, PENDING_SIGNUPS_EVENT } from './pending-signups';

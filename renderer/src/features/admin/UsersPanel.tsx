@@ -18,6 +18,7 @@ import { formatDate, formatDateTime } from '../../lib/format';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 import { newPasswordError, passwordHint } from '../../lib/password';
+import { usePendingSignups } from '../../hooks/use-pending-signups';
 
 const PAGE_SIZE = 30;
 const ROLES: Role[] = ['pending', 'user', 'admin'];
@@ -31,6 +32,8 @@ export function UsersPanel() {
   const [query, setQuery] = useState('');
   const [debounced, setDebounced] = useState('');
   const [groupId, setGroupId] = useState('');
+  const [onlyPending, setOnlyPending] = useState(false);
+  const pending = usePendingSignups(true);
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<UserListItem | null>(null);
@@ -40,7 +43,11 @@ export function UsersPanel() {
     return () => clearTimeout(id);
   }, [query]);
 
-  const users = useQuery({ queryKey: ['users', debounced, groupId, page], queryFn: () => usersApi.list({ query: debounced || undefined, page, group_id: groupId || undefined }), placeholderData: keepPreviousData });
+  const users = useQuery({
+    queryKey: ['users', debounced, groupId, onlyPending, page],
+    queryFn: () => usersApi.list({ query: debounced || undefined, page, group_id: groupId || undefined, role: onlyPending ? 'pending' : undefined }),
+    placeholderData: keepPreviousData,
+  });
   const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
   const active = useQuery({ queryKey: ['users', 'active'], queryFn: usersApi.active, refetchInterval: 15_000 });
   const online = new Set(active.data?.user_ids ?? []);
@@ -58,6 +65,14 @@ export function UsersPanel() {
 
   return (
     <section>
+      {(pending > 0 || onlyPending) && (
+        <div className="notice warning row mb" role="status" data-testid="pending-signups-notice">
+          <span className="grow">{pending > 0 ? t('admin.pendingNotice', { count: pending }) : t('admin.userCount', { count })}</span>
+          <button type="button" className="btn small" aria-pressed={onlyPending} onClick={() => (setOnlyPending(!onlyPending), setPage(1))}>
+            {onlyPending ? t('admin.showAll') : t('admin.showPending')}
+          </button>
+        </div>
+      )}
       <div className="row wrap mb">
         <div className="grow" style={{ minWidth: 200, maxWidth: 360 }}>
           <input className="input" type="search" placeholder={t('admin.searchUsers')} aria-label={t('admin.searchUsers')} value={query} onChange={(e) => setQuery(e.target.value)} />
