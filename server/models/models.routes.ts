@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AvailableModel, BaseModel, CreateModelRequest, Model, ModelIdQuery, ModelListEntry, ModelListQuery, ModelsConfig, ModelsConfigUpdate, ModelsImportRequest, UpdateModelRequest } from '../contracts/models';
+import { isEmbeddingModel } from '../contracts/model-kind';
 import { route, type Routes } from '../platform/http/route';
 import { modelsPermissionRequired } from './models.errors';
 import type { Models } from './models.module';
@@ -16,7 +17,10 @@ export function modelsRoutes(models: Models): Routes {
     route({ method: 'get', path: '/list', guard: 'user', query: ModelListQuery, summary: 'Registry models the caller may read', response: z.array(ModelListEntry) }, ({ user, query }) =>
       registry.list(user, query.id),
     ),
-    route({ method: 'get', path: '/available', guard: 'user', summary: 'Models the caller may chat with (the model picker)', response: z.array(AvailableModel) }, ({ user }) => resolution.available(user)),
+    // Embedding and reranking models cannot chat: the pickers never offer them (API clients still see them in /v1/models).
+    route({ method: 'get', path: '/available', guard: 'user', summary: 'Models the caller may chat with (the model picker)', response: z.array(AvailableModel) }, async ({ user }) =>
+      (await resolution.available(user)).filter((m) => m.kind === 'custom' || !isEmbeddingModel(m.id)),
+    ),
     route({ method: 'get', path: '/model', guard: 'user', query: ModelIdQuery, summary: 'A registry model (`id` in the query: ids may hold `/`)', response: Model }, ({ user, query }) =>
       registry.get(user, query.id),
     ),

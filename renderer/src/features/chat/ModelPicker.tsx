@@ -16,6 +16,7 @@ function groupLabel(m: Pickable, t: ReturnType<typeof useT>): string {
   if (key === 'custom') return t('chat.groupWorkspace');
   if (m.provider === 'compat') return t('chat.connectionCompat', { n: (m.provider_index ?? 0) + 1 });
   if (m.provider === 'local') return t('chat.connectionLocal', { n: (m.provider_index ?? 0) + 1 });
+  if (m.provider === 'builtin') return t('chat.groupBuiltin');
   return t('chat.groupOther');
 }
 

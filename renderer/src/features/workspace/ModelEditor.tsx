@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { isEmbeddingModel } from '../../../../server/contracts/model-kind';
 import { knowledgeApi } from '../../api/knowledge';
 import { modelsApi, type ModelCapability, type ModelForm } from '../../api/models';
 import { toolsApi } from '../../api/tools';
@@ -43,7 +44,7 @@ export function ModelEditor() {
   const existing = useQuery({ queryKey: ['models', 'one', editId], queryFn: () => modelsApi.get(editId!), enabled: !!editId });
   const bases = useQuery({
     queryKey: ['models', 'bases', user.role],
-    queryFn: async () => (user.role === 'admin' ? modelsApi.base().catch(() => modelsApi.available()) : modelsApi.available()).then((list) => list.filter((m) => !m.base_model_id)),
+    queryFn: async () => (user.role === 'admin' ? modelsApi.base().catch(() => modelsApi.available()) : modelsApi.available()).then((list) => list.filter((m) => !m.base_model_id && !isEmbeddingModel(m.id))),
   });
   const knowledge = useQuery({ queryKey: ['knowledge'], queryFn: knowledgeApi.list });
   const tools = useQuery({ queryKey: ['tools'], queryFn: toolsApi.list });
