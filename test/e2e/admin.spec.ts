@@ -23,7 +23,7 @@ test('an admin creates a group, adds a member and grants it a permission', async
   const edit = page.getByRole('dialog');
   await edit.getByLabel('Search by name or email').fill('bob');
   await edit.getByRole('checkbox', { name: /Bob Builder/ }).check();
-  await edit.getByRole('switch', { name: 'Tools' }).check();
+  await edit.getByRole('switch', { name: 'Tools', exact: true }).check();
   await snap(page, 'admin-group-editor');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();

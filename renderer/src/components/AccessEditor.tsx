@@ -36,7 +36,7 @@ function PeoplePicker({ label, selected, onChange }: { label: string; selected: 
           ))}
         </div>
       )}
-      <input className="input" type="search" aria-label={`${label}: ${t('workspace.findPeople')}`} placeholder={t('workspace.findPeople')} value={query} onChange={(e) => setQuery(e.target.value)} />
+      <input className="input" type="search" aria-label={label} placeholder={t('workspace.findPeople')} value={query} onChange={(e) => setQuery(e.target.value)} />
       {debounced.length > 0 && found.isSuccess && (
         <div className="chips-input">
           {offered.length === 0 ? (
