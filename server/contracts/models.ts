@@ -163,6 +163,8 @@ export const AvailableModel = z.object({
   /** For base models, and custom models whose base model is listed right now. */
   provider: ProviderKind.nullable(),
   provider_index: z.number().nullable(),
+  /** The name an admin gave that connection, if any (model lists show it over its models). */
+  provider_name: z.string().nullable().optional(),
 });
 export type AvailableModel = z.infer<typeof AvailableModel>;
 

@@ -46,4 +46,18 @@ describe('the chat and task model pickers offer chat models only', () => {
     const ids = (res.body as Array<{ id: string }>).map((m) => m.id);
     expect(ids).toEqual(expect.arrayContaining(['text-embedding-3-small', 'nomic-embed-text:latest', 'bge-m3:latest']));
   });
+
+  it('names each model’s connection as the admin named it, and refuses a name too long', async () => {
+    const as = server.as(admin.token);
+    const saved = await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: { '0': { name: '  Office GPU ' } } });
+    expect(saved.status).toBe(200);
+    expect((await as.get('/compat/config')).body.COMPAT_API_CONFIGS['0'].name).toBe('Office GPU');
+    const models = (await server.as(user.token).get('/api/v1/models/available')).body as Array<{ id: string; provider_name?: string | null }>;
+    expect(models.find((m) => m.id === 'gpt-fake')?.provider_name).toBe('Office GPU');
+    expect(models.find((m) => m.id === 'llama-fake:latest')?.provider_name).toBeNull();
+
+    const tooLong = await as.post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: { '0': { name: 'x'.repeat(101) } } });
+    expect([400, 422]).toContain(tooLong.status);
+    expect(tooLong.body.detail).toMatch(/name/);
+  });
 });
