@@ -62,3 +62,27 @@ test('Deutsch: only the switches of working features, and a feature turned on ap
   await expect(page.getByRole('button', { name: 'Bilderzeugung', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Websuche', exact: true })).toHaveCount(0);
 });
+
+test('a feature an admin turns on shows its switches without reloading the page', async ({ page, admin }) => {
+  let webSearchOn = false;
+  await page.route('**/api/config', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { features: Record<string, boolean> };
+    body.features.enable_web_search = webSearchOn;
+    await route.fulfill({ response, json: body });
+  });
+  await signIn(page, admin.email, admin.password);
+  await page.goto('/admin/permissions');
+  await expect(page.getByRole('switch', { name: 'Tools', exact: true })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Web search' })).toHaveCount(0);
+
+  // An admin saves settings that turn the feature on (the service now reports it on).
+  webSearchOn = true;
+  const tabs = page.getByRole('navigation', { name: 'Admin settings' });
+  await tabs.getByRole('link', { name: 'Authentication' }).click();
+  await page.getByRole('switch', { name: 'Allow new sign-ups' }).uncheck();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await tabs.getByRole('link', { name: /permissions/i }).click();
+  await expect(page.getByRole('switch', { name: 'Web search' })).toBeVisible();
+});
