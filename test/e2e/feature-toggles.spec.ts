@@ -2,11 +2,12 @@ import type { Page } from '@playwright/test';
 import { expect, signIn, snap, test } from './fixtures';
 
 /** Has the service report `flags` as on in its public config, as it does once an admin turns those features on. */
-async function reportOn(page: Page, flags: string[]): Promise<void> {
+async function reportOn(page: Page, flags: () => string[]): Promise<void> {
   await page.route('**/api/config', async (route) => {
-    const response = await route.fetch();
+    // Playwright's own request may meet a keep-alive socket the service just closed: ask once more.
+    const response = await route.fetch().catch(() => route.fetch());
     const body = (await response.json()) as { features: Record<string, boolean> };
-    for (const flag of flags) body.features[flag] = true;
+    for (const flag of flags()) body.features[flag] = true;
     await route.fulfill({ response, json: body });
   });
 }
@@ -36,7 +37,7 @@ test('switches for features the service does not report on are hidden from permi
 });
 
 test('a feature the service reports on shows its switches by itself, the others stay hidden', async ({ page, admin }) => {
-  await reportOn(page, ['enable_web_search']);
+  await reportOn(page, () => ['enable_web_search']);
   await signIn(page, admin.email, admin.password);
   await page.goto('/admin/permissions');
   await expect(page.getByRole('switch', { name: 'Web search' })).toBeVisible();
@@ -48,7 +49,7 @@ test('a feature the service reports on shows its switches by itself, the others 
 
 test('Deutsch: only the switches of working features, and a feature turned on appears', async ({ page, server, admin }) => {
   await server.as(admin.token).post('/api/v1/users/user/settings/update', { language: 'de' });
-  await reportOn(page, ['enable_image_generation']);
+  await reportOn(page, () => ['enable_image_generation']);
   await page.goto('/');
   await page.getByLabel('Email').fill(admin.email);
   await page.getByLabel('Password').fill(admin.password);
@@ -65,12 +66,7 @@ test('Deutsch: only the switches of working features, and a feature turned on ap
 
 test('a feature an admin turns on shows its switches without reloading the page', async ({ page, admin }) => {
   let webSearchOn = false;
-  await page.route('**/api/config', async (route) => {
-    const response = await route.fetch();
-    const body = (await response.json()) as { features: Record<string, boolean> };
-    body.features.enable_web_search = webSearchOn;
-    await route.fulfill({ response, json: body });
-  });
+  await reportOn(page, () => (webSearchOn ? ['enable_web_search'] : []));
   await signIn(page, admin.email, admin.password);
   await page.goto('/admin/permissions');
   await expect(page.getByRole('switch', { name: 'Tools', exact: true })).toBeVisible();
