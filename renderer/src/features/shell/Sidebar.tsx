@@ -8,6 +8,7 @@ import { usePendingSignups } from '../../hooks/use-pending-signups';
 import { useT } from '../../lib/i18n';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
+import { ChannelsSection } from '../channels/ChannelsSection';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
 
@@ -56,6 +57,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <input className="input" type="search" placeholder={t('sidebar.search')} title={t('library.searchHint')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
       </div>
+      <ChannelsSection />
       <div className="sidebar-list">
         {search.trim() ? (
           <Suspense fallback={null}>
