@@ -27,7 +27,7 @@ import type { Services } from './services';
 import { requireAdmin, sessionGuards } from './session';
 import { tasksRoutes } from './tasks';
 import { toolServersRoutes, toolsRoutes } from './tools';
-import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
+import { appIconPng, appIconRoutes, defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
 import { notesRoutes } from './notes';
 import { memoriesRoutes } from './memories';
 
@@ -46,6 +46,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/auths', routerOf(desktopHandoverRoutes(services.desktop.handover, services.desktop.setup)));
   app.use('/api/v1/desktop/setup', routerOf(firstRunSetupRoutes(services.desktop.setup)));
   app.use(routerOf(defaultAvatarRoutes(defaultAvatarPng)));
+  app.use(routerOf(appIconRoutes(appIconPng)));
   app.use('/api/v1/users', routerOf(usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) })));
   app.use('/api/v1/groups', routerOf(groupsRoutes(services.groups)));
   app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count(), webSearchEnabled: () => services.web.service.enabled() })));

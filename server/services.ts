@@ -14,6 +14,7 @@ import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
 import type { Clock } from './platform/clock';
 import { dialectOf, type Db } from './platform/db/knex';
+import { tableFeed } from './platform/db/table-cache';
 import { createJobs } from './platform/jobs';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
@@ -29,7 +30,7 @@ import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createWeb, createWebSearchPlug, type WebTestOptions } from './web';
 import { createTools, promptToolCalls } from './tools';
-import { createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
+import { announcePendingSignups, createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
 import { createNotes } from './notes';
@@ -95,6 +96,7 @@ export async function buildServices(platform: Platform) {
     log,
   });
   users.afterUserDeleted((userId) => auth.deleteApiKey(userId));
+  const pendingSignups = announcePendingSignups({ feed: tableFeed(db, 'users'), repo: usersRepo, realtime: platform.realtime, log });
   users.onPasswordReset((userId) => auth.revokeSessions(userId));
 
   const lan = createLanSharing({
@@ -134,6 +136,7 @@ export async function buildServices(platform: Platform) {
   };
   // Registered first, so it runs last: every runner has stopped, what is still held goes back to the queue.
   onShutdown(() => jobs.close());
+  onShutdown(async () => pendingSignups.stop());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   onShutdown(() => builtin.close());

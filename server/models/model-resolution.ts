@@ -67,6 +67,11 @@ function resolvedMeta(meta: ModelMeta): ResolvedModel['meta'] {
   return { knowledge: meta.knowledge ?? [], toolIds: meta.toolIds ?? [], capabilities: meta.capabilities ?? null, all: meta };
 }
 
+/** The name an admin gave an entry's connection, or null. */
+function nameOf(entry: CatalogEntry): string | null {
+  return entry.handle.config.name?.trim() || null;
+}
+
 /**
  * Which models a caller may chat with, and what one of them resolves to.
  * - A registry entry decides for its id: it must be active and readable by the caller.
@@ -123,7 +128,7 @@ export function createModelResolution(deps: ModelResolutionDeps) {
         .map((row): AvailableModel => {
           const model = presentModel(row);
           const base = byId.get(row.base_model_id as string);
-          return { id: model.id, name: model.name, kind: 'custom', base_model_id: model.base_model_id, meta: model.meta, provider: base?.handle.kind ?? null, provider_index: base?.handle.index ?? null };
+          return { id: model.id, name: model.name, kind: 'custom', base_model_id: model.base_model_id, meta: model.meta, provider: base?.handle.kind ?? null, provider_index: base?.handle.index ?? null, provider_name: base ? nameOf(base) : null };
         });
       const base = entries
         .filter((entry) => {
@@ -133,7 +138,7 @@ export function createModelResolution(deps: ModelResolutionDeps) {
         .map((entry): AvailableModel => {
           const description = descriptions.get(entry.model.id);
           const model = description ? presentModel(description) : undefined;
-          return { id: entry.model.id, name: model?.name ?? entry.model.name, kind: 'base', base_model_id: null, meta: model?.meta ?? {}, provider: entry.handle.kind, provider_index: entry.handle.index };
+          return { id: entry.model.id, name: model?.name ?? entry.model.name, kind: 'base', base_model_id: null, meta: model?.meta ?? {}, provider: entry.handle.kind, provider_index: entry.handle.index, provider_name: nameOf(entry) };
         });
       const customIds = new Set(custom.map((m) => m.id));
       return [...custom, ...base.filter((m) => !customIds.has(m.id))];

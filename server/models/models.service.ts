@@ -1,6 +1,6 @@
 import type { AccessControl } from '../contracts/access';
 import type { Role } from '../contracts/auth';
-import type { CreateModelRequest, Model, ModelListEntry, UpdateModelRequest } from '../contracts/models';
+import type { CreateModelRequest, ImportedModel, Model, ModelListEntry, UpdateModelRequest } from '../contracts/models';
 import { writeJson } from '../platform/db/json';
 import { onUniqueViolation } from '../platform/db/translate-error';
 import type { Clock } from '../platform/clock';
@@ -131,6 +131,45 @@ export function createModelsService(deps: ModelsServiceDeps) {
       });
       if (!updated) throw modelNotFound();
       return presentModel(updated);
+    },
+
+    /** Every registry model, as POST /import reads them back (admins). */
+    async exportAll(): Promise<Model[]> {
+      return (await repo.allWithOwners()).map(presentModel);
+    },
+
+    /**
+     * Creates the models whose id is new and updates the others with the fields given, under the
+     * same rules as create and update (Open WebUI's import).
+     */
+    async importModels(caller: Caller, entries: ImportedModel[]): Promise<true> {
+      for (const entry of entries) {
+        const row = await repo.findById(entry.id);
+        if (row) {
+          const current = presentModel(row);
+          await this.update(caller, entry.id, {
+            id: entry.id,
+            name: entry.name ?? current.name,
+            base_model_id: entry.base_model_id === undefined ? current.base_model_id : entry.base_model_id,
+            params: entry.params ?? current.params,
+            meta: entry.meta ?? current.meta,
+            access_control: entry.access_control === undefined ? current.access_control : entry.access_control,
+            is_active: entry.is_active ?? current.is_active,
+          });
+        } else {
+          await this.create(caller, {
+            id: entry.id,
+            name: entry.name ?? entry.id,
+            base_model_id: entry.base_model_id ?? null,
+            params: entry.params ?? {},
+            meta: entry.meta ?? {},
+            access_control: entry.access_control === undefined ? null : entry.access_control,
+            is_active: entry.is_active ?? true,
+          });
+        }
+      }
+      log.info({ count: entries.length, userId: caller.id }, 'models imported');
+      return true;
     },
 
     async toggle(caller: Caller, id: string): Promise<Model> {

@@ -84,6 +84,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const { rows, count } = await repo.page({
         query: q.query,
         groupId: q.group_id,
+        role: q.role,
         orderBy,
         direction,
         offset: (q.page - 1) * USER_PAGE_SIZE,

@@ -148,6 +148,7 @@ const KNOWLEDGE_ROWS = (base: string): Record<string, Row> => {
 const ROWS: Record<string, Row> = {
   'GET /health': { access: 'public' },
   'GET /user.png': { access: 'public' },
+  'GET /static/favicon.png': { access: 'public' },
   'GET /api/config': { access: 'public' },
   'GET /api/models': { access: 'admin' },
   'POST /api/chat/completions': { access: 'user' },
@@ -288,6 +289,8 @@ const ROWS: Record<string, Row> = {
 
   // The interface's refusal statuses (docs/api-notes.md): a model the caller may not read answers like a missing one, 401 (get, update, toggle, delete).
   'GET /api/v1/models/available': { access: 'user' },
+  'GET /api/v1/models/export': { access: 'admin' },
+  'POST /api/v1/models/import': { access: 'admin', body: { models: [] } },
   'GET /api/v1/models/config': { access: 'admin' },
   'POST /api/v1/models/config': { access: 'admin' },
   'POST /api/v1/models/create': { access: 'user' },

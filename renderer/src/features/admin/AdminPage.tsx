@@ -1,5 +1,7 @@
 import './admin.css';
-import { NavLink, Navigate, Route, Routes } from 'react-router';
+import { NavLink, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { NotFound } from '../../components/NotFound';
+import { usePendingSignups } from '../../hooks/use-pending-signups';
 import { useT, type StringKey } from '../../lib/i18n';
 import { BuiltinPanel } from '../builtin/BuiltinPanel';
 import { AuthPanel } from './AuthPanel';
@@ -29,9 +31,13 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'api-usage', label: 'admin.apiUsage' },
 ];
 
-/** Admin settings: one tab per area, each its own address. */
+/** Admin settings: one tab per area, each its own address (on phones, one menu instead of rows of tabs). */
 export default function AdminPage() {
   const t = useT();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const pending = usePendingSignups(true);
+  const current = TABS.find((tab) => pathname === `/admin/${tab.path}` || pathname.startsWith(`/admin/${tab.path}/`))?.path ?? '';
   return (
     <div className="page" style={{ maxWidth: 1100 }}>
       <div className="page-head">
@@ -41,9 +47,25 @@ export default function AdminPage() {
         {TABS.map((tab) => (
           <NavLink key={tab.path} to={`/admin/${tab.path}`} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
             {t(tab.label)}
+            {tab.path === 'users' && pending > 0 && (
+              <span className="badge warning tab-badge" title={t('nav.pendingSignups', { count: pending })}>
+                <span aria-hidden="true">{pending}</span>
+                <span className="sr-only">{t('nav.pendingSignups', { count: pending })}</span>
+              </span>
+            )}
           </NavLink>
         ))}
       </nav>
+      <div className="admin-section-picker">
+        <select className="select" aria-label={t('admin.section')} value={current} onChange={(e) => navigate(`/admin/${e.target.value}`)}>
+          {current === '' && <option value="" disabled>{t('admin.title')}</option>}
+          {TABS.map((tab) => (
+            <option key={tab.path} value={tab.path}>
+              {tab.path === 'users' && pending > 0 ? `${t(tab.label)} (${pending})` : t(tab.label)}
+            </option>
+          ))}
+        </select>
+      </div>
       <Routes>
         <Route index element={<Navigate to="users" replace />} />
         <Route path="users" element={<UsersPanel />} />
@@ -58,6 +80,7 @@ export default function AdminPage() {
         <Route path="tasks" element={<TasksPanel />} />
         <Route path="lan" element={<LanPanel />} />
         <Route path="api-usage" element={<UsagePanel />} />
+        <Route path="*" element={<NotFound back={{ to: '/admin/users', label: t('admin.title') }} />} />
       </Routes>
     </div>
   );

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { requestedModel } from '../../app/chat-link';
 import { chatsApi } from '../../api/chats';
 import { modelsApi } from '../../api/models';
 import { ratingsApi, type MessageRating } from '../../api/ratings';
@@ -32,6 +33,7 @@ export default function ChatPage() {
   const user = useUser();
   const { chatId } = useParams();
   const location = useLocation();
+  const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const key = chatId ?? `new:${location.key}`;
@@ -77,7 +79,9 @@ export default function ChatPage() {
     decided.current = decision;
     if (wasNew && chatId && model) return;
     const lastUsed = [...path].reverse().find((n) => n.role === 'assistant' && n.model)?.model;
-    const wanted = lastUsed ?? defaultModel ?? localStorage.getItem(MODEL_KEY) ?? list[0]?.id ?? null;
+    // A new chat opened for one model (`/?model=…`: "Chat with it") starts with that model.
+    const asked = chatId ? null : requestedModel(searchParams);
+    const wanted = lastUsed ?? asked ?? defaultModel ?? localStorage.getItem(MODEL_KEY) ?? list[0]?.id ?? null;
     if (wanted !== model) setModel(wanted);
   }, [models.data, key, defaultModel, path.length]);
   const modelMissing = !!model && !!models.data && !models.data.some((m) => m.id === model);
