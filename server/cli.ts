@@ -3,6 +3,7 @@ import { BootConfigError } from './platform/env';
 import { DataDirInUseError } from './platform/data-dir-lock';
 import { adoptLegacyDataDir, defaultDataDir, legacyDataDirs } from './platform/paths';
 import { startServer } from './start';
+import { isUpgradeError } from './upgrades';
 
 const HELP = `Usage: npm run serve -- [--host HOST] [--port PORT] [--data-dir DIR]
 
@@ -21,7 +22,7 @@ function startFailureMessage(error: unknown): string {
     return `port ${port ?? '?'} on ${address ?? 'this machine'} ${what}; choose another with --port N or PARLEY_PORT=N (0 picks a free port)`;
   }
   if (code === 'EADDRNOTAVAIL') return `${(error as { address?: string }).address ?? 'that address'} is not an address of this machine; check --host or PARLEY_HOST`;
-  if (error instanceof BootConfigError || error instanceof TypeError || error instanceof DataDirInUseError) return error.message;
+  if (error instanceof BootConfigError || error instanceof TypeError || error instanceof DataDirInUseError || isUpgradeError(error)) return error.message;
   return String((error as Error | undefined)?.stack ?? error);
 }
 

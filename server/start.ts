@@ -8,7 +8,8 @@ import type { Express } from 'express';
 import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { acquireDataDirLock } from './platform/data-dir-lock';
-import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
+import { closeDatabase, openDatabase } from './platform/db/knex';
+import type { MigrationList } from './platform/db/migrations';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { applyTimeouts, limitConnections } from './platform/http/connection-limits';
 import { isSameOrigin } from './platform/http/same-origin';
@@ -18,6 +19,7 @@ import { defaultRendererDir } from './platform/paths';
 import { createPostgresCluster, createRealtimeHub } from './realtime';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
+import { upgradeDatabase } from './upgrades';
 
 /** A running service. */
 export interface RunningServer {
@@ -37,6 +39,8 @@ export interface StartServerOptions extends StartOptions {
   /** A ready SecretStore (Electron passes the keychain one; tests may pass a memory one). */
   secrets?: SecretStore;
   clock?: Clock;
+  /** The migrations to apply (tests add a failing one); every migration when unset. */
+  migrations?: MigrationList;
 }
 
 function installId(dataDir: string): string {
@@ -80,7 +84,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize, applicationName: instance });
   let services: Services | undefined;
   try {
-    await migrate(db);
+    // Refuses a newer Parley's database; snapshots one that holds data before migrating it.
+    await upgradeDatabase({
+      db,
+      dataDir: boot.dataDir,
+      databaseUrl: boot.databaseUrl,
+      clock: options.clock ?? systemClock,
+      log,
+      pgDump: boot.pgDump,
+      confirmBackup: boot.confirmBackup,
+      migrations: options.migrations,
+    });
     restrictFiles(dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile, path.join(boot.dataDir, 'install-id'));
     const secrets =
       options.secrets ??

@@ -1,5 +1,5 @@
 import { Router, type Express } from 'express';
-import { appVersion } from '../auth/public-config.routes';
+import { appVersion } from '../platform/app-version';
 import { listRoutes } from '../platform/http/route-table';
 import { buildOpenApiDocument } from './openapi-document';
 import { OPERATIONS } from './operations';

@@ -67,6 +67,10 @@ const BootSchema = z.object({
   localBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** Where the first-run setup looks for a local Ollama (its default port unless set). */
   ollamaProbeUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  /** PostgreSQL without pg_dump: the database version an admin has backed up before, which lets that update's migrations run. */
+  confirmBackup: z.string().optional(),
+  /** The pg_dump program that snapshots a PostgreSQL database before migrations (default: `pg_dump` on the PATH). */
+  pgDump: z.string().min(1).optional(),
 });
 
 /** Validated boot configuration. */
@@ -106,6 +110,8 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
   ollamaProbeUrl: 'PARLEY_OLLAMA_PROBE_URL',
+  confirmBackup: 'PARLEY_CONFIRM_BACKUP',
+  pgDump: 'PARLEY_PG_DUMP',
 };
 
 /** A comma-separated setting as a list of trimmed, non-empty items. */
@@ -156,6 +162,8 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),
     ollamaProbeUrl: pick(undefined, 'ollamaProbeUrl', 'http://127.0.0.1:11434'),
+    confirmBackup: pick(undefined, 'confirmBackup'),
+    pgDump: pick(undefined, 'pgDump'),
   };
   const result = BootSchema.superRefine((boot, ctx) => {
     if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {

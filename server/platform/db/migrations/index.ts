@@ -28,6 +28,7 @@ import * as createJobs from './202611270101-create-jobs';
 import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
+import * as createAppVersions from './202611280001-create-app-versions';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -35,11 +36,14 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
+/** A list of named migrations, in the order they run. */
+export type MigrationList = ReadonlyArray<readonly [string, Migration]>;
+
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers keep them all.
  * Add new ones at the end; never edit one that has landed.
  */
-export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+export const MIGRATIONS: MigrationList = [
   ['202611220001-create-users', createUsers],
   ['202611220002-create-auths', createAuths],
   ['202611220003-create-api-keys', createApiKeys],
@@ -69,11 +73,17 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
+  ['202611280001-create-app-versions', createAppVersions],
 ];
 
+/** knex migration source over a static list (every migration unless a test gives its own). */
+export function migrationSourceOf(list: MigrationList): Knex.MigrationSource<readonly [string, Migration]> {
+  return {
+    getMigrations: async () => [...list],
+    getMigrationName: (entry) => entry[0],
+    getMigration: async (entry) => entry[1],
+  };
+}
+
 /** knex migration source over the static list. */
-export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
-  getMigrations: async () => [...MIGRATIONS],
-  getMigrationName: (entry) => entry[0],
-  getMigration: async (entry) => entry[1],
-};
+export const migrationSource = migrationSourceOf(MIGRATIONS);
