@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer, type StartServerOptions } from '../server';
+import { restoreBackup, startServer, type RunningServer, type StartServerOptions } from '../server';
+import { openDatabase } from '../server/platform/db/knex';
+import { MIGRATIONS, type MigrationList } from '../server/platform/db/migrations';
 import { lanAddresses } from '../server/lan';
 import { httpsGet } from '../test/helpers/https-get';
 import type { LanStatus } from '../server/contracts/lan';
@@ -82,6 +84,9 @@ function harness(overrides: Partial<ShellDeps> & { hasLock?: boolean; userData?:
     qrImage: async (url) => `qr:${url}`,
     updater: () => updater,
     preloadPath: '/app/dist/main/preload.cjs',
+    restoreBackup: async () => {
+      throw new Error('no restore expected');
+    },
     ...overrides,
   };
   const { ready } = runShell(deps);
@@ -380,5 +385,102 @@ describe('desktop shell with the real service', () => {
     h.tray.click('Quit Parley');
     await until(() => h.app.quitted);
     expect(await fetch(`${server.url}/health`).then((r) => r.status, () => 'closed')).toBe('closed');
+  });
+});
+
+describe('desktop shell when the database update fails', () => {
+  const quiet = { logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') } as const;
+  const failing: MigrationList = [
+    ...MIGRATIONS,
+    [
+      '209901010000-breaks-halfway',
+      {
+        up: async (knex) => {
+          await knex('chats').update({ title: 'changed by a failed update' });
+          throw new Error('the disk is full');
+        },
+        down: async () => undefined,
+      },
+    ],
+  ];
+
+  /** The data of "the previous version": a user-data folder whose database lacks the newest migration, with one chat. */
+  async function previousVersionData(): Promise<string> {
+    const userData = mkdtempSync(path.join(os.tmpdir(), 'parley-shell-upgrade-'));
+    dirs.push(userData);
+    const server = await startServer({ ...quiet, port: 0, dataDir: path.join(userData, 'data'), secretStore: 'file', migrations: MIGRATIONS.slice(0, -1) });
+    try {
+      const post = (url: string, body: unknown, token?: string) =>
+        fetch(`${server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      const admin = (await (await post('/api/v1/auths/signup', { name: 'Owner', email: 'owner@example.com', password: 'owner-password-1' })).json()) as { token: string };
+      expect((await post('/api/v1/chats/new', { title: 'Before the update' }, admin.token)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    return userData;
+  }
+
+  async function chatTitles(dataDir: string): Promise<string[]> {
+    const db = openDatabase(dataDir);
+    try {
+      return (await db('chats').select('title')).map((c: { title: string }) => c.title);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('offers "Restore the backup taken before the update" and restores it into the data dir', async () => {
+    const userData = await previousVersionData();
+    const h = harness({
+      userData,
+      startServer: (options) => startServer({ ...options, ...quiet, migrations: failing }),
+      env: { PARLEY_SECRET_STORE: 'file' },
+      restoreBackup: (archive, dataDir) => restoreBackup({ archive, dataDir, force: true }),
+    });
+    expect(await h.ready).toBeUndefined();
+    expect(h.app.exitCode).toBe(1);
+    expect(h.windows).toHaveLength(0);
+    const [ask, done] = h.dialog.boxes;
+    expect(ask).toMatchObject({ message: 'Parley could not update its data', buttons: ['Restore the backup taken before the update', 'Quit'], cancelId: 1 });
+    expect(ask?.detail).toContain('migration 209901010000-breaks-halfway failed: the disk is full');
+    expect(ask?.detail).toContain('Nothing was changed');
+    expect(done).toMatchObject({ message: 'The backup taken before the update is restored' });
+    // The data dir now holds the snapshot; the data of the failed start is kept beside it.
+    const dataDir = path.join(userData, 'data');
+    expect(await chatTitles(dataDir)).toEqual(['Before the update']);
+    const previous = readdirSync(userData).find((n) => n.startsWith('data.before-restore-'));
+    expect(previous).toBeDefined();
+    expect(done?.detail).toContain(path.join(userData, previous!));
+    // The secret store stays with the data (a backup does not carry it): the restored data dir starts.
+    expect(existsSync(path.join(dataDir, 'secrets.enc'))).toBe(true);
+    const again = await startServer({ ...quiet, port: 0, dataDir, secretStore: 'file' });
+    await again.close();
+  });
+
+  it('quits without touching the data when the person chooses Quit', async () => {
+    const userData = await previousVersionData();
+    const h = harness({
+      userData,
+      startServer: (options) => startServer({ ...options, ...quiet, migrations: failing }),
+      env: { PARLEY_SECRET_STORE: 'file' },
+    });
+    h.dialog.answer = 1;
+    expect(await h.ready).toBeUndefined();
+    expect(h.dialog.boxes).toHaveLength(1);
+    expect(h.app.exitCode).toBe(1);
+    expect(readdirSync(userData).filter((n) => n.startsWith('data.before-restore-'))).toEqual([]);
+    expect(await chatTitles(path.join(userData, 'data'))).toEqual(['Before the update']);
+  });
+
+  it("explains a newer Parley's data and quits", async () => {
+    const userData = await previousVersionData();
+    const db = openDatabase(path.join(userData, 'data'));
+    await db('knex_migrations').insert({ name: '209912312359-future-change', batch: 99, migration_time: new Date() });
+    await db.destroy();
+    const h = harness({ userData, startServer: (options) => startServer({ ...options, ...quiet }), env: { PARLEY_SECRET_STORE: 'file' } });
+    expect(await h.ready).toBeUndefined();
+    expect(h.dialog.errors[0]?.title).toBe('Parley cannot open this data');
+    expect(h.dialog.errors[0]?.content).toContain('was written by a newer Parley');
+    expect(h.app.exitCode).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import { guardWebContents } from './navigation';
 import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
 import { createTrayController } from './tray';
+import { asUpgradeFailure, explainUpgradeFailure } from './upgrade-failure';
 import { setupAutoUpdates, updateRoute } from './updater';
 import { focusWindow, mainWindowOptions, rememberWindowState } from './window';
 
@@ -45,6 +46,8 @@ export interface ShellDeps {
   ownerName?: string;
   /** Installs the application menu (Menu.setApplicationMenu). */
   setApplicationMenu?: (menu: unknown) => void;
+  /** Puts a backup back into the data dir, replacing what is there (server/backup restoreBackup with force). */
+  restoreBackup: (archive: string, dataDir: string) => Promise<{ previous?: string }>;
 }
 
 /** The running shell, for index.ts and tests. */
@@ -206,6 +209,14 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log.error(`Parley could not start: ${message}`);
+        const upgrade = asUpgradeFailure(error);
+        if (upgrade) {
+          // A failed database update offers the snapshot taken before it; a newer Parley's data is explained.
+          await explainUpgradeFailure(upgrade, { dialog: deps.dialog, restore: deps.restoreBackup, log });
+          phase = 'stopped';
+          app.exit(1);
+          return undefined;
+        }
         // A locked keychain (macOS login keychain, Windows vault after a password change) can be
         // unlocked by the user: offer a retry instead of quitting. (On Linux a missing Secret
         // Service is not something to retry: the message says how to choose the file store.)

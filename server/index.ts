@@ -4,3 +4,5 @@ export { createApp } from './app';
 export type { StartOptions, BootConfig } from './platform/env';
 export type { Services } from './services';
 export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretStore } from './secrets';
+export { restoreBackup } from './backup';
+export { isUpgradeError, UpgradeError } from './upgrades';
