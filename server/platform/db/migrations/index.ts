@@ -29,6 +29,7 @@ import * as postgresCollectionChangeNotices from './202611270102-postgres-collec
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
 import * as createAppVersions from './202611280001-create-app-versions';
+import * as postgresSearchTextQualified from './202611280002-postgres-search-text-qualified';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -41,7 +42,10 @@ export type MigrationList = ReadonlyArray<readonly [string, Migration]>;
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers keep them all.
- * Add new ones at the end; never edit one that has landed.
+ * Add new ones at the end; never edit one that has landed. Every new migration must extend the
+ * upgrade test (test/integration/upgrades.test.ts: its COVERED list, and for one that moves data
+ * the population and fingerprint under test/upgrades/). All of them run in one transaction: none
+ * may turn transactions off (server/upgrades).
  */
 export const MIGRATIONS: MigrationList = [
   ['202611220001-create-users', createUsers],
@@ -74,6 +78,7 @@ export const MIGRATIONS: MigrationList = [
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
   ['202611280001-create-app-versions', createAppVersions],
+  ['202611280002-postgres-search-text-qualified', postgresSearchTextQualified],
 ];
 
 /** knex migration source over a static list (every migration unless a test gives its own). */

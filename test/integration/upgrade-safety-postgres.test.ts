@@ -75,6 +75,15 @@ describe('database updates on PostgreSQL', () => {
     const sql = spawnSync(path.join(postgresBinDir()!, 'pg_restore'), ['--data-only', '--table=knex_migrations', '-f', '-', file], { encoding: 'utf8' });
     expect(sql.stdout).toContain(MIGRATIONS.at(-2)![0]);
     expect(sql.stdout).not.toContain(MIGRATIONS.at(-1)![0]);
+
+    // What today's Parley leaves restores without an error with the command its messages name.
+    const updated = path.join(dataDir, 'updated.dump');
+    expect(spawnSync(pgDump(), ['--format=custom', '--no-owner', `--file=${updated}`, `--dbname=${url}`]).status).toBe(0);
+    databases += 1;
+    const target = await createTestDatabase(baseUrl, `parley_upgrade_${process.pid}_${databases}`);
+    const restored = spawnSync(path.join(postgresBinDir()!, 'pg_restore'), ['--clean', '--if-exists', '--no-owner', '-d', target, updated], { encoding: 'utf8' });
+    expect(restored.stderr).toBe('');
+    expect(restored.status).toBe(0);
   });
 
   it('without pg_dump refuses to migrate until PARLEY_CONFIRM_BACKUP names this update, and changes nothing meanwhile', async () => {
