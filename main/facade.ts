@@ -35,6 +35,8 @@ export interface AppLike {
   on(event: 'web-contents-created', listener: (event: ShellEvent, contents: WebContentsLike) => void): unknown;
   quit(): void;
   exit(code?: number): void;
+  /** Starts the app again when this process ends (the same executable: after a failed update, the previous version). */
+  relaunch(): void;
   setLoginItemSettings(settings: { openAtLogin: boolean }): void;
   getLoginItemSettings(): { openAtLogin: boolean };
 }

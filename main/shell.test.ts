@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { restoreBackup, startServer, type RunningServer, type StartServerOptions
 import { openDatabase } from '../server/platform/db/knex';
 import { MIGRATIONS, type MigrationList } from '../server/platform/db/migrations';
 import { lanAddresses } from '../server/lan';
+import { dumpDatabase, dumpDatabaseAt } from '../test/helpers/database-dump';
 import { httpsGet } from '../test/helpers/https-get';
 import type { LanStatus } from '../server/contracts/lan';
 import { IPC } from './ipc-channels';
@@ -482,5 +484,57 @@ describe('desktop shell when the database update fails', () => {
     expect(h.dialog.errors[0]?.title).toBe('Parley cannot open this data');
     expect(h.dialog.errors[0]?.content).toContain('was written by a newer Parley');
     expect(h.app.exitCode).toBe(1);
+  });
+});
+
+describe('desktop shell updating itself', () => {
+  /** Every file of a folder with its SHA-256, leaving out what a running service writes by itself (log, WAL, lock). */
+  function filesOf(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (at: string) => {
+      for (const entry of readdirSync(at, { withFileTypes: true })) {
+        const full = path.join(at, entry.name);
+        const rel = path.relative(dir, full);
+        if (entry.isDirectory()) walk(full);
+        else if (!/^(logs\/|parley\.db(-wal|-shm)?$|parley\.lock$)/.test(rel)) out[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
+      }
+    };
+    walk(dir);
+    return out;
+  }
+
+  it('an update, downloaded and installed, leaves the data dir as it was', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'parley-home-'));
+    dirs.push(home);
+    const h = harness({
+      isPackaged: true,
+      homeDir: home,
+      env: { APPIMAGE: path.join(home, 'Parley.AppImage'), PARLEY_SECRET_STORE: 'file' },
+      startServer: (options) => startServer({ ...options, logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') }),
+    });
+    const runtime = await h.ready;
+    expect(runtime?.updatesEnabled).toBe(true);
+    const server = runtime!.server;
+    // The window signed the owner in through the handover; the owner writes a chat.
+    await until(() => (h.windows[0]?.loaded ?? []).some((url) => url.includes('/auths/desktop-handover')));
+    const code = await server.services.desktop.handover.issue('Owner');
+    const handed = await fetch(`${server.url}/auths/desktop-handover?code=${code}`, { redirect: 'manual' });
+    const cookie = (handed.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const created = await fetch(`${server.url}/api/v1/chats/new`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin: server.url }, body: JSON.stringify({ title: 'Kept' }) });
+    expect(created.status).toBe(200);
+    const dataDir = path.join(h.userData, 'data');
+    await until(() => h.updater.checks === 1);
+    const files = filesOf(dataDir);
+    const database = await dumpDatabase(server.services.db);
+
+    h.updater.emit('update-available', { version: '9.9.9' });
+    h.updater.emit('update-downloaded', { version: '9.9.9' });
+    await until(() => h.updater.installs === 1);
+    expect(h.timeline.at(-1)).toBe('updater:install');
+    // The service closed before the installer took over, and nothing of the update is in the data dir.
+    expect(await fetch(`${server.url}/health`).then((r) => r.status, () => 'closed')).toBe('closed');
+    expect(filesOf(dataDir)).toEqual(files);
+    expect(await dumpDatabaseAt(dataDir)).toEqual(database);
+    expect(h.log.lines.join('\n')).not.toContain('auto-update off');
   });
 });

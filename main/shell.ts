@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import type { RunningServer, StartServerOptions } from '../server';
 import { adoptLegacyDataDir } from '../server/platform/paths';
@@ -13,7 +14,7 @@ import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
 import { createTrayController } from './tray';
 import { asUpgradeFailure, explainUpgradeFailure } from './upgrade-failure';
-import { setupAutoUpdates, updateRoute } from './updater';
+import { setupAutoUpdates, updateCacheDir, updateRoute } from './updater';
 import { focusWindow, mainWindowOptions, rememberWindowState } from './window';
 
 /** Everything the shell needs from Electron and the service, injected so it runs under Node in tests. */
@@ -46,6 +47,8 @@ export interface ShellDeps {
   ownerName?: string;
   /** Installs the application menu (Menu.setApplicationMenu). */
   setApplicationMenu?: (menu: unknown) => void;
+  /** The OS account's home folder (os.homedir()), where the update download cache is found. */
+  homeDir?: string;
   /** Puts a backup back into the data dir, replacing what is there (server/backup restoreBackup with force). */
   restoreBackup: (archive: string, dataDir: string) => Promise<{ previous?: string }>;
 }
@@ -292,8 +295,25 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     });
     await tray.refresh();
 
-    const route = updateRoute({ app, platform: deps.platform, env: deps.env, packageType: deps.packageType ?? (() => undefined) });
-    updates = setupAutoUpdates({ route, updater: deps.updater, dialog: deps.dialog, log, beforeRestart: stop });
+    const route = updateRoute({
+      app,
+      platform: deps.platform,
+      env: deps.env,
+      packageType: deps.packageType ?? (() => undefined),
+      folders: { dataDir, updateCache: updateCacheDir(deps.platform, deps.env, deps.homeDir ?? os.homedir()) },
+    });
+    updates = setupAutoUpdates({
+      route,
+      updater: deps.updater,
+      dialog: deps.dialog,
+      log,
+      beforeRestart: stop,
+      // A failed install leaves the previous version in place: start it again (the service was stopped for the installer).
+      relaunch: () => {
+        app.relaunch();
+        app.exit(0);
+      },
+    });
     return { server: running, window: () => win, updatesEnabled: updates.enabled };
   })();
 
