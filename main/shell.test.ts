@@ -36,6 +36,7 @@ function fakeStartServer(timeline: string[], calls: StartServerOptions[], lanSta
       services: {
         lan: { status: async () => lanStatus(), update: async () => lanStatus(), onChange: () => () => undefined },
         desktop: { handover: { issue: async () => 'one-time-code' } },
+        offline: { status: async () => ({ offline: options.env?.PARLEY_OFFLINE === '1' }) },
       },
       close: async () => {
         timeline.push('server:close');
@@ -387,6 +388,31 @@ describe('desktop shell with the real service', () => {
     h.tray.click('Quit Parley');
     await until(() => h.app.quitted);
     expect(await fetch(`${server.url}/health`).then((r) => r.status, () => 'closed')).toBe('closed');
+  });
+});
+
+describe('desktop shell offline', () => {
+  it('on Linux turns spell checking off (Chromium would download its dictionaries), and checks no update', async () => {
+    const start = (offline: boolean) =>
+      harness({
+        isPackaged: true,
+        env: { APPIMAGE: '/tmp/Parley.AppImage', PARLEY_SECRET_STORE: 'file' },
+        startServer: (options) => startServer({ ...options, logLevel: 'silent', logToStdout: false, env: offline ? { PARLEY_OFFLINE: '1' } : {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') }),
+      });
+    const online = start(false);
+    await online.ready;
+    await until(() => online.updater.checks === 1);
+    expect(online.session.spellChecker).toBe(true);
+    online.app.quit();
+    await until(() => online.app.quitted);
+
+    const offline = start(true);
+    await offline.ready;
+    await until(() => offline.log.lines.some((l) => l.includes('update check skipped: Parley is offline')));
+    expect(offline.session.spellChecker).toBe(false);
+    expect(offline.updater.checks).toBe(0);
+    offline.app.quit();
+    await until(() => offline.app.quitted);
   });
 });
 

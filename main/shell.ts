@@ -244,6 +244,9 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     }
     server = running;
     state.write({ port: running.port });
+    // Chromium fetches Hunspell dictionaries from Google's servers on Linux (Windows and macOS
+    // spell-check with the OS): offline, spell checking stays off (read at start).
+    if (deps.platform === 'linux' && (await running.services.offline.status()).offline) deps.session().setSpellCheckerEnabled(false);
     const lan = running.services.lan;
     registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log });
     if (phase !== 'starting') return { server: running, window: () => win, updatesEnabled: false };
@@ -308,6 +311,8 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
       dialog: deps.dialog,
       log,
       beforeRestart: stop,
+      // Offline (PARLEY_OFFLINE or the admin switch): no update check reaches the feed.
+      allowed: async () => !(await running.services.offline.status()).offline,
       // A failed install leaves the previous version in place: start it again (the service was stopped for the installer).
       relaunch: () => {
         app.relaunch();

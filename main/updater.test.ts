@@ -9,7 +9,7 @@ import {
   foldersOverlap, INSTALL_TAKEOVER_MS, packageManagerHint, setupAutoUpdates, UPDATE_INTERVAL_MS, UPDATER_CACHE_DIR_NAME, updateCacheDir, updateRoute, type UpdateRoute,
 } from './updater';
 
-function harness(route: UpdateRoute, options: { failToLoad?: boolean } = {}) {
+function harness(route: UpdateRoute, options: { failToLoad?: boolean; offline?: () => boolean } = {}) {
   const timeline: string[] = [];
   const updater = new FakeUpdater(timeline);
   const dialog = new FakeDialog();
@@ -31,6 +31,7 @@ function harness(route: UpdateRoute, options: { failToLoad?: boolean } = {}) {
       timeline.push('service:closed');
     },
     relaunch: () => timeline.push('app:relaunch'),
+    ...(options.offline ? { allowed: async () => !options.offline!() } : {}),
     setTimeout: (fn, ms) => {
       const timeout = { fn, ms };
       timeouts.push(timeout);
@@ -92,6 +93,7 @@ describe('auto-update', () => {
     expect(timers[0]?.ms).toBe(UPDATE_INTERVAL_MS);
     expect(UPDATE_INTERVAL_MS).toBeGreaterThanOrEqual(60 * 60 * 1000);
     timers[0]?.fn();
+    await settle();
     expect(updater.checks).toBe(2);
     handle.stop();
     expect(timers[0]?.cleared).toBe(true);
@@ -142,6 +144,24 @@ describe('auto-update', () => {
     const broken = harness({ kind: 'in-app' }, { failToLoad: true });
     await settle();
     expect(broken.log.lines.join('\n')).toMatch(/auto-update unavailable/);
+  });
+});
+
+describe('offline', () => {
+  it('PARLEY_OFFLINE turns update checks off before electron-updater is even loaded', () => {
+    expect(updateRoute({ app: { isPackaged: true }, platform: 'win32', env: { PARLEY_OFFLINE: '1' }, packageType: none })).toMatchObject({ kind: 'off', reason: expect.stringMatching(/PARLEY_OFFLINE/) });
+  });
+
+  it('the admin switch skips each check while it is on, and checks again once it is off', async () => {
+    let offline = true;
+    const { updater, timers, log } = harness({ kind: 'in-app' }, { offline: () => offline });
+    await settle();
+    expect(updater.checks).toBe(0);
+    expect(log.lines.join('\n')).toContain('update check skipped: Parley is offline');
+    offline = false;
+    timers[0]!.fn();
+    await settle();
+    expect(updater.checks).toBe(1);
   });
 });
 

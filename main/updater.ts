@@ -88,6 +88,8 @@ export interface UpdaterOptions {
   beforeRestart: () => Promise<void>;
   /** Starts this version of the app again and ends this process (app.relaunch + app.exit): after a failed install. */
   relaunch: () => void;
+  /** False while Parley is offline (the admin switch, read at each check): the check is skipped. */
+  allowed?: () => Promise<boolean>;
   /** How long the installer may take to end the app before it counts as failed (INSTALL_TAKEOVER_MS). */
   takeoverMs?: number;
   setTimeout?: (fn: () => void, ms: number) => object;
@@ -126,7 +128,12 @@ export function setupAutoUpdates(options: UpdaterOptions): { enabled: boolean; s
     if (inApp) watchDownloads(updater, options);
     else tellAboutNewVersions(updater, route.packageType, options);
     const check = () => {
-      updater.checkForUpdates().catch((error: unknown) => log.warn(`update check failed: ${String(error)}`));
+      void (options.allowed ?? (async () => true))()
+        .then((allowed) => {
+          if (!allowed) return log.info('update check skipped: Parley is offline');
+          return updater.checkForUpdates();
+        })
+        .catch((error: unknown) => log.warn(`update check failed: ${String(error)}`));
     };
     check();
     timer = every(check, options.intervalMs ?? UPDATE_INTERVAL_MS);

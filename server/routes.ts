@@ -12,6 +12,7 @@ import { publicConfigRoutes } from './auth/public-config.routes';
 import { knowledgeRoutes } from './knowledge';
 import { graphRoutes } from './graph';
 import { lanRoutes } from './lan';
+import { offlineRoutes } from './offline';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } from './providers';
 import { builtinRoutes } from './builtin';
@@ -43,6 +44,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/groups', groupsRoutes(services.groups));
   app.use('/api/config', publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() }));
   app.use('/api/v1/configs/lan', lanRoutes(services.lan, services.auth));
+  app.use('/api/v1/configs/offline', offlineRoutes(services.offline));
   app.use('/api/v1/configs/suggestions', suggestionsRoutes(services.config));
   app.use('/api/v1/backups', backupRoutes(services.backups));
   app.use('/compat', compatRoutes(services.providers.settings));

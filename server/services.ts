@@ -36,6 +36,7 @@ import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
+import { createOfflineMode } from './offline';
 
 /** What every service is built from. */
 export interface Platform {
@@ -60,6 +61,8 @@ export async function buildServices(platform: Platform) {
   const usersRepo = createUsersRepo(db);
   const config = createConfigService(createConfigRepo(db), clock);
   await config.warm();
+  // Offline mode: every outbound connection asks platform/net/outbound.ts, which asks this.
+  const offline = createOfflineMode({ config, env: boot.offline, allowedNetworks: boot.offlineAllowedNetworks });
   const memberships = createMembershipsRepo(db);
   const permissions = createPermissionsService({ config, memberships });
   const tokens = createTokenService(await loadJwtKey(secrets));
@@ -133,6 +136,7 @@ export async function buildServices(platform: Platform) {
   };
   // Registered first, so it runs last: every runner has stopped, what is still held goes back to the queue.
   onShutdown(() => jobs.close());
+  onShutdown(async () => offline.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
@@ -168,7 +172,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

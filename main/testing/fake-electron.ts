@@ -227,6 +227,10 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
 
 export class FakeSession extends Emitter implements SessionLike {
   deviceHandler?: (details: unknown) => boolean;
+  spellChecker = true;
+  setSpellCheckerEnabled(enable: boolean): void {
+    this.spellChecker = enable;
+  }
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
     this.deviceHandler = handler;
   }

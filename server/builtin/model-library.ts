@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { assertOutboundAllowed } from '../platform/net/outbound';
 import { ensurePrivateDir } from '../platform/private-files';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -307,6 +308,8 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
 
     /** Starts a download; progress shows in the entry. */
     async download(input: { url: string; sha256?: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
+      // Offline: refused at once (403 OFFLINE), no entry left behind.
+      await assertOutboundAllowed('model-download', input.url);
       const fileName = fileNameOfUrl(input.url);
       const now = clock.now();
       const row: BuiltinModelRow = {
@@ -346,6 +349,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       const row = await mustFind(id);
       if (!row.source_url || (row.status !== 'paused' && row.status !== 'failed')) throw conflict(`'${id}' has no download to resume`, 'NOT_RESUMABLE');
       if (downloads.has(id)) return presentBuiltinModel(row);
+      await assertOutboundAllowed('model-download', row.source_url);
       runDownload(row);
       return presentBuiltinModel({ ...row, status: 'downloading', error: null });
     },

@@ -8,6 +8,7 @@ import type { RealtimeHub } from '../realtime';
 import { fileKey, RetrievalSection, type Embedder, type EmbeddingService, type RetrievalRepo, type RetrievalService, type StoreItem } from '../retrieval';
 import type { PrepareJob, PrepareResult } from './ingest/prepare';
 import type { PrepareWorker } from './ingest/worker-client';
+import { assertOutboundAllowed } from '../platform/net/outbound';
 
 /** A file to index into a collection, and who hears about its progress. */
 export interface IngestJob {
@@ -195,6 +196,9 @@ export function createIngestion(deps: {
       const cfg = await config.get(RetrievalSection);
       const embedder = await embeddings.current();
       const externalUrl = cfg.CONTENT_EXTRACTION_ENGINE === 'external' && cfg.EXTERNAL_DOCUMENT_LOADER_URL !== '' ? cfg.EXTERNAL_DOCUMENT_LOADER_URL : undefined;
+      // The worker thread makes these calls; the guard is asked here, before the files go to it.
+      if (externalUrl) await assertOutboundAllowed('content-extraction', externalUrl);
+      if (cfg.ENABLE_CHUNKING_SERVER && cfg.CHUNKING_SERVER_URL) await assertOutboundAllowed('chunking-server', cfg.CHUNKING_SERVER_URL);
       const languages = new Map<string, string | undefined>();
       for (const w of work) if (!languages.has(w.entry.job.collectionId)) languages.set(w.entry.job.collectionId, await repo.languageOf(w.entry.job.collectionId));
       const jobs: PrepareJob[] = work.map((w) => ({

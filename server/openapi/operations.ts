@@ -107,6 +107,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/v1/configs/lan': op('LAN sharing settings and addresses'),
   'POST /api/v1/configs/lan': op('Turn LAN sharing on or off, choose HTTPS (409 PASSWORD_REQUIRED while the caller has no password)'),
   'GET /api/v1/configs/lan/qr': op('A QR code of a LAN address', { produces: 'png' }),
+  'GET /api/v1/configs/offline': op('Offline mode: whether Parley makes connections outside this computer'),
+  'POST /api/v1/configs/offline': op('Turn offline mode on or off (409 OFFLINE_FORCED while PARLEY_OFFLINE=1)'),
   'GET /api/v1/configs/suggestions': op('Suggested prompts of the empty chat'),
   'POST /api/v1/configs/suggestions': op('Replace the suggested prompts'),
   'GET /api/v1/backups': op('Backups of the data dir', { access: 'admin' }),

@@ -71,6 +71,10 @@ const BootSchema = z.object({
   confirmBackup: z.string().optional(),
   /** The pg_dump program that snapshots a PostgreSQL database before migrations (default: `pg_dump` on the PATH). */
   pgDump: z.string().min(1).optional(),
+  /** Offline: no connection outside this computer, whatever the admin switch says. */
+  offline: z.boolean(),
+  /** Networks (CIDR) still reachable while offline, besides this computer (an office's own model server). */
+  offlineAllowedNetworks: z.array(z.string().refine(isValidCidr, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR range` })).default([]),
 });
 
 /** Validated boot configuration. */
@@ -112,6 +116,8 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   ollamaProbeUrl: 'PARLEY_OLLAMA_PROBE_URL',
   confirmBackup: 'PARLEY_CONFIRM_BACKUP',
   pgDump: 'PARLEY_PG_DUMP',
+  offline: 'PARLEY_OFFLINE',
+  offlineAllowedNetworks: 'PARLEY_OFFLINE_ALLOWED_NETWORKS',
 };
 
 /** A comma-separated setting as a list of trimmed, non-empty items. */
@@ -120,6 +126,14 @@ function list(value: unknown): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** `1`/`true`/`yes`/`on` as true, `0`/`false`/`no`/`off`/empty as false; anything else is left for the schema to refuse. */
+function flag(value: unknown): boolean | string {
+  const text = String(value ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(text)) return false;
+  return text;
 }
 
 /** Reads options over environment over defaults, validates once, and reports every problem together. */
@@ -164,6 +178,8 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     ollamaProbeUrl: pick(undefined, 'ollamaProbeUrl', 'http://127.0.0.1:11434'),
     confirmBackup: pick(undefined, 'confirmBackup'),
     pgDump: pick(undefined, 'pgDump'),
+    offline: flag(pick(undefined, 'offline', '0')),
+    offlineAllowedNetworks: list(pick(undefined, 'offlineAllowedNetworks', '')),
   };
   const result = BootSchema.superRefine((boot, ctx) => {
     if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {

@@ -1,3 +1,5 @@
+import { assertOutboundAllowed } from '../platform/net/outbound';
+
 /** One candidate's new relevance from the reranker. */
 export interface RerankResult {
   index: number;
@@ -10,6 +12,7 @@ export interface RerankResult {
  * Scores outside 0..1 are squashed with a logistic so the relevance threshold keeps its meaning.
  */
 export async function rerank(options: { url: string; model: string; query: string; documents: string[]; topN: number; timeoutMs?: number; apiKey?: string }): Promise<RerankResult[]> {
+  await assertOutboundAllowed('reranker', options.url);
   const response = await fetch(options.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },

@@ -1,6 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { clipResult, ToolCallError } from '../tool-errors';
+import { assertOutboundAllowed, outboundFetch } from '../../platform/net/outbound';
 
 /** A tool as an MCP server lists it. */
 export interface McpTool {
@@ -81,17 +82,20 @@ export async function connectMcp(url: string, options: McpConnectOptions = {}): 
   const timeout = options.timeoutMs ?? 15_000;
   const requestInit: RequestInit = { headers: options.headers ?? {} };
   const target = new URL(url);
+  await assertOutboundAllowed('tool-server', target);
+  // The transports' own requests (and the OAuth ones they make) ask the guard too.
+  const fetch = outboundFetch('tool-server');
 
   const client = new Client({ name: 'parley', version: '0.1.0' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(target, { requestInit, authProvider: options.authProvider }), { timeout });
+    await client.connect(new StreamableHTTPClientTransport(target, { requestInit, authProvider: options.authProvider, fetch }), { timeout });
   } catch (error) {
     const first = classify(error);
     await client.close().catch(() => undefined);
     if (first instanceof McpAuthError) throw first;
     const legacy = new Client({ name: 'parley', version: '0.1.0' });
     try {
-      await legacy.connect(new SSEClientTransport(target, { requestInit, authProvider: options.authProvider }), { timeout });
+      await legacy.connect(new SSEClientTransport(target, { requestInit, authProvider: options.authProvider, fetch }), { timeout });
     } catch (sseError) {
       await legacy.close().catch(() => undefined);
       const second = classify(sseError);

@@ -4,6 +4,10 @@ import type { Clock } from '../../platform/clock';
 import { randomToken } from '../../platform/ids';
 import type { Logger } from '../../platform/log';
 import type { SecretStore } from '../../secrets';
+import { outboundFetch } from '../../platform/net/outbound';
+
+/** Discovery, registration and token requests ask the outbound guard first (offline mode). */
+const mcpFetch = outboundFetch('mcp-oauth');
 
 /** The Parley route the authorization server sends the user back to. */
 export const OAUTH_CALLBACK_PATH = '/api/v1/tools/oauth/callback';
@@ -140,7 +144,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       prune();
       const state = randomToken(24);
       const provider = providerFor(server, userId, redirectUrl, state);
-      const result = await auth(provider, { serverUrl: server.url });
+      const result = await auth(provider, { serverUrl: server.url, fetchFn: mcpFetch });
       if (result === 'AUTHORIZED') return null;
       if (!provider.authorizationUrl) throw new Error('The authorization server gave no authorization URL');
       pending.set(state, { serverId: server.id, serverUrl: server.url, userId, redirectUrl, verifier: await provider.codeVerifier(), expiresAt: clock.now() + PENDING_SECONDS });
@@ -156,7 +160,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
       const provider = providerFor({ id: entry.serverId, url: entry.serverUrl }, entry.userId, entry.redirectUrl, state);
       provider.setVerifier(entry.verifier);
-      await auth(provider, { serverUrl: entry.serverUrl, authorizationCode: code });
+      await auth(provider, { serverUrl: entry.serverUrl, authorizationCode: code, fetchFn: mcpFetch });
       return { serverId: entry.serverId, userId: entry.userId };
     },
 
@@ -177,7 +181,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       const redirect = (await registeredRedirect(server.id)) ?? `http://127.0.0.1${OAUTH_CALLBACK_PATH}`;
       const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
       try {
-        const result = await auth(providerFor(server, userId, redirect), { serverUrl: server.url });
+        const result = await auth(providerFor(server, userId, redirect), { serverUrl: server.url, fetchFn: mcpFetch });
         if (result === 'AUTHORIZED') return (await readJsonSecret<StoredTokens>(tokensName(server.id, userId)))?.access_token;
       } catch (error) {
         log.warn({ err: error, server: server.id }, 'refreshing an MCP OAuth token failed');
