@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { clipResult, ToolCallError } from '../tool-errors';
-import { assertOutboundAllowed, outboundFetch } from '../../platform/net/outbound';
+import { assertOutboundAllowed, offlineRefusal, outboundFetch } from '../../platform/net/outbound';
 
 /** A tool as an MCP server lists it. */
 export interface McpTool {
@@ -61,6 +61,9 @@ function reasonOf(error: unknown): string {
 /** Maps a connection failure to an auth refusal, or to "unreachable". */
 function classify(error: unknown): Error {
   if (error instanceof McpAuthError || error instanceof McpUnreachableError) return error;
+  // Offline: said as such, never taken for the server refusing access.
+  const refused = offlineRefusal(error);
+  if (refused) return new McpUnreachableError(refused.message);
   const name = (error as { name?: string }).name ?? '';
   const status = statusOf(error);
   if (name === 'UnauthorizedError' || status === 401) return new McpAuthError('The server refused the credentials', 401);

@@ -1,6 +1,6 @@
 import type { FunctionSpec } from '../../contracts/tools';
 import { functionName, ToolCallError } from '../tool-errors';
-import { outboundFetch } from '../../platform/net/outbound';
+import { offlineRefusal, outboundFetch } from '../../platform/net/outbound';
 
 type Json = Record<string, unknown>;
 
@@ -135,6 +135,8 @@ export async function loadOpenApi(url: string, options: { timeoutMs?: number; ap
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
   } catch (error) {
+    const refused = offlineRefusal(error);
+    if (refused) throw refused;
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'no answer in time' : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : 'network error';
     throw new Error(`could not reach it (${reason})`);
   }
