@@ -6,6 +6,7 @@ import { AuthPanel } from './AuthPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
 import { LanPanel } from './LanPanel';
+import { OfflinePanel } from './OfflinePanel';
 import { PermissionsPanel } from './PermissionsPanel';
 import { RetrievalPanel } from './RetrievalPanel';
 import { TasksPanel } from './TasksPanel';
@@ -53,7 +54,15 @@ export default function AdminPage() {
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
-        <Route path="lan" element={<LanPanel />} />
+        <Route
+          path="lan"
+          element={
+            <>
+              <LanPanel />
+              <OfflinePanel />
+            </>
+          }
+        />
         <Route path="api-usage" element={<UsagePanel />} />
       </Routes>
     </div>

@@ -321,6 +321,13 @@ export const en = {
   'reference.title': 'API reference',
   'reference.intro': 'Every endpoint of this Parley service, generated from its request and response schemas. Other applications can use the OpenAI-compatible API under /v1 with an API key from your account page. The raw OpenAPI 3.1 document:',
 
+  'offline.title': 'Offline',
+  'offline.desc': 'Parley connects to nothing outside this computer: no providers elsewhere, downloads, tool servers, web search or update checks. Models on this computer keep working. Parley sends no telemetry, online or not.',
+  'offline.toggle': 'Work offline',
+  'offline.on': 'Offline',
+  'offline.off': 'Online',
+  'offline.forced': 'set by PARLEY_OFFLINE where Parley runs',
+  'offline.allowed': 'Also reachable while offline: {networks}',
   'lan.title': 'Share on local network',
   'lan.desc': 'Let colleagues on this network open Parley in their browsers. While on, Parley also listens on every network interface at the port below.',
   'lan.toggle': 'Share on local network',
