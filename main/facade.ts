@@ -117,7 +117,7 @@ export interface SessionLike {
   setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string) => boolean): void;
   /** WebHID, WebUSB and Web Serial device access. */
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
-  /** Turns spell checking (and, on Linux, its dictionary downloads) on or off. */
+  /** Turns spell checking (and, on Windows and Linux, its dictionary downloads) on or off. */
   setSpellCheckerEnabled(enable: boolean): void;
   on(event: 'select-hid-device' | 'select-usb-device' | 'select-serial-port', listener: (event: ShellEvent, details: unknown, callback: (deviceId?: string) => void) => void): unknown;
   webRequest: {

@@ -392,7 +392,7 @@ describe('desktop shell with the real service', () => {
 });
 
 describe('desktop shell offline', () => {
-  it('on Linux turns spell checking off (Chromium would download its dictionaries), and checks no update', async () => {
+  it('on Linux (and Windows) turns spell checking off (Chromium would download its dictionaries), and checks no update', async () => {
     const start = (offline: boolean) =>
       harness({
         isPackaged: true,

@@ -244,9 +244,9 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     }
     server = running;
     state.write({ port: running.port });
-    // Chromium fetches Hunspell dictionaries from Google's servers on Linux (Windows and macOS
-    // spell-check with the OS): offline, spell checking stays off (read at start).
-    if (deps.platform === 'linux' && (await running.services.offline.status()).offline) deps.session().setSpellCheckerEnabled(false);
+    // On Windows and Linux Chromium spell-checks with Hunspell dictionaries it downloads from
+    // Google's servers (macOS uses its own checker): offline, spell checking stays off (read at start).
+    if (deps.platform !== 'darwin' && (await running.services.offline.status()).offline) deps.session().setSpellCheckerEnabled(false);
     const lan = running.services.lan;
     registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log });
     if (phase !== 'starting') return { server: running, window: () => win, updatesEnabled: false };
