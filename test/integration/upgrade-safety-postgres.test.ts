@@ -1,27 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type MigrationList } from '../../server/platform/db/migrations';
-import { isUpgradeError, type UpgradeError } from '../../server/upgrades';
+import type { UpgradeError } from '../../server/upgrades';
 import { signupAdmin } from '../helpers/builders';
 import { dumpDatabaseAt } from '../helpers/database-dump';
-import { createTestDatabase, postgresBinDir, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
-import { startTestServer, tempDataDir } from '../helpers/server';
+import { postgresBinDir } from '../helpers/postgres';
+import { postgresForThisFile } from '../helpers/postgres-per-file';
+import { startTestServer, tempDataDir, upgradeRefusal } from '../helpers/server';
 
 const NEWEST = MIGRATIONS.at(-1)![0].slice(0, 12);
-let cluster: PostgresCluster | undefined;
-let baseUrl: string;
-let databases = 0;
+const postgres = postgresForThisFile('parley_upgrade');
 const dirs: string[] = [];
-
-beforeAll(async () => {
-  // The run's cluster under `npm run test:pg`, else one of this file's own.
-  baseUrl = testClusterUrl() ?? (cluster = await startPostgresCluster()).baseUrl;
-}, 120_000);
-
 afterAll(() => {
-  cluster?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -29,8 +21,7 @@ afterAll(() => {
 async function olderDatabase(known: number): Promise<{ dataDir: string; url: string }> {
   const dataDir = tempDataDir('parley-pg-upgrade-');
   dirs.push(dataDir);
-  databases += 1;
-  const url = await createTestDatabase(baseUrl, `parley_upgrade_${process.pid}_${databases}`);
+  const url = await postgres.database();
   const server = await startTestServer({ dataDir, envVars: { PARLEY_DATABASE_URL: url }, migrations: MIGRATIONS.slice(0, known) });
   try {
     await signupAdmin(server);
@@ -44,16 +35,8 @@ async function start(dataDir: string, env: Record<string, string>, migrations?: 
   return startTestServer({ dataDir, envVars: env, migrations });
 }
 
-async function refusal(dataDir: string, env: Record<string, string>, migrations?: MigrationList): Promise<UpgradeError> {
-  const error = await start(dataDir, env, migrations).then(
-    async (server) => {
-      await server.close();
-      throw new Error('the service started');
-    },
-    (e: unknown) => e,
-  );
-  if (!isUpgradeError(error)) throw error;
-  return error;
+function refusal(dataDir: string, env: Record<string, string>, migrations?: MigrationList): Promise<UpgradeError> {
+  return upgradeRefusal(start(dataDir, env, migrations));
 }
 
 const snapshotsIn = (dataDir: string) => (existsSync(path.join(dataDir, 'backups')) ? readdirSync(path.join(dataDir, 'backups')).filter((n) => n.startsWith('pre-')) : []);
@@ -79,8 +62,7 @@ describe('database updates on PostgreSQL', () => {
     // What today's Parley leaves restores without an error with the command its messages name.
     const updated = path.join(dataDir, 'updated.dump');
     expect(spawnSync(pgDump(), ['--format=custom', '--no-owner', `--file=${updated}`, `--dbname=${url}`]).status).toBe(0);
-    databases += 1;
-    const target = await createTestDatabase(baseUrl, `parley_upgrade_${process.pid}_${databases}`);
+    const target = await postgres.database();
     const restored = spawnSync(path.join(postgresBinDir()!, 'pg_restore'), ['--clean', '--if-exists', '--no-owner', '-d', target, updated], { encoding: 'utf8' });
     expect(restored.stderr).toBe('');
     expect(restored.status).toBe(0);

@@ -8,11 +8,11 @@ import { appVersion } from '../../server/platform/app-version';
 import { openDatabase } from '../../server/platform/db/knex';
 import { MIGRATIONS, type MigrationList } from '../../server/platform/db/migrations';
 import { startServer } from '../../server/start';
-import { isUpgradeError, type UpgradeError } from '../../server/upgrades';
+import type { UpgradeError } from '../../server/upgrades';
 import { signupAdmin } from '../helpers/builders';
 import { manualClock } from '../helpers/clock';
 import { dumpDatabaseAt } from '../helpers/database-dump';
-import { startTestServer, tempDataDir, type TestServer } from '../helpers/server';
+import { startTestServer, tempDataDir, upgradeRefusal, type TestServer } from '../helpers/server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NEWEST = MIGRATIONS.at(-1)![0].slice(0, 12);
@@ -41,16 +41,8 @@ async function startOn(dataDir: string, options: { migrations?: MigrationList; c
 }
 
 /** What starting refused with (fails the test if it started). */
-async function refusal(dataDir: string, migrations?: MigrationList): Promise<UpgradeError> {
-  const error = await startServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', logToStdout: false, migrations, env: {} }).then(
-    async (server) => {
-      await server.close();
-      throw new Error('the service started');
-    },
-    (e: unknown) => e,
-  );
-  if (!isUpgradeError(error)) throw error;
-  return error;
+function refusal(dataDir: string, migrations?: MigrationList): Promise<UpgradeError> {
+  return upgradeRefusal(startServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', logToStdout: false, migrations, env: {} }));
 }
 
 function zipEntries(file: string): Promise<Map<string, Buffer>> {

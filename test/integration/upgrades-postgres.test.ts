@@ -17,42 +17,24 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { copyDatabase } from '../../server/migrate-db/copy-database';
 import { MIGRATIONS } from '../../server/platform/db/migrations';
-import { createTestDatabase, postgresBinDir, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
-import { CHAT_SEARCH_EXPECTED, chatSearchTitles, fingerprint } from '../upgrades/fingerprint';
-import { loadFixtures, openWithToday, unpack, type FixtureVariant } from '../upgrades/fixtures';
+import { postgresBinDir } from '../helpers/postgres';
+import { postgresForThisFile } from '../helpers/postgres-per-file';
+import { expectSameData, loadFixtures, openWithToday, unpack, type FixtureVariant } from '../upgrades/fixtures';
 
 const fixtures = loadFixtures();
-let cluster: PostgresCluster | undefined;
-let baseUrl: string;
-let databases = 0;
+const postgres = postgresForThisFile('parley_upgrades');
 const dirs: string[] = [];
-
-beforeAll(async () => {
-  // The run's cluster under `npm run test:pg`, else one of this file's own.
-  baseUrl = testClusterUrl() ?? (cluster = await startPostgresCluster()).baseUrl;
-}, 120_000);
-
 afterAll(() => {
-  cluster?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function freshDatabase(): Promise<string> {
-  databases += 1;
-  return createTestDatabase(baseUrl, `parley_upgrades_${process.pid}_${databases}`);
-}
-
-async function expectSameData(dataDir: string, url: string, variant: FixtureVariant): Promise<void> {
+async function expectSameDataOnPostgres(dataDir: string, url: string, variant: FixtureVariant): Promise<void> {
   const server = await openWithToday(dataDir, { PARLEY_DATABASE_URL: url, PARLEY_PG_DUMP: path.join(postgresBinDir()!, 'pg_dump') });
   try {
-    const found = await fingerprint(server.url, variant.population);
-    expect(found.values).toEqual(variant.expected.values);
-    expect(found.counts).toEqual(variant.expected.counts);
-    expect(found.checksums).toEqual(variant.expected.checksums);
-    expect(await chatSearchTitles(server.url, variant.population)).toEqual(CHAT_SEARCH_EXPECTED);
+    await expectSameData(server.url, variant);
   } finally {
     await server.close();
   }
@@ -75,7 +57,7 @@ describe.each(withDump.map((f) => [f.name, f] as const))('a PostgreSQL database 
     const variant = fixture.variants.postgres!;
     const dataDir = await unpack(fixture, variant);
     dirs.push(dataDir);
-    const url = await freshDatabase();
+    const url = await postgres.database();
     const restore = spawnSync(path.join(postgresBinDir()!, 'psql'), ['-q', '-d', url, '-f', path.join(dataDir, 'database.sql')], { encoding: 'utf8' });
     expect(restore.status).toBe(0);
     // Dumps from before 202611280002 cannot build the two chat search indexes (their function
@@ -83,7 +65,7 @@ describe.each(withDump.map((f) => [f.name, f] as const))('a PostgreSQL database 
     const errors = restore.stderr.split('\n').filter((line) => line.includes('ERROR:'));
     for (const line of errors) expect(line).toContain('text search dictionary "unaccent" does not exist');
     expect(errors.length).toBeLessThanOrEqual(2);
-    await expectSameData(dataDir, url, variant);
+    await expectSameDataOnPostgres(dataDir, url, variant);
     const indexes = await pgRows<{ indexname: string }>(url, "SELECT indexname FROM pg_indexes WHERE indexname IN ('chat_messages_search', 'chats_search') ORDER BY 1");
     expect(indexes.map((r) => r.indexname)).toEqual(['chat_messages_search', 'chats_search']);
     const from = variant.migrations.at(-1)!.slice(0, 12);
@@ -97,9 +79,9 @@ describe.each(fixtures.map((f) => [f.name, f] as const))('a SQLite data dir left
     const variant = fixture.variants.sqlite!;
     const dataDir = await unpack(fixture, variant);
     dirs.push(dataDir);
-    const url = await freshDatabase();
+    const url = await postgres.database();
     await copyDatabase({ fromDataDir: dataDir, toUrl: url });
-    await expectSameData(dataDir, url, variant);
+    await expectSameDataOnPostgres(dataDir, url, variant);
   });
 });
 

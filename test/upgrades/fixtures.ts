@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { extractZip } from '../../server/backup/archive';
 import { startServer, type RunningServer } from '../../server/start';
-import type { Fingerprint } from './fingerprint';
+import { expect } from 'vitest';
+import { CHAT_SEARCH_EXPECTED, chatSearchTitles, fingerprint, type Fingerprint } from './fingerprint';
 import type { Population } from './populate';
 
 export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../fixtures/upgrades');
@@ -59,4 +60,13 @@ export function openWithToday(dataDir: string, env: Record<string, string> = {})
     rendererDir: path.join(dataDir, 'no-renderer'),
     env: { PARLEY_SECRET_STORE: 'file', PARLEY_SIGNIN_RATE_LIMIT: '0', ...env },
   });
+}
+
+/** Today's Parley at `url` shows the data as the earlier version did: values first (a difference reads as what changed), then the recorded counts and checksums; and chat search finds the old messages. */
+export async function expectSameData(url: string, variant: FixtureVariant): Promise<void> {
+  const found = await fingerprint(url, variant.population);
+  expect(found.values).toEqual(variant.expected.values);
+  expect(found.counts).toEqual(variant.expected.counts);
+  expect(found.checksums).toEqual(variant.expected.checksums);
+  expect(await chatSearchTitles(url, variant.population)).toEqual(CHAT_SEARCH_EXPECTED);
 }
