@@ -5,7 +5,7 @@ import { ensurePrivateDir } from '../platform/private-files';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BuiltinModel, BuiltinModelKind } from '../contracts/builtin';
+import type { BuiltinModel, BuiltinModelKind, RecommendedModel } from '../contracts/builtin';
 import type { Clock } from '../platform/clock';
 import { badRequest, conflict, notFound } from '../platform/http/errors';
 import { randomToken } from '../platform/ids';
@@ -14,6 +14,7 @@ import type { BuiltinModelRow, BuiltinRepo } from './builtin.repo';
 import { presentBuiltinModel } from './builtin.present';
 import { readGgufInfo, GgufError } from './gguf-info';
 import { DownloadError, downloadOnce, ensureSpace, sha256Of } from './model-download';
+import { RECOMMENDED_MODELS } from './recommended-models';
 import type { RuntimeModel } from './runtime/protocol';
 
 export interface ModelLibraryDeps {
@@ -30,6 +31,8 @@ export interface ModelLibraryDeps {
   retries?: number;
   retryBackoffMs?: number;
   fetchImpl?: typeof fetch;
+  /** Files recognised by their SHA-256 when imported (default: the recommended list's pinned files). */
+  pinned?: ReadonlyArray<Pick<RecommendedModel, 'name' | 'kind' | 'sha256'>>;
 }
 
 /** Who adds a model. */
@@ -97,16 +100,19 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     try {
       const size = (await stat(temp)).size;
       const info = await readGgufInfo(temp, size);
+      // A pinned file of the recommended list (carried in on a USB stick, say) is recognised by its SHA-256.
+      const sha256 = await sha256Of(temp);
+      const pinned = (deps.pinned ?? RECOMMENDED_MODELS).find((m) => m.sha256 === sha256);
       await deps.probe(temp);
       const fileName = await uniqueFileName(input.fileName);
       await rename(temp, path.join(dir, fileName));
       const now = clock.now();
       const row: BuiltinModelRow = {
-        id: await uniqueId(input.name ?? input.fileName),
-        name: input.name ?? info.name ?? input.fileName.replace(/\.gguf$/i, ''),
+        id: await uniqueId(input.name ?? pinned?.name ?? input.fileName),
+        name: input.name ?? pinned?.name ?? info.name ?? input.fileName.replace(/\.gguf$/i, ''),
         file_name: fileName,
         status: 'ready',
-        kind: input.kind ?? info.kind,
+        kind: input.kind ?? pinned?.kind ?? info.kind,
         size,
         downloaded: size,
         architecture: info.architecture,
@@ -114,7 +120,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
         quantization: info.quantization,
         ram_estimate: info.ram_estimate,
         source_url: null,
-        sha256: null,
+        sha256,
         error: null,
         created_by: input.caller.id,
         created_at: now,
@@ -160,7 +166,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       context_length: info.context_length,
       quantization: info.quantization,
       ram_estimate: info.ram_estimate,
-      kind: row.kind === 'chat' && info.kind === 'embedding' ? 'embedding' : row.kind,
+      kind: row.kind === 'chat' && info.kind !== 'chat' ? info.kind : row.kind,
       name: row.name,
       error: null,
       updated_at: clock.now(),
