@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
 import { restoreBackup, startServer } from '../server';
 import { qrPngDataUrl } from '../server/lan';
+import { loadExports } from '../server/platform/library-exports';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 
@@ -51,7 +52,7 @@ runShell({
   ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.
-  updater: async (): Promise<UpdaterLike> => (await import('electron-updater')).default.autoUpdater,
+  updater: async (): Promise<UpdaterLike> => (await loadExports(import('electron-updater'), 'electron-updater', 'autoUpdater')).autoUpdater,
   packageType: () => {
     try {
       return readFileSync(path.join(process.resourcesPath, 'package-type'), 'utf8');

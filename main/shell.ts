@@ -207,6 +207,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
           dataDir,
           secretStore: chooseSecretStore(deps.platform, deps.env),
           rememberedPort: state.read().port,
+          ownerName: deps.ownerName,
           log,
         });
       } catch (error) {

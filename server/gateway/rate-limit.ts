@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
-import { limiterClass } from '../auth/limiter-class';
+import { loadExports } from '../platform/library-exports';
 import { authOf } from '../auth';
 import { tooManyRequests } from '../platform/http/errors';
 
@@ -11,7 +11,7 @@ import { tooManyRequests } from '../platform/http/errors';
 export function v1RateLimit(perMinute: number): RequestHandler {
   if (perMinute <= 0) return (_req, _res, next) => next();
   let limiter: Promise<RateLimiterMemory> | undefined;
-  const load = () => (limiter ??= import('rate-limiter-flexible').then(limiterClass).then((Limiter) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
+  const load = () => (limiter ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
   return async (req, res, next) => {
     const auth = authOf(req);
     const key = `${auth.via}:${auth.user.id}`;
