@@ -152,7 +152,20 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
+  const retrieval = createRetrieval({
+    db,
+    config,
+    secrets,
+    providers,
+    realtime: platform.realtime,
+    jobs,
+    instance: platform.instance,
+    dataDir: sharedDir,
+    database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl },
+    clock,
+    log,
+    localReranker: (options) => builtin.reranker.rerank(options),
+  });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });

@@ -6,6 +6,9 @@ export interface RerankResult {
   relevance_score: number;
 }
 
+/** A reranker on this computer (the built-in library's): the best `topN` candidates, highest first, 0..1. */
+export type LocalReranker = (options: { model: string; query: string; documents: string[]; topN: number }) => Promise<RerankResult[]>;
+
 /**
  * Asks an external reranker to order `documents` for `query`, in the common `/rerank` shape:
  * `POST {model, query, documents, top_n}` → `{results: [{index, relevance_score}]}`.

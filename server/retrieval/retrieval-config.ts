@@ -101,6 +101,7 @@ export function createRetrievalSettings(config: ConfigService, secrets: SecretSt
       if (next.CONTENT_EXTRACTION_ENGINE === 'external' && !next.EXTERNAL_DOCUMENT_LOADER_URL) throw badRequest("Field 'EXTERNAL_DOCUMENT_LOADER_URL': is required when CONTENT_EXTRACTION_ENGINE is external");
       if (next.ENABLE_CHUNKING_SERVER && !next.CHUNKING_SERVER_URL) throw badRequest("Field 'CHUNKING_SERVER_URL': is required when ENABLE_CHUNKING_SERVER is on");
       if (next.RAG_RERANKING_ENGINE === 'external' && !next.RAG_EXTERNAL_RERANKER_URL) throw badRequest("Field 'RAG_EXTERNAL_RERANKER_URL': is required when RAG_RERANKING_ENGINE is external");
+      if (next.RAG_RERANKING_ENGINE === 'builtin' && !next.RAG_RERANKING_MODEL) throw badRequest("Field 'RAG_RERANKING_MODEL': is required when RAG_RERANKING_ENGINE is builtin (the id of a built-in reranker model)");
       if (key !== undefined) {
         if (key === '') await secrets.delete(RERANKER_KEY_SECRET);
         else await secrets.set(RERANKER_KEY_SECRET, key);

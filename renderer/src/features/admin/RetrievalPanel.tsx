@@ -3,12 +3,31 @@ import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
 import { useConfigForm } from '../../hooks/use-config-form';
 import { useT } from '../../lib/i18n';
+import { useBuiltinModels } from '../builtin/use-builtin-models';
 import { NumberField, numberError } from './NumberField';
 import { SaveBar } from './SaveBar';
 
 type NumKey = 'CHUNK_SIZE' | 'CHUNK_OVERLAP' | 'PARENT_CHUNK_SIZE' | 'PARENT_CHUNK_OVERLAP' | 'CHILD_CHUNK_SIZE' | 'CHILD_CHUNK_OVERLAP' | 'HTML_CHUNK_SIZE' | 'HTML_MIN_CHUNK_SIZE' | 'HTML_CHUNK_OVERLAP' | 'HTML_CONTEXT_WINDOW' | 'TOP_K' | 'TOP_K_RERANKER';
 
 const BIG = 1_000_000;
+
+/** The built-in library's reranker models to choose from (Admin → Local models adds them). */
+function LocalRerankerField({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const t = useT();
+  const models = useBuiltinModels();
+  const rerankers = (models.data ?? []).filter((m) => m.kind === 'reranker' && m.status === 'ready');
+  if (models.isSuccess && rerankers.length === 0) return <p className="muted small">{t('retrieval.rerankNoModel')}</p>;
+  return (
+    <SelectField label={t('retrieval.rerankModel')} value={value} onChange={(ev) => onChange(ev.target.value)}>
+      <option value="">{t('retrieval.rerankChoose')}</option>
+      {rerankers.map((m) => (
+        <option key={m.id} value={m.id}>
+          {m.name}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
 
 /** Chunking, hybrid search and ranking settings, and the embedding model. */
 export function RetrievalPanel() {
@@ -69,9 +88,16 @@ export function RetrievalPanel() {
               <SelectField label="Reranking" value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value as RetrievalConfig['RAG_RERANKING_ENGINE'])}>
                 <option value="">off</option>
                 <option value="external">external reranker</option>
+                <option value="builtin">{t('retrieval.rerankBuiltin')}</option>
               </SelectField>
-              <TextField label="Reranker URL" value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
-              <TextField label="Reranking model" value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
+              {d.RAG_RERANKING_ENGINE === 'builtin' ? (
+                <LocalRerankerField value={d.RAG_RERANKING_MODEL ?? ''} onChange={(id) => form.set('RAG_RERANKING_MODEL', id)} />
+              ) : (
+                <>
+                  <TextField label="Reranker URL" value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
+                  <TextField label="Reranking model" value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
+                </>
+              )}
             </div>
             <Switch label="Chunking server" checked={d.ENABLE_CHUNKING_SERVER === true} onChange={(v) => form.set('ENABLE_CHUNKING_SERVER', v)} />
             {d.ENABLE_CHUNKING_SERVER && <TextField label="Chunking server URL" value={d.CHUNKING_SERVER_URL ?? ''} onChange={(ev) => form.set('CHUNKING_SERVER_URL', ev.target.value)} />}

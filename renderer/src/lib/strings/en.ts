@@ -321,6 +321,10 @@ export const en = {
   'reference.title': 'API reference',
   'reference.intro': 'Every endpoint of this Parley service, generated from its request and response schemas. Other applications can use the OpenAI-compatible API under /v1 with an API key from your account page. The raw OpenAPI 3.1 document:',
 
+  'retrieval.rerankBuiltin': 'built-in model (this computer)',
+  'retrieval.rerankModel': 'Reranker model',
+  'retrieval.rerankChoose': 'Choose a model',
+  'retrieval.rerankNoModel': 'No reranker model yet: add one under Local models (bge-reranker-v2-m3 is in the recommended list, or import its .gguf file).',
   'offline.title': 'Offline',
   'offline.desc': 'Parley connects to nothing outside this computer: no providers elsewhere, downloads, tool servers, web search or update checks. Models on this computer keep working. Parley sends no telemetry, online or not.',
   'offline.toggle': 'Work offline',
