@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
-import { restoreBackup, startServer } from '../server';
-import { qrPngDataUrl } from '../server/lan';
-import { loadExports } from '../server/platform/library-exports';
+import { loadExports, qrPngDataUrl, restoreBackup, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 
@@ -49,6 +47,7 @@ runShell({
   createTray: () => new Tray(trayIcon()),
   buildMenu: (items) => Menu.buildFromTemplate(items),
   setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
+  preferredLanguages: () => app.getPreferredSystemLanguages(),
   ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.

@@ -113,9 +113,31 @@ describe('desktop shell lifecycle', () => {
     expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}/auths/desktop-handover?code=one-time-code`]);
     expect(h.windows[0]?.visible).toBe(true);
     expect(h.windows[0]?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/main/preload.cjs' });
-    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal].sort());
+    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language].sort());
     expect(h.session.requestHandler).toBeDefined();
     expect(h.tray.menu.length).toBeGreaterThan(0);
+  });
+
+  it('speaks the OS language at first, then the language the window reports, and remembers it for the next start', async () => {
+    let menu: Array<{ label?: string }> = [];
+    const h = harness({ preferredLanguages: () => ['de-DE'], setApplicationMenu: (built) => void (menu = built as typeof menu) });
+    const runtime = await h.ready;
+    await until(() => h.tray.menu.length > 0);
+    expect(h.tray.menu.map((i) => i.label).filter(Boolean)).toContain('Parley beenden');
+    expect(menu.map((i) => i.label).filter(Boolean)).toEqual(['Datei', 'Ansicht']);
+
+    const origin = new URL(runtime!.server.url).origin;
+    const setLanguage = h.ipcHandlers.get(IPC.language) as (event: { senderFrame: { url: string } }, code: unknown) => unknown;
+    setLanguage({ senderFrame: { url: `${origin}/` } }, 'en');
+    await until(() => h.tray.menu.some((i) => i.label === 'Quit Parley'));
+    expect(menu.map((i) => i.label).filter(Boolean)).toEqual(['File', 'View']);
+    h.app.quit();
+    await until(() => h.app.quitted);
+
+    const again = harness({ userData: h.userData, preferredLanguages: () => ['de-DE'] });
+    await again.ready;
+    await until(() => again.tray.menu.length > 0);
+    expect(again.tray.menu.map((i) => i.label).filter(Boolean)).toContain('Quit Parley');
   });
 
   it('asks for the OS keychain on macOS', async () => {

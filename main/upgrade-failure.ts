@@ -1,22 +1,5 @@
 import type { DialogLike, ShellLog } from './facade';
-
-/**
- * What the desktop app says when its service refused to start over the database update. Kept
- * together here (main's texts live in its modules) so they move to the language catalogs in one piece.
- */
-export const UPGRADE_FAILURE_TEXT = {
-  title: 'Parley',
-  failedMessage: 'Parley could not update its data',
-  failedDetail: (message: string) => `${message}\n\nYou can restore the backup Parley took just before the update, or quit and keep your data as it is.`,
-  restoreButton: 'Restore the backup taken before the update',
-  quitButton: 'Quit',
-  restoredMessage: 'The backup taken before the update is restored',
-  restoredDetail: (previous: string | undefined) =>
-    `${previous ? `The data as it was at the failed start is kept in ${previous}. ` : ''}Install the previous version of Parley to keep working with it until a fixed update is out: this version would try the same update again.`,
-  okButton: 'OK',
-  restoreFailedTitle: 'The backup could not be restored',
-  newerTitle: 'Parley cannot open this data',
-} as const;
+import { createShellText, type ShellText } from './shell-text';
 
 /** The service's refusal over the database update, as the shell reads it (server/upgrades UpgradeError). */
 export interface UpgradeFailure {
@@ -40,6 +23,8 @@ export interface UpgradeFailureDeps {
   /** Puts a backup archive back into a data dir (server/backup restoreBackup, with force). */
   restore: (archive: string, dataDir: string) => Promise<{ previous?: string }>;
   log: ShellLog;
+  /** The shell's words in the owner's language (the desktop catalog's `desktop.upgrade.*`). */
+  text?: ShellText;
 }
 
 /**
@@ -48,21 +33,21 @@ export interface UpgradeFailureDeps {
  * newer Parley is explained. The caller quits afterwards in every case.
  */
 export async function explainUpgradeFailure(failure: UpgradeFailure, deps: UpgradeFailureDeps): Promise<void> {
-  const text = UPGRADE_FAILURE_TEXT;
+  const { t } = deps.text ?? createShellText();
   if (failure.code === 'DATA_FROM_NEWER_VERSION') {
-    deps.dialog.showErrorBox(text.newerTitle, failure.message);
+    deps.dialog.showErrorBox(t('desktop.upgrade.newerTitle'), failure.message);
     return;
   }
   if (failure.code !== 'MIGRATION_FAILED' || !failure.snapshot || !failure.dataDir) {
-    deps.dialog.showErrorBox(text.failedMessage, failure.message);
+    deps.dialog.showErrorBox(t('desktop.upgrade.failedMessage'), failure.message);
     return;
   }
   const choice = await deps.dialog.showMessageBox({
     type: 'error',
-    title: text.title,
-    message: text.failedMessage,
-    detail: text.failedDetail(failure.message),
-    buttons: [text.restoreButton, text.quitButton],
+    title: 'Parley',
+    message: t('desktop.upgrade.failedMessage'),
+    detail: t('desktop.upgrade.failedDetail', { message: failure.message }),
+    buttons: [t('desktop.upgrade.restoreButton'), t('desktop.start.quit')],
     defaultId: 1,
     cancelId: 1,
   });
@@ -70,10 +55,11 @@ export async function explainUpgradeFailure(failure: UpgradeFailure, deps: Upgra
   try {
     const { previous } = await deps.restore(failure.snapshot, failure.dataDir);
     deps.log.info(`restored ${failure.snapshot} into ${failure.dataDir}${previous ? `; the data of the failed start is in ${previous}` : ''}`);
-    await deps.dialog.showMessageBox({ type: 'info', title: text.title, message: text.restoredMessage, detail: text.restoredDetail(previous), buttons: [text.okButton] });
+    const detail = `${previous ? `${t('desktop.upgrade.restoredKeptAt', { previous })} ` : ''}${t('desktop.upgrade.restoredDetail')}`;
+    await deps.dialog.showMessageBox({ type: 'info', title: 'Parley', message: t('desktop.upgrade.restoredMessage'), detail, buttons: [t('desktop.button.ok')] });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     deps.log.error(`restoring ${failure.snapshot} failed: ${message}`);
-    deps.dialog.showErrorBox(text.restoreFailedTitle, `${message}\n\n${failure.snapshot}`);
+    deps.dialog.showErrorBox(t('desktop.upgrade.restoreFailedTitle'), `${message}\n\n${failure.snapshot}`);
   }
 }

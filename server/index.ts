@@ -4,5 +4,8 @@ export { createApp } from './app';
 export type { StartOptions, BootConfig } from './platform/env';
 export type { Services } from './services';
 export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretStore } from './secrets';
+export { qrPngDataUrl } from './lan';
+export { adoptLegacyDataDir } from './platform/paths';
+export { loadExports } from './platform/library-exports';
 export { restoreBackup } from './backup';
 export { isUpgradeError, UpgradeError } from './upgrades';

@@ -1,19 +1,14 @@
 import path from 'node:path';
-import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
-import { createSignupLimiter } from './auth/signup-limiter';
+import { createAuthRepo, createAuthService, createSigninLimiter, createSignupLimiter, createTokenService, hashPassword, loadJwtKey } from './auth';
 import { createBackupRepo, createBackupService } from './backup';
-import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
-import { createChatLibrary } from './chats/chat-library';
+import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
 import { createFoldersRepo, createFoldersService } from './folders';
 import { createPromptsRepo, createPromptsService } from './prompts';
-import { createCompletionsService } from './completions';
+import { createCompletionsService, type ToolResolver, type ToolSet } from './completions';
 import { createGateway } from './gateway';
-import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
-import { createMembershipsRepo } from './groups/memberships.repo';
-import { createGroupsRepo, createGroupsService } from './groups';
-import { hashPassword } from './auth/passwords';
+import { createGroupsRepo, createGroupsService, createMembershipsRepo } from './groups';
 import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
@@ -64,7 +59,7 @@ export async function buildServices(platform: Platform) {
   // Offline mode: every outbound connection asks platform/net/outbound.ts, which asks this.
   const offline = createOfflineMode({ config, env: boot.offline, allowedNetworks: boot.offlineAllowedNetworks });
   const memberships = createMembershipsRepo(db);
-  const permissions = createPermissionsService({ config, memberships });
+  const permissions = createPermissionsService({ config, groupsOf: (userId) => memberships.grantsOf(userId) });
   const tokens = createTokenService(await loadJwtKey(secrets));
   const authRepo = createAuthRepo(db);
   const auth = createAuthService({
@@ -139,16 +134,14 @@ export async function buildServices(platform: Platform) {
   onShutdown(async () => offline.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
-  onShutdown(() => completions.shutdown());
   onShutdown(() => builtin.close());
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
-  completions.useTools(async (input) => {
+  const toolResolver: ToolResolver = async (input) => {
     const set = await tools.resolve(input);
     const promptCalls: NonNullable<ToolSet['promptCalls']> = async ({ provider, model, messages, signal }) =>
       promptToolCalls({ provider, model, messages, specs: set.specs, template: (await tasks.getConfig()).TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE, signal });
     return { ...set, promptCalls };
-  });
+  };
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
@@ -169,7 +162,8 @@ export async function buildServices(platform: Platform) {
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
-  completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
+  onShutdown(() => completions.shutdown());
   onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
@@ -185,7 +179,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

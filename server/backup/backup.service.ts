@@ -6,6 +6,7 @@ import type { Logger } from '../platform/log';
 import { ensurePrivateDir } from '../platform/private-files';
 import { listFiles, writeZip, type BackupManifest } from './archive';
 import type { BackupRepo } from './backup.repo';
+import type { BackupInfo } from '../contracts/backups';
 
 /** Folders of the data dir that a backup carries besides the database. */
 export const BACKED_UP_FOLDERS = ['uploads', 'indexes'] as const;
@@ -22,11 +23,7 @@ const ADMIN_NAME = /^parley-backup-\d{8}-\d{6}(-\d+)?\.zip$/;
 const isBackupName = (name: string) => ADMIN_NAME.test(name) || PRE_UPDATE_NAME.test(name);
 
 /** A backup file as the API lists it. */
-export interface BackupInfo {
-  name: string;
-  size: number;
-  created_at: number;
-}
+export type { BackupInfo } from '../contracts/backups';
 
 function stamp(ms: number): string {
   const iso = new Date(ms).toISOString();

@@ -100,8 +100,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     try {
       const size = (await stat(temp)).size;
       const info = await readGgufInfo(temp, size);
-      // A pinned file of the recommended list (carried in on a USB stick, say) is recognised by its SHA-256.
-      const sha256 = await sha256Of(temp);
+      const sha256 = await sha256Of(temp); // a pinned file carried in on a USB stick is recognised by it
       const pinned = (deps.pinned ?? RECOMMENDED_MODELS).find((m) => m.sha256 === sha256);
       await deps.probe(temp);
       const fileName = await uniqueFileName(input.fileName);
@@ -314,8 +313,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
 
     /** Starts a download; progress shows in the entry. */
     async download(input: { url: string; sha256?: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
-      // Offline: refused at once (403 OFFLINE), no entry left behind.
-      await assertOutboundAllowed('model-download', input.url);
+      await assertOutboundAllowed('model-download', input.url); // offline: 403 at once, no entry left
       const fileName = fileNameOfUrl(input.url);
       const now = clock.now();
       const row: BuiltinModelRow = {

@@ -4,7 +4,7 @@ import { packageRoot } from './paths';
 
 let cachedVersion: string | undefined;
 
-/** This Parley's version (package.json's `version`), read once. */
+/** The version in package.json, read once. */
 export function appVersion(): string {
   if (cachedVersion === undefined) {
     try {

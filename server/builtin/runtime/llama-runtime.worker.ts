@@ -19,7 +19,7 @@ import {
   type LlamaModel,
   type LlamaRankingContext,
 } from 'node-llama-cpp';
-import type { ChatMessage, ToolCall } from '../../providers/provider';
+import type { ChatMessage, ToolCall } from '../../providers';
 import { createChunkBatcher } from './chunk-batcher';
 import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
 

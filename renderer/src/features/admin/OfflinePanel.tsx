@@ -16,23 +16,23 @@ export function OfflinePanel() {
   return (
     <section className="card" data-testid="offline-panel">
       <div className="card-title">
-        <h2>{t('offline.title')}</h2>
-        {s && <span className={`badge ${s.offline ? 'success' : ''}`}>{s.offline ? t('offline.on') : t('offline.off')}</span>}
+        <h2>{t('admin.offline.title')}</h2>
+        {s && <span className={`badge ${s.offline ? 'success' : ''}`}>{s.offline ? t('admin.offline.on') : t('admin.offline.off')}</span>}
       </div>
-      <p className="section-desc">{t('offline.desc')}</p>
+      <p className="section-desc">{t('admin.offline.desc')}</p>
       {status.isPending && <Loading />}
       {status.isError && <ErrorNotice error={status.error} onRetry={() => void status.refetch()} />}
       {s && (
         <div className="col">
           <Switch
-            label={t('offline.toggle')}
+            label={t('admin.offline.toggle')}
             checked={update.isPending ? update.variables.enabled : s.offline}
             disabled={update.isPending || s.forced_by_env}
-            hint={s.forced_by_env ? t('offline.forced') : undefined}
+            hint={s.forced_by_env ? t('admin.offline.forced') : undefined}
             onChange={(enabled) => update.mutate({ enabled })}
           />
           {update.isError && <ErrorNotice error={update.error} />}
-          {s.allowed_networks.length > 0 && <p className="muted small">{t('offline.allowed', { networks: s.allowed_networks.join(', ') })}</p>}
+          {s.allowed_networks.length > 0 && <p className="muted small">{t('admin.offline.allowed', { networks: s.allowed_networks.join(', ') })}</p>}
         </div>
       )}
     </section>
