@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createBackupRepo, createBackupService, PRE_UPDATE_NAME } from '../backup';
+import { createBackupService, PRE_UPDATE_NAME, type BackupRepo } from '../backup';
 import type { Clock } from '../platform/clock';
-import { dialectOf, type Db } from '../platform/db/knex';
+import type { Dialect } from '../platform/db/knex';
 import type { Logger } from '../platform/log';
 import { ensurePrivateDir, restrictFiles } from '../platform/private-files';
 import { UpgradeError, withoutPassword } from './upgrade-errors';
@@ -11,9 +11,10 @@ import { UpgradeError, withoutPassword } from './upgrade-errors';
 /** Pre-migration snapshots kept in `backups/`; older ones are removed after a new one is written. */
 export const KEPT_SNAPSHOTS = 3;
 
-
 export interface SnapshotInput {
-  db: Db;
+  dialect: Dialect;
+  /** The database's backup operations (the SQLite snapshot). */
+  backups: BackupRepo;
   dataDir: string;
   databaseUrl?: string;
   /** Database version before the update (the newest applied migration's date stamp). */
@@ -108,11 +109,11 @@ export async function takePreMigrationSnapshot(input: SnapshotInput): Promise<st
   const folder = path.join(input.dataDir, 'backups');
   ensurePrivateDir(folder);
   let file: string | undefined;
-  if (dialectOf(input.db) === 'postgres' && input.databaseUrl) {
+  if (input.dialect === 'postgres' && input.databaseUrl) {
     file = await snapshotPostgres({ ...input, databaseUrl: input.databaseUrl }, folder);
   } else {
     file = snapshotPath(folder, input, 'zip');
-    await createBackupService({ repo: createBackupRepo(input.db), dataDir: input.dataDir, clock: input.clock, log: input.log }).create(file);
+    await createBackupService({ repo: input.backups, dataDir: input.dataDir, clock: input.clock, log: input.log }).create(file);
   }
   if (file) {
     const removed = pruneSnapshots(folder);

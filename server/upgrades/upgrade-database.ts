@@ -1,14 +1,17 @@
 import { appVersion } from '../platform/app-version';
 import type { Clock } from '../platform/clock';
-import { migrate, type Db } from '../platform/db/knex';
 import { MIGRATIONS, type MigrationList } from '../platform/db/migrations';
 import type { Logger } from '../platform/log';
 import { takePreMigrationSnapshot } from './pre-migration-snapshot';
-import { createUpgradesRepo } from './upgrades.repo';
+import type { BackupRepo } from '../backup';
+import type { UpgradesRepo } from './upgrades.repo';
 import { newerDataError, restoreCommand, schemaStamp, UpgradeError } from './upgrade-errors';
 
 export interface UpgradeOptions {
-  db: Db;
+  /** The database's own record of its schema (and its migrations). */
+  repo: UpgradesRepo;
+  /** Its backup operations (the SQLite snapshot). */
+  backups: BackupRepo;
   /** Where `backups/` is (the data dir, also with PostgreSQL). */
   dataDir: string;
   /** Set when the database is PostgreSQL. */
@@ -54,8 +57,8 @@ function tracked(list: MigrationList, current: { name?: string }): MigrationList
  * in one transaction, so a failure leaves it as it was and the error names the failed migration,
  * the snapshot and the command that restores it. The version that opened the database is recorded.
  */
-export async function upgradeDatabase(options: UpgradeOptions): Promise<UpgradeResult> {
-  const repo = createUpgradesRepo(options.db);
+export async function runUpgrade(options: UpgradeOptions): Promise<UpgradeResult> {
+  const { repo } = options;
   const list = options.migrations ?? MIGRATIONS;
   const known = list.map(([name]) => name);
   const ours = { version: options.version ?? appVersion(), schema: known.at(-1) ?? '' };
@@ -78,7 +81,8 @@ export async function upgradeDatabase(options: UpgradeOptions): Promise<UpgradeR
     const to = schemaStamp(ours.schema);
     if (applied.length > 0) {
       snapshot = await takePreMigrationSnapshot({
-        db: options.db,
+        dialect: repo.dialect,
+        backups: options.backups,
         dataDir: options.dataDir,
         databaseUrl: options.databaseUrl,
         from,
@@ -91,7 +95,7 @@ export async function upgradeDatabase(options: UpgradeOptions): Promise<UpgradeR
     }
     const current: { name?: string } = {};
     try {
-      await migrate(options.db, tracked(list, current));
+      await repo.migrate(tracked(list, current));
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
       options.log.error({ err: error, migration: current.name, snapshot }, 'database update failed; nothing was changed');

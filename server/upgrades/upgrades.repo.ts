@@ -1,4 +1,5 @@
-import type { Db } from '../platform/db/knex';
+import { dialectOf, migrate, type Db } from '../platform/db/knex';
+import type { MigrationList } from '../platform/db/migrations';
 
 /** The Parley version that last wrote a database, as it recorded itself. */
 export interface WriterVersion {
@@ -10,6 +11,14 @@ export interface WriterVersion {
 /** The database's own record of its schema: what knex applied and which versions opened it. */
 export function createUpgradesRepo(db: Db) {
   return {
+    /** Which database this is. */
+    dialect: dialectOf(db),
+
+    /** Applies the pending migrations of `list` (knex runs them in one transaction). */
+    async migrate(list: MigrationList): Promise<void> {
+      await migrate(db, list);
+    },
+
     /** Names of the applied migrations in the order they ran; empty for a new database. */
     async appliedMigrations(): Promise<string[]> {
       if (!(await db.schema.hasTable('knex_migrations'))) return [];
