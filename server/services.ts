@@ -150,6 +150,7 @@ export async function buildServices(platform: Platform) {
     config,
     secrets,
     providers,
+    files,
     realtime: platform.realtime,
     jobs,
     instance: platform.instance,
@@ -161,12 +162,12 @@ export async function buildServices(platform: Platform) {
   });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
-  const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
+  const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
   onShutdown(() => completions.shutdown());
-  onShutdown(() => knowledge.stop());
+  onShutdown(() => retrieval.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
-  const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
+  const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
   const resumedGraph = graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));

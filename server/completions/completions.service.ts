@@ -14,7 +14,7 @@ import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
-import { injectContext, noRetrieval } from './stages/retrieval';
+import { injectContext, noRetrieval, unmatchedStatus } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
 import { EMPTY_TOOLS, noTools } from './stages/tools';
 
@@ -81,7 +81,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
       let messages = modelStage.messages;
 
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
-      let retrieval = { sources: [], context: '' } as PreparedCompletion['retrieval'];
+      let retrieval: PreparedCompletion['retrieval'] = { sources: [] };
       if (refs.length > 0) {
         retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
         messages = injectContext(messages, retrieval);
@@ -115,6 +115,8 @@ export function createCompletionsService(deps: CompletionsDeps) {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
+      const unmatched = unmatchedStatus(prepared.retrieval);
+      if (unmatched) await emit({ type: 'status', status: unmatched });
       const outcome = await answerStage(prepared, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
       const saved = await recorder.finish(outcome);

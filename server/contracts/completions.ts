@@ -66,6 +66,8 @@ export interface CompletionStatus {
   action: string;
   description: string;
   done: boolean;
+  /** `knowledge_unmatched`: the knowledge bases and files searched in which no passage matched. */
+  names?: string[];
 }
 
 /** Token counts. */

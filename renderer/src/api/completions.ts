@@ -23,6 +23,8 @@ export interface StreamStatus {
   description?: string;
   done?: boolean;
   action?: string;
+  /** `knowledge_unmatched`: the knowledge bases searched in which no passage matched. */
+  names?: string[];
   [k: string]: unknown;
 }
 
