@@ -1,11 +1,14 @@
+import { StartRefused } from '../platform/start-refused';
+
 /** Why a start stopped before or during the database update. */
 export type UpgradeErrorCode = 'DATA_FROM_NEWER_VERSION' | 'MIGRATION_FAILED' | 'BACKUP_REQUIRED';
 
 /**
  * A start refused or stopped by the database update. `code` tells the desktop shell what to
- * offer (it restores `snapshot` on MIGRATION_FAILED); the message says it all to a person.
+ * offer (it restores `snapshot` on MIGRATION_FAILED); the message says it all to a person (a
+ * StartRefused: the command line prints it without a stack trace).
  */
-export class UpgradeError extends Error {
+export class UpgradeError extends StartRefused {
   constructor(
     readonly code: UpgradeErrorCode,
     message: string,
@@ -15,7 +18,6 @@ export class UpgradeError extends Error {
     readonly dataDir?: string,
   ) {
     super(message);
-    this.name = 'UpgradeError';
   }
 }
 

@@ -60,7 +60,7 @@ describe.each(withDump.map((f) => [f.name, f] as const))('a PostgreSQL database 
     const url = await postgres.database();
     const restore = spawnSync(path.join(postgresBinDir()!, 'psql'), ['-q', '-d', url, '-f', path.join(dataDir, 'database.sql')], { encoding: 'utf8' });
     expect(restore.status).toBe(0);
-    // Dumps from before 202611280002 cannot build the two chat search indexes (their function
+    // Dumps from before 202611281201 cannot build the two chat search indexes (their function
     // named unaccent without its schema); everything else restores, and today's Parley rebuilds them.
     const errors = restore.stderr.split('\n').filter((line) => line.includes('ERROR:'));
     for (const line of errors) expect(line).toContain('text search dictionary "unaccent" does not exist');

@@ -56,9 +56,9 @@ export const COVERED: Record<string, string> = {
   '202611270102-postgres-collection-change-notices': 'PostgreSQL only: triggers',
   '202611270301-chat-message-chats': 'SQLite: fills the message → chat map for existing messages: round-1..3 chats and messages',
   '202611270701-job-progress': 'schema (column)',
-  '202611280001-create-app-versions': 'schema; records the version that opened the data (checked below)',
-  '202611280002-postgres-search-text-qualified':
+  '202611281201-postgres-search-qualified-names':
     'PostgreSQL only: chat search function names its schema; indexes an older dump could not restore are rebuilt (round-3/4 postgres dumps, then chat search)',
+  '202611281301-create-app-versions': 'schema; records the version that opened the data (checked below)',
 };
 
 const fixtures = loadFixtures();

@@ -28,8 +28,8 @@ import * as createJobs from './202611270101-create-jobs';
 import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
-import * as createAppVersions from './202611280001-create-app-versions';
-import * as postgresSearchTextQualified from './202611280002-postgres-search-text-qualified';
+import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qualified-names';
+import * as createAppVersions from './202611281301-create-app-versions';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -77,8 +77,8 @@ export const MIGRATIONS: MigrationList = [
   ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
-  ['202611280001-create-app-versions', createAppVersions],
-  ['202611280002-postgres-search-text-qualified', postgresSearchTextQualified],
+  ['202611281201-postgres-search-qualified-names', postgresSearchQualifiedNames],
+  ['202611281301-create-app-versions', createAppVersions],
 ];
 
 /** knex migration source over a static list (every migration unless a test gives its own). */
