@@ -6,7 +6,7 @@ import { MIGRATIONS, type MigrationList } from '../../server/platform/db/migrati
 import type { UpgradeError } from '../../server/upgrades';
 import { signupAdmin } from '../helpers/builders';
 import { dumpDatabaseAt } from '../helpers/database-dump';
-import { postgresBinDir } from '../helpers/postgres';
+import { pgRows, postgresBinDir } from '../helpers/postgres';
 import { postgresForThisFile } from '../helpers/postgres-per-file';
 import { startTestServer, tempDataDir, upgradeRefusal } from '../helpers/server';
 
@@ -124,15 +124,8 @@ describe('database updates on PostgreSQL', () => {
     const { dataDir, url } = await olderDatabase(MIGRATIONS.length);
     const server = await start(dataDir, { PARLEY_DATABASE_URL: url });
     await server.close();
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query("INSERT INTO knex_migrations (name, batch, migration_time) VALUES ('209912312359-future-change', 99, now())");
-      await client.query("INSERT INTO app_versions (version, schema, opened_at) VALUES ('9.0.0', '209912312359-future-change', 1)");
-    } finally {
-      await client.end();
-    }
+    await pgRows(url, "INSERT INTO knex_migrations (name, batch, migration_time) VALUES ('209912312359-future-change', 99, now())");
+    await pgRows(url, "INSERT INTO app_versions (version, schema, opened_at) VALUES ('9.0.0', '209912312359-future-change', 1)");
     const error = await refusal(dataDir, { PARLEY_DATABASE_URL: url });
     expect(error.code).toBe('DATA_FROM_NEWER_VERSION');
     expect(error.message).toContain('This PostgreSQL database was written by Parley 9.0.0');

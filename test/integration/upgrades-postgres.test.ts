@@ -16,11 +16,10 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyDatabase } from '../../server/migrate-db/copy-database';
 import { MIGRATIONS } from '../../server/platform/db/migrations';
-import { postgresBinDir } from '../helpers/postgres';
+import { pgRows, postgresBinDir } from '../helpers/postgres';
 import { postgresForThisFile } from '../helpers/postgres-per-file';
 import { expectSameData, loadFixtures, openWithToday, unpack, type FixtureVariant } from '../upgrades/fixtures';
 
@@ -37,16 +36,6 @@ async function expectSameDataOnPostgres(dataDir: string, url: string, variant: F
     await expectSameData(server.url, variant);
   } finally {
     await server.close();
-  }
-}
-
-async function pgRows<T>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
   }
 }
 
