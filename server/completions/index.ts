@@ -6,6 +6,8 @@ export type {
   ClientTools,
   CompletionCaller,
   FileRef,
+  MemoryPlug,
+  NoteSourcer,
   PipelineEvent,
   PreparedCompletion,
   RetrievalInput,

@@ -58,7 +58,10 @@ export const COVERED: Record<string, string> = {
   '202611270701-job-progress': 'schema (column)',
   '202611281201-postgres-search-qualified-names':
     'PostgreSQL only: chat search function names its schema; indexes an older dump could not restore are rebuilt (round-3/4 postgres dumps, then chat search)',
-  '202611281301-create-app-versions': 'schema; records the version that opened the data (checked below)',
+  '202611281301-create-notes': 'schema',
+  '202611281302-create-memories': 'schema',
+  '202611281303-postgres-notes-memories-change-notices': 'PostgreSQL only: triggers',
+  '202611281401-create-app-versions': 'schema; records the version that opened the data (checked below)',
 };
 
 const fixtures = loadFixtures();

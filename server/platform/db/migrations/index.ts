@@ -29,7 +29,10 @@ import * as postgresCollectionChangeNotices from './202611270102-postgres-collec
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
 import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qualified-names';
-import * as createAppVersions from './202611281301-create-app-versions';
+import * as createNotes from './202611281301-create-notes';
+import * as createMemories from './202611281302-create-memories';
+import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
+import * as createAppVersions from './202611281401-create-app-versions';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -78,7 +81,10 @@ export const MIGRATIONS: MigrationList = [
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
   ['202611281201-postgres-search-qualified-names', postgresSearchQualifiedNames],
-  ['202611281301-create-app-versions', createAppVersions],
+  ['202611281301-create-notes', createNotes],
+  ['202611281302-create-memories', createMemories],
+  ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
+  ['202611281401-create-app-versions', createAppVersions],
 ];
 
 /** knex migration source over a static list (every migration unless a test gives its own). */
