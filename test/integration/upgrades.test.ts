@@ -61,7 +61,8 @@ export const COVERED: Record<string, string> = {
   '202611281301-create-notes': 'schema',
   '202611281302-create-memories': 'schema',
   '202611281303-postgres-notes-memories-change-notices': 'PostgreSQL only: triggers',
-  '202611281401-create-app-versions': 'schema; records the version that opened the data (checked below)',
+  '202611282001-create-channels': 'schema',
+  '202611282101-create-app-versions': 'schema; records the version that opened the data (checked below)',
 };
 
 const fixtures = loadFixtures();

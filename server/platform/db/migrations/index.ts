@@ -32,7 +32,8 @@ import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qu
 import * as createNotes from './202611281301-create-notes';
 import * as createMemories from './202611281302-create-memories';
 import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
-import * as createAppVersions from './202611281401-create-app-versions';
+import * as createChannels from './202611282001-create-channels';
+import * as createAppVersions from './202611282101-create-app-versions';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -84,7 +85,8 @@ export const MIGRATIONS: MigrationList = [
   ['202611281301-create-notes', createNotes],
   ['202611281302-create-memories', createMemories],
   ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
-  ['202611281401-create-app-versions', createAppVersions],
+  ['202611282001-create-channels', createChannels],
+  ['202611282101-create-app-versions', createAppVersions],
 ];
 
 /** knex migration source over a static list (every migration unless a test gives its own). */

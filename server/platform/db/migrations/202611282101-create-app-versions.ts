@@ -10,7 +10,7 @@ export async function up(knex: Knex): Promise<void> {
     t.increments('id').primary();
     /** The app's version (package.json), e.g. `0.2.0`. */
     t.string('version').notNullable();
-    /** The newest migration that version knew, e.g. `202611281401-create-app-versions`. */
+    /** The newest migration that version knew, e.g. `202611282101-create-app-versions`. */
     t.string('schema').notNullable();
     /** Epoch seconds of its first start on this database. */
     t.integer('opened_at').notNullable();
