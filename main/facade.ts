@@ -35,6 +35,8 @@ export interface AppLike {
   on(event: 'web-contents-created', listener: (event: ShellEvent, contents: WebContentsLike) => void): unknown;
   quit(): void;
   exit(code?: number): void;
+  /** Starts the app again when this process ends (the same executable: after a failed update, the previous version). */
+  relaunch(): void;
   setLoginItemSettings(settings: { openAtLogin: boolean }): void;
   getLoginItemSettings(): { openAtLogin: boolean };
 }
@@ -115,6 +117,8 @@ export interface SessionLike {
   setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string) => boolean): void;
   /** WebHID, WebUSB and Web Serial device access. */
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
+  /** Turns spell checking (and, on Windows and Linux, its dictionary downloads) on or off. */
+  setSpellCheckerEnabled(enable: boolean): void;
   on(event: 'select-hid-device' | 'select-usb-device' | 'select-serial-port', listener: (event: ShellEvent, details: unknown, callback: (deviceId?: string) => void) => void): unknown;
   webRequest: {
     onHeadersReceived(

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray } from 'electron';
-import { loadExports, qrPngDataUrl, startServer } from '../server';
+import { loadExports, qrPngDataUrl, restoreBackup, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 
@@ -60,6 +60,7 @@ runShell({
       return undefined;
     }
   },
+  restoreBackup: (archive, dataDir) => restoreBackup({ archive, dataDir, force: true }),
   preloadPath: path.join(here, 'preload.cjs'),
   iconPath: process.platform === 'linux' ? path.join(assets, 'icon.png') : undefined,
 });

@@ -7,3 +7,5 @@ export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretSto
 export { qrPngDataUrl } from './lan';
 export { adoptLegacyDataDir } from './platform/paths';
 export { loadExports } from './platform/library-exports';
+export { restoreBackup } from './backup';
+export { isUpgradeError, UpgradeError } from './upgrades';

@@ -15,6 +15,7 @@ import { graphRoutes } from './graph';
 import { groupsRoutes } from './groups';
 import { knowledgeRoutes } from './knowledge';
 import { lanRoutes } from './lan';
+import { offlineRoutes } from './offline';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { openApiRoutes } from './openapi';
 import { buildRouter, route, type RouteAccess, type Routes } from './platform/http/route';
@@ -51,6 +52,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/groups', routerOf(groupsRoutes(services.groups)));
   app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count(), webSearchEnabled: () => services.web.service.enabled() })));
   app.use('/api/v1/configs/lan', routerOf(lanRoutes(services.lan, services.auth)));
+  app.use('/api/v1/configs/offline', routerOf(offlineRoutes(services.offline)));
   app.use('/api/v1/configs/suggestions', routerOf(suggestionsRoutes(services.config)));
   // Every path under /api/v1/backups is the admins', known or not.
   app.use('/api/v1/backups', requireAdmin, routerOf(backupRoutes(services.backups)));

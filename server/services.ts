@@ -16,6 +16,7 @@ import type { Clock } from './platform/clock';
 import { dialectOf, type Db } from './platform/db/knex';
 import { tableFeed } from './platform/db/table-cache';
 import { createJobs } from './platform/jobs';
+import { assertOutboundAllowed } from './platform/net/outbound';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
@@ -33,6 +34,7 @@ import { createTools, promptToolCalls } from './tools';
 import { announcePendingSignups, createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
+import { createOfflineMode } from './offline';
 import { createNotes } from './notes';
 import { createMemories } from './memories';
 import { createChannels } from './channels';
@@ -62,6 +64,8 @@ export async function buildServices(platform: Platform) {
   const usersRepo = createUsersRepo(db);
   const config = createConfigService(createConfigRepo(db), clock);
   await config.warm();
+  // Offline mode: every outbound connection asks platform/net/outbound.ts, which asks this.
+  const offline = createOfflineMode({ config, env: boot.offline, allowedNetworks: boot.offlineAllowedNetworks });
   const memberships = createMembershipsRepo(db);
   const permissions = createPermissionsService({ config, groupsOf: (userId) => memberships.grantsOf(userId) });
   const tokens = createTokenService(await loadJwtKey(secrets));
@@ -137,6 +141,7 @@ export async function buildServices(platform: Platform) {
   // Registered first, so it runs last: every runner has stopped, what is still held goes back to the queue.
   onShutdown(() => jobs.close());
   onShutdown(async () => pendingSignups.stop());
+  onShutdown(async () => offline.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   onShutdown(() => builtin.close());
@@ -150,12 +155,29 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, files, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
+  const retrieval = createRetrieval({
+    db,
+    config,
+    secrets,
+    providers,
+    files,
+    realtime: platform.realtime,
+    jobs,
+    instance: platform.instance,
+    dataDir: sharedDir,
+    database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl },
+    clock,
+    log,
+    localReranker: (options) => builtin.reranker.rerank(options),
+  });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
   // Web search: off until an admin turns it on; nothing connects anywhere before that.
-  const web = createWeb({ config, secrets, permissions, log, test: platform.webTest });
+  // Every search engine call and page read passes the offline guard first (its own kinds: web-search, web-fetch).
+  const webGate = ({ host, purpose }: { host: string; purpose: 'web-engine' | 'web-page' }) =>
+    assertOutboundAllowed(purpose === 'web-engine' ? 'web-search' : 'web-fetch', `http://${host.includes(':') ? `[${host}]` : host}/`);
+  const web = createWeb({ config, secrets, permissions, log, gate: webGate, test: platform.webTest });
   const webSearch = createWebSearchPlug({ web: web.service, tasks, rank: retrieval.rankTexts, log });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, webSearch, clock, log });
   onShutdown(() => completions.shutdown());
@@ -214,7 +236,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

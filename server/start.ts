@@ -9,7 +9,8 @@ import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { DataDirError, dataDirFolder, inFolder, openDataDir } from './platform/data-dir';
 import { checkFirstConnection } from './platform/db/first-connection';
-import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
+import { closeDatabase, openDatabase } from './platform/db/knex';
+import type { MigrationList } from './platform/db/migrations';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { applyTimeouts, HTTP_TIMEOUTS, httpServerOptions, limitConnections, type HttpTimeouts } from './platform/http/connection-limits';
 import { guarded } from './platform/http/guarded';
@@ -23,6 +24,7 @@ import { watchTableChanges } from './platform/db/table-changes';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
 import type { WebTestOptions } from './web';
+import { upgradeDatabase } from './upgrades';
 
 /** A running service. */
 export interface RunningServer {
@@ -44,6 +46,8 @@ export interface StartServerOptions extends StartOptions {
   clock?: Clock;
   /** Web search wiring for tests: a host name resolver, search engine fakes, a shorter page time limit. */
   web?: WebTestOptions;
+  /** The migrations to apply (tests add a failing one); every migration when unset. */
+  migrations?: MigrationList;
   /** Header, request and keep-alive timeouts of every listener (tests shorten them; default HTTP_TIMEOUTS). */
   httpTimeouts?: Partial<HttpTimeouts>;
   /**
@@ -99,7 +103,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let services: Services | undefined;
   try {
     await checkFirstConnection(db, { databaseUrl: boot.databaseUrl, dbFile });
-    await migrate(db);
+    // Refuses a newer Parley's database; snapshots one that holds data before migrating it.
+    await upgradeDatabase({
+      db,
+      dataDir: boot.dataDir,
+      databaseUrl: boot.databaseUrl,
+      clock: options.clock ?? systemClock,
+      log,
+      pgDump: boot.pgDump,
+      confirmBackup: boot.confirmBackup,
+      migrations: options.migrations,
+    });
     const id = inFolder(dataDirFolder(boot.dataDir), () => {
       restrictFiles(dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile);
       return installId(boot.dataDir);

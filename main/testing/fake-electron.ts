@@ -150,6 +150,11 @@ export class FakeApp extends Emitter implements AppLike {
       this.timeline.push('app:quit');
     }
   }
+  relaunches = 0;
+  relaunch(): void {
+    this.relaunches += 1;
+    this.timeline.push('app:relaunch');
+  }
   exit(code?: number): void {
     this.exitCode = code ?? 0;
     this.timeline.push(`app:exit ${this.exitCode}`);
@@ -203,6 +208,8 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
   allowDowngrade = true;
   checks = 0;
   installs = 0;
+  /** How the next install goes wrong, like electron-updater's: it throws, or it reports an error event. */
+  failInstall: 'throw' | 'error' | undefined;
   constructor(private readonly timeline: string[] = []) {
     super();
   }
@@ -213,11 +220,17 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
   quitAndInstall(): void {
     this.installs += 1;
     this.timeline.push('updater:install');
+    if (this.failInstall === 'throw') throw new Error('spawn installer EACCES');
+    if (this.failInstall === 'error') queueMicrotask(() => this.emit('error', new Error('Could not get code signature for running application')));
   }
 }
 
 export class FakeSession extends Emitter implements SessionLike {
   deviceHandler?: (details: unknown) => boolean;
+  spellChecker = true;
+  setSpellCheckerEnabled(enable: boolean): void {
+    this.spellChecker = enable;
+  }
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
     this.deviceHandler = handler;
   }

@@ -7,6 +7,7 @@ import type { Logger } from '../platform/log';
 import type { ProviderHandle } from '../providers';
 import { BuiltinSection, runtimeSettings } from './builtin-config';
 import { BUILTIN_URL, createBuiltinProvider } from './builtin-provider';
+import { createBuiltinReranker } from './builtin-reranker';
 import { createBuiltinRepo } from './builtin.repo';
 import { createModelLibrary } from './model-library';
 import { createRuntimeHost } from './runtime/runtime-host';
@@ -52,6 +53,8 @@ export async function createBuiltin(deps: BuiltinDeps) {
     library,
     runtime,
     provider,
+    /** Reranking with a library model of kind `reranker` (retrieval's `builtin` reranking engine). */
+    reranker: createBuiltinReranker({ library, runtime }),
     /** The provider handle while built-in models are enabled. */
     async handle(): Promise<ProviderHandle | undefined> {
       return (await config.get(BuiltinSection)).enabled ? handle : undefined;

@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { assertOutboundAllowed } from '../platform/net/outbound';
 import { ensurePrivateDir } from '../platform/private-files';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BuiltinModel, BuiltinModelKind } from '../contracts/builtin';
+import type { BuiltinModel, BuiltinModelKind, RecommendedModel } from '../contracts/builtin';
 import type { Clock } from '../platform/clock';
 import { badRequest, conflict, notFound } from '../platform/http/errors';
 import { randomToken } from '../platform/ids';
@@ -13,6 +14,7 @@ import type { BuiltinModelRow, BuiltinRepo } from './builtin.repo';
 import { presentBuiltinModel } from './builtin.present';
 import { readGgufInfo, GgufError } from './gguf-info';
 import { DownloadError, downloadOnce, ensureSpace, sha256Of } from './model-download';
+import { RECOMMENDED_MODELS } from './recommended-models';
 import type { RuntimeModel } from './runtime/protocol';
 
 export interface ModelLibraryDeps {
@@ -29,6 +31,8 @@ export interface ModelLibraryDeps {
   retries?: number;
   retryBackoffMs?: number;
   fetchImpl?: typeof fetch;
+  /** Files recognised by their SHA-256 when imported (default: the recommended list's pinned files). */
+  pinned?: ReadonlyArray<Pick<RecommendedModel, 'name' | 'kind' | 'sha256'>>;
 }
 
 /** Who adds a model. */
@@ -96,16 +100,18 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     try {
       const size = (await stat(temp)).size;
       const info = await readGgufInfo(temp, size);
+      const sha256 = await sha256Of(temp); // a pinned file carried in on a USB stick is recognised by it
+      const pinned = (deps.pinned ?? RECOMMENDED_MODELS).find((m) => m.sha256 === sha256);
       await deps.probe(temp);
       const fileName = await uniqueFileName(input.fileName);
       await rename(temp, path.join(dir, fileName));
       const now = clock.now();
       const row: BuiltinModelRow = {
-        id: await uniqueId(input.name ?? input.fileName),
-        name: input.name ?? info.name ?? input.fileName.replace(/\.gguf$/i, ''),
+        id: await uniqueId(input.name ?? pinned?.name ?? input.fileName),
+        name: input.name ?? pinned?.name ?? info.name ?? input.fileName.replace(/\.gguf$/i, ''),
         file_name: fileName,
         status: 'ready',
-        kind: input.kind ?? info.kind,
+        kind: input.kind ?? pinned?.kind ?? info.kind,
         size,
         downloaded: size,
         architecture: info.architecture,
@@ -113,7 +119,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
         quantization: info.quantization,
         ram_estimate: info.ram_estimate,
         source_url: null,
-        sha256: null,
+        sha256,
         error: null,
         created_by: input.caller.id,
         created_at: now,
@@ -159,7 +165,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       context_length: info.context_length,
       quantization: info.quantization,
       ram_estimate: info.ram_estimate,
-      kind: row.kind === 'chat' && info.kind === 'embedding' ? 'embedding' : row.kind,
+      kind: row.kind === 'chat' && info.kind !== 'chat' ? info.kind : row.kind,
       name: row.name,
       error: null,
       updated_at: clock.now(),
@@ -307,6 +313,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
 
     /** Starts a download; progress shows in the entry. */
     async download(input: { url: string; sha256?: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
+      await assertOutboundAllowed('model-download', input.url); // offline: 403 at once, no entry left
       const fileName = fileNameOfUrl(input.url);
       const now = clock.now();
       const row: BuiltinModelRow = {
@@ -346,6 +353,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       const row = await mustFind(id);
       if (!row.source_url || (row.status !== 'paused' && row.status !== 'failed')) throw conflict(`'${id}' has no download to resume`, 'NOT_RESUMABLE');
       if (downloads.has(id)) return presentBuiltinModel(row);
+      await assertOutboundAllowed('model-download', row.source_url);
       runDownload(row);
       return presentBuiltinModel({ ...row, status: 'downloading', error: null });
     },

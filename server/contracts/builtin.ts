@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** What a library entry is for: chatting, or making embeddings for RAG. */
-export const BuiltinModelKind = z.enum(['chat', 'embedding']);
+/** What a library entry is for: chatting, making embeddings for RAG, or reranking search results (a cross-encoder). */
+export const BuiltinModelKind = z.enum(['chat', 'embedding', 'reranker']);
 export type BuiltinModelKind = z.infer<typeof BuiltinModelKind>;
 
 /** Where a library entry stands. `paused` downloads resume where they stopped (HTTP ranges). */

@@ -40,9 +40,13 @@ export const RetrievalConfig = z.object({
   HYBRID_BM25_WEIGHT: Unit,
   /** How the two rankings are combined: normalised score blending or reciprocal rank fusion. */
   HYBRID_FUSION: z.enum(['blend', 'rrf']),
-  /** `external`: send candidates to RAG_EXTERNAL_RERANKER_URL (the common /rerank shape). */
-  RAG_RERANKING_ENGINE: z.enum(['', 'external']),
+  /**
+   * `external`: send candidates to RAG_EXTERNAL_RERANKER_URL (the common /rerank shape);
+   * `builtin`: score them on this computer with the built-in library's reranker RAG_RERANKING_MODEL.
+   */
+  RAG_RERANKING_ENGINE: z.enum(['', 'external', 'builtin']),
   RAG_EXTERNAL_RERANKER_URL: OptionalUrl,
+  /** The external reranker's model name, or the built-in library entry's id (kind `reranker`). */
   RAG_RERANKING_MODEL: z.string().trim().max(512),
 });
 export type RetrievalConfig = z.infer<typeof RetrievalConfig>;

@@ -104,6 +104,7 @@ export function createRetrievalSettings(config: ConfigService, secrets: SecretSt
       if (next.CONTENT_EXTRACTION_ENGINE === 'external' && !next.EXTERNAL_DOCUMENT_LOADER_URL) throw badRequest("Field 'EXTERNAL_DOCUMENT_LOADER_URL': is required when CONTENT_EXTRACTION_ENGINE is external");
       if (next.ENABLE_CHUNKING_SERVER && !next.CHUNKING_SERVER_URL) throw badRequest("Field 'CHUNKING_SERVER_URL': is required when ENABLE_CHUNKING_SERVER is on");
       if (next.RAG_RERANKING_ENGINE === 'external' && !next.RAG_EXTERNAL_RERANKER_URL) throw badRequest("Field 'RAG_EXTERNAL_RERANKER_URL': is required when RAG_RERANKING_ENGINE is external");
+      if (next.RAG_RERANKING_ENGINE === 'builtin' && !next.RAG_RERANKING_MODEL) throw badRequest("Field 'RAG_RERANKING_MODEL': is required when RAG_RERANKING_ENGINE is builtin (the id of a built-in reranker model)");
       if (next.TOP_K_RERANKER > next.TOP_K) {
         throw unprocessable(`Field 'TOP_K_RERANKER': the results kept after reranking (${next.TOP_K_RERANKER}) must not exceed TOP_K (${next.TOP_K}); lower it or raise TOP_K in the same request`, 'TOP_K_RERANKER_ABOVE_TOP_K');
       }

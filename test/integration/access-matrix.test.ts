@@ -257,6 +257,8 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/configs/lan': { access: 'admin' },
   'POST /api/v1/configs/lan': { access: 'admin' },
   'GET /api/v1/configs/lan/qr': { access: 'admin' },
+  'GET /api/v1/configs/offline': { access: 'admin' },
+  'POST /api/v1/configs/offline': { access: 'admin' },
   'GET /api/v1/configs/tool_servers': { access: 'admin' },
   'POST /api/v1/configs/tool_servers': { access: 'admin' },
   'POST /api/v1/configs/tool_servers/verify': { access: 'admin' },

@@ -100,13 +100,23 @@ describe('backups', () => {
     const other = tempDataDir('parley-occupied-');
     cleanup.push(other);
     writeFileSync(path.join(other, 'parley.db'), 'old');
+    writeFileSync(path.join(other, 'parley.db-wal'), 'old wal');
+    // What a backup does not carry stays with the data dir: secret store, logs, other backups, model files, LAN certificate.
+    const kept = ['secrets.enc', 'secrets.key', 'secret-store', 'logs/parley.log', 'backups/pre-1-to-2-20261128-090000.zip', 'models/tiny.gguf', 'lan-tls/lan-certificate.pem'];
+    for (const file of kept) {
+      mkdirSync(path.dirname(path.join(other, file)), { recursive: true });
+      writeFileSync(path.join(other, file), `kept ${file}`);
+    }
     await expect(restoreBackup({ archive, dataDir: other })).rejects.toThrow(/--force/);
     expect(readFileSync(path.join(other, 'parley.db'), 'utf8')).toBe('old');
     const forced = await restoreBackup({ archive, dataDir: other, force: true });
     expect(forced.previous).toBeDefined();
     cleanup.push(forced.previous as string);
     expect(readFileSync(path.join(forced.previous as string, 'parley.db'), 'utf8')).toBe('old');
+    expect(readFileSync(path.join(forced.previous as string, 'parley.db-wal'), 'utf8')).toBe('old wal');
+    expect(existsSync(path.join(other, 'parley.db-wal'))).toBe(false);
     expect(await checkIntegrity(path.join(other, 'parley.db'))).toBe('ok');
+    for (const file of kept) expect(readFileSync(path.join(other, file), 'utf8')).toBe(`kept ${file}`);
   });
 
   it('backs up from the command line while the service runs', async () => {

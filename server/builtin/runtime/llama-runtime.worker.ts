@@ -17,6 +17,7 @@ import {
   type LlamaContext,
   type LlamaEmbeddingContext,
   type LlamaModel,
+  type LlamaRankingContext,
 } from 'node-llama-cpp';
 import type { ChatMessage, ToolCall } from '../../providers';
 import { createChunkBatcher } from './chunk-batcher';
@@ -50,6 +51,8 @@ interface Loaded {
   estimate: number;
   context?: LlamaContext;
   embedding?: LlamaEmbeddingContext;
+  /** A reranker's cross-encoder context (the model scores query and document together). */
+  ranking?: LlamaRankingContext;
   /**
    * The model's chat template, resolved once: resolving it (node-llama-cpp checks a Jinja
    * template against sample chats) took longer than the whole answer of a small model, and
@@ -68,6 +71,7 @@ const announceLoaded = () => send({ type: 'loaded', ids: [...loaded.keys()] });
 async function unload(entry: Loaded): Promise<void> {
   loaded.delete(entry.id);
   await entry.embedding?.dispose();
+  await entry.ranking?.dispose();
   await entry.context?.dispose();
   await entry.model.dispose();
   announceLoaded();
@@ -280,6 +284,21 @@ async function embed(request: RuntimeRequest & { type: 'embed' }): Promise<numbe
   }
 }
 
+/** Scores each document's relevance to the query with a reranker model (0..1, in the order given). */
+async function rank(request: RuntimeRequest & { type: 'rank' }): Promise<number[]> {
+  const entry = await use(request.model);
+  entry.busy += 1;
+  try {
+    if (!entry.model.fileInsights.supportsRanking) throw new RuntimeError('bad-request', 'this model is not a reranker (it has no classification head)');
+    entry.ranking ??= await entry.model.createRankingContext({ threads: settings.threads });
+    // Documents longer than the context are scored by their best-scoring part.
+    return await entry.ranking.rankAll(request.query, request.documents, { onOverflow: 'maxChunk' });
+  } finally {
+    entry.busy -= 1;
+    entry.lastUsed = Date.now();
+  }
+}
+
 /** Loads a file and lets it go: a malformed one fails here (or kills this process) instead of later. */
 async function probe(path: string): Promise<void> {
   const model = await (await llama()).loadModel({ modelPath: path, gpuLayers: 0 }).catch((error: unknown) => {
@@ -314,7 +333,9 @@ process.on('message', (request: RuntimeRequest) => {
   const run =
     request.type === 'chat'
       ? chat(request, controller.signal).then((result) => send({ type: 'chat-done', id: request.id, result }))
-      : embed(request).then((vectors) => send({ type: 'embed-done', id: request.id, vectors }));
+      : request.type === 'rank'
+        ? rank(request).then((scores) => send({ type: 'rank-done', id: request.id, scores }))
+        : embed(request).then((vectors) => send({ type: 'embed-done', id: request.id, vectors }));
   run.catch((error: unknown) => fail(request.id, error)).finally(() => aborts.delete(request.id));
 });
 

@@ -228,6 +228,13 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
       return reply.vectors;
     },
 
+    /** One relevance (0..1) per document for `query`, from a reranker model. */
+    async rank(model: RuntimeModel, query: string, documents: string[], signal?: AbortSignal): Promise<number[]> {
+      const reply = await call({ type: 'rank', id: nextId++, model, query, documents }, signal);
+      if (reply.type !== 'rank-done') throw new RuntimeFailure('failed', 'unexpected runtime reply');
+      return reply.scores;
+    },
+
     /**
      * Loads `file` once in a throw-away process of its own, so a file that makes llama.cpp
      * abort cannot disturb chats in progress. Rejects with the reason.

@@ -8,6 +8,7 @@ import { AuthPanel } from './AuthPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
 import { LanPanel } from './LanPanel';
+import { OfflinePanel } from './OfflinePanel';
 import { PermissionsPanel } from './PermissionsPanel';
 import { RetrievalPanel } from './RetrievalPanel';
 import { TasksPanel } from './TasksPanel';
@@ -78,7 +79,15 @@ export default function AdminPage() {
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="web-search" element={<WebSearchPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
-        <Route path="lan" element={<LanPanel />} />
+        <Route
+          path="lan"
+          element={
+            <>
+              <LanPanel />
+              <OfflinePanel />
+            </>
+          }
+        />
         <Route path="api-usage" element={<UsagePanel />} />
         <Route path="*" element={<NotFound back={{ to: '/admin/users', label: t('admin.title') }} />} />
       </Routes>
