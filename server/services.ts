@@ -70,6 +70,7 @@ export async function buildServices(platform: Platform) {
     signupLimiter: createSignupLimiter(boot.signupRateLimit),
     clock,
     log,
+    sockets: platform.realtime,
     trustedEmailHeader: boot.trustedEmailHeader,
     trustedNameHeader: boot.trustedNameHeader,
     trustedProxies: addressSet(boot.trustedProxies),
