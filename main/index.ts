@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray, utilityProcess } from 'electron';
 import { loadExports, qrPngDataUrl, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
@@ -49,6 +49,8 @@ runShell({
   setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
   preferredLanguages: () => app.getPreferredSystemLanguages(),
   ownerName: ownerName(),
+  // The packaged app refuses ELECTRON_RUN_AS_NODE (fuse off): helper processes start as utility processes.
+  utilityProcess,
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.
   updater: async (): Promise<UpdaterLike> => (await loadExports(import('electron-updater'), 'electron-updater', 'autoUpdater')).autoUpdater,

@@ -7,3 +7,4 @@ export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretSto
 export { qrPngDataUrl } from './lan';
 export { adoptLegacyDataDir } from './platform/paths';
 export { loadExports } from './platform/library-exports';
+export type { ChildChannel, ProcessSpec, ProcessStarter } from './platform/process-starter';

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ProcessStarter } from './platform/process-starter';
 import { createAuthRepo, createAuthService, createSigninLimiter, createSignupLimiter, createTokenService, hashPassword, loadJwtKey } from './auth';
 import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
@@ -42,6 +43,8 @@ export interface Platform {
   realtime: RealtimeHub;
   /** This process's name among the instances on the database (owner of the jobs it claims). */
   instance: string;
+  /** Starts helper processes (default: child_process.fork; the desktop app injects utilityProcess). */
+  startProcess?: ProcessStarter;
 }
 
 /** Builds every domain service from the platform. The one composition root of the service. */
@@ -100,7 +103,7 @@ export async function buildServices(platform: Platform) {
     hostAllowed: (host) => hostAllowlist.allows(host),
   });
 
-  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log });
+  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log, startProcess: platform.startProcess });
   const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
   builtin.onModelsChange(() => providers.catalog.invalidate());
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });

@@ -4,6 +4,7 @@ import type { BuiltinConfig, BuiltinConfigResponse, BuiltinConfigUpdate } from '
 import type { Clock } from '../platform/clock';
 import type { Db } from '../platform/db/knex';
 import type { Logger } from '../platform/log';
+import type { ProcessStarter } from '../platform/process-starter';
 import type { ProviderHandle } from '../providers';
 import { BuiltinSection, runtimeSettings } from './builtin-config';
 import { BUILTIN_URL, createBuiltinProvider } from './builtin-provider';
@@ -20,6 +21,8 @@ export interface BuiltinDeps {
   /** Download retry tuning (tests use short back-offs). */
   downloadRetries?: number;
   downloadBackoffMs?: number;
+  /** Starts the runtime process (the desktop app injects Electron's utilityProcess). */
+  startProcess?: ProcessStarter;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function createBuiltin(deps: BuiltinDeps) {
     settings: async () => runtimeSettings(await config.get(BuiltinSection)),
     idleMs: async () => (await config.get(BuiltinSection)).idle_unload_seconds * 1000,
     log,
+    startProcess: deps.startProcess,
   });
   const library = createModelLibrary({
     repo: createBuiltinRepo(deps.db),

@@ -2,7 +2,7 @@
  * The built-in model runtime: a CHILD PROCESS (not a worker thread, despite the build's
  * `.worker.ts` naming for separate entry points) that owns node-llama-cpp. llama.cpp aborts the
  * whole process on some malformed files (GGML_ASSERT), so it must never share the service's
- * process. Speaks runtime/protocol.ts over the IPC channel.
+ * process. Speaks runtime/protocol.ts over the channel to its parent (platform/parent-channel.ts).
  */
 import {
   getLlama,
@@ -18,6 +18,7 @@ import {
   type LlamaEmbeddingContext,
   type LlamaModel,
 } from 'node-llama-cpp';
+import { parentChannel } from '../../platform/parent-channel';
 import type { ChatMessage, ToolCall } from '../../providers';
 import { createChunkBatcher } from './chunk-batcher';
 import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
@@ -32,7 +33,9 @@ class RuntimeError extends Error {
 }
 
 const settings = JSON.parse(process.env.PARLEY_RUNTIME_SETTINGS ?? '{}') as RuntimeSettings;
-const send = (reply: RuntimeReply) => process.send?.(reply);
+// Node's fork (IPC) or Electron's utilityProcess (parentPort) in the packaged desktop app.
+const parent = parentChannel();
+const send = (reply: RuntimeReply) => parent.send(reply);
 
 let llamaPromise: Promise<Llama> | undefined;
 const llama = () =>
@@ -293,7 +296,8 @@ function fail(id: number, error: unknown): void {
   send({ type: 'error', id, code, message: error instanceof Error ? error.message : String(error) });
 }
 
-process.on('message', (request: RuntimeRequest) => {
+parent.onMessage((message) => {
+  const request = message as RuntimeRequest;
   if (request.type === 'abort') {
     aborts.get(request.id)?.abort();
     return;
@@ -319,7 +323,7 @@ process.on('message', (request: RuntimeRequest) => {
 });
 
 // The service went away (or closed the channel): nothing else would ever stop this process.
-process.on('disconnect', () => process.exit(0));
+parent.onClose(() => process.exit(0));
 
 void llama().then(
   (instance) => send({ type: 'ready', gpu: instance.gpu, threads: settings.threads }),
