@@ -134,7 +134,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!password) throw badRequest("Field 'password' is required", 'VALIDATION_FAILED');
       await deps.limiter.check(email, ip);
       const user = await users.findByEmail(email);
-      const ok = await verifyPassword(password, user ? await users.passwordHash(user.id) : await dummyHash());
+      // Hashing queues fairly by address, then account: a flood from one place does not hold up anyone else.
+      const ok = await verifyPassword(password, user ? await users.passwordHash(user.id) : await dummyHash(), { address: ip, account: email.trim().toLowerCase() });
       if (!user || !ok) {
         await deps.limiter.failed(email, ip);
         throw badRequest('The email or password is incorrect', 'INVALID_CREDENTIALS');
