@@ -33,7 +33,8 @@ export async function writeZip(target: string, base: string, files: string[], ex
     if (existsSync(full)) zip.addFile(full, file);
   }
   zip.end();
-  await pipeline(zip.outputStream, createWriteStream(target));
+  // A backup holds every chat and the keys' file: this OS account only.
+  await pipeline(zip.outputStream, createWriteStream(target, { mode: 0o600 }));
 }
 
 /** Limits that keep a hostile archive from filling the disk or escaping the folder. */
