@@ -310,6 +310,17 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(saved.created_at).toBe(1716000000);
     });
 
+    it('refuses an import nested 200,000 deep with 400 before parsing it, and keeps serving', async () => {
+      const deep = `{"chats":[${'['.repeat(200_000)}${']'.repeat(200_000)}]}`;
+      const res = await as(alice).raw('POST', '/api/v1/chats/import', deep, { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'JSON_TOO_DEEP', detail: expect.stringMatching(/deeper than 200/) });
+      // Nesting a real export never reaches: still read.
+      const nested = await as(alice).post('/api/v1/chats/import', { chats: [JSON.parse(`{"title":"Deep","extra":${'['.repeat(150)}${']'.repeat(150)}}`)] });
+      expect(nested.status).toBe(200);
+      expect((await server.anon.get('/health')).status).toBe(200);
+    });
+
     it('refuses export and import without chat.export, and bad bodies with 422', async () => {
       const id = await chatWith(alice, 'Locked', 'x');
       await without('chat', 'export', async () => {
