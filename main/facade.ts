@@ -189,3 +189,27 @@ export interface ShellLog {
   warn(message: string): void;
   error(message: string): void;
 }
+
+/** Electron's utilityProcess.fork options, as far as the shell uses them. */
+export interface UtilityForkOptions {
+  env: NodeJS.ProcessEnv;
+  execArgv: string[];
+  /** stdin must be 'ignore'; stdout and stderr 'pipe', 'ignore' or 'inherit'. */
+  stdio: Array<'pipe' | 'ignore' | 'inherit'>;
+  serviceName: string;
+}
+
+/** A process started by Electron's utilityProcess.fork: MessagePort-style messages. */
+export interface UtilityProcessLike {
+  readonly stderr: NodeJS.ReadableStream | null;
+  postMessage(message: unknown): void;
+  kill(): boolean;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  on(event: 'spawn', listener: () => void): unknown;
+}
+
+/** Electron's `utilityProcess` module: starts Node processes with the app's own binary, no RunAsNode fuse needed. */
+export interface UtilityProcessModuleLike {
+  fork(modulePath: string, args: string[], options: UtilityForkOptions): UtilityProcessLike;
+}

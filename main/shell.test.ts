@@ -13,7 +13,7 @@ import type { LanStatus } from '../server/contracts/lan';
 import { IPC } from './ipc-channels';
 import type { MenuItemOptions } from './facade';
 import { applicationMenu, runShell, type ShellDeps } from './shell';
-import { FakeApp, FakeClipboard, FakeDialog, FakeSession, FakeShell, FakeTray, FakeUpdater, FakeWebContents, FakeWindow, recordingLog } from './testing/fake-electron';
+import { FakeApp, FakeClipboard, FakeDialog, FakeSession, FakeShell, FakeTray, FakeUpdater, FakeUtilityProcessModule, FakeWebContents, FakeWindow, recordingLog } from './testing/fake-electron';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -116,6 +116,18 @@ describe('desktop shell lifecycle', () => {
     expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language, IPC.notify].sort());
     expect(h.session.requestHandler).toBeDefined();
     expect(h.tray.menu.length).toBeGreaterThan(0);
+  });
+
+  it('starts the service\'s helper processes (built-in model runtime) as utility processes, never with ELECTRON_RUN_AS_NODE', async () => {
+    const utility = new FakeUtilityProcessModule();
+    const h = harness({ utilityProcess: utility });
+    await h.ready;
+    const startProcess = h.calls[0]?.startProcess;
+    expect(startProcess).toBeDefined();
+    const channel = startProcess!({ file: '/app/dist/server/builtin/runtime/llama-runtime.worker.js', execArgv: [], env: { ELECTRON_RUN_AS_NODE: '1' }, name: 'Parley model runtime' });
+    expect(utility.started.map((child) => child.modulePath)).toEqual(['/app/dist/server/builtin/runtime/llama-runtime.worker.js']);
+    expect(utility.started[0]?.options.env).toEqual({});
+    channel.kill();
   });
 
   it('speaks the OS language at first, then the language the window reports, and remembers it for the next start', async () => {

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { adoptLegacyDataDir, type RunningServer, type StartServerOptions } from '../server';
 import type { DesktopNotice } from '../server/contracts/desktop';
 import type {
-  AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
+  AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, UtilityProcessModuleLike, WindowOptions,
 } from './facade';
 import { chooseSecretStore, startHost } from './host';
 import { desktopLanState, registerIpc, type IpcMainLike } from './ipc';
 import { IPC } from './ipc-channels';
 import { createLanActions } from './lan-actions';
 import { showNotice, type CreateNotification } from './notifications';
+import { utilityProcessStarter } from './process-starter';
 import { guardWebContents } from './navigation';
 import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
@@ -57,6 +58,8 @@ export interface ShellDeps {
   restoreBackup: (archive: string, dataDir: string) => Promise<{ previous?: string }>;
   /** Makes a system notification; absent where the OS shows none (Notification.isSupported()). */
   createNotification?: CreateNotification;
+  /** Electron's utilityProcess: the service's helper processes (built-in model runtime) start with it. */
+  utilityProcess?: UtilityProcessModuleLike;
 }
 
 /** The running shell, for index.ts and tests. */
@@ -219,6 +222,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
           secretStore: chooseSecretStore(deps.platform, deps.env),
           rememberedPort: state.read().port,
           ownerName: deps.ownerName,
+          startProcess: deps.utilityProcess ? utilityProcessStarter(deps.utilityProcess) : undefined,
           log,
         });
       } catch (error) {

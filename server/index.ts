@@ -9,3 +9,4 @@ export { adoptLegacyDataDir } from './platform/paths';
 export { loadExports } from './platform/library-exports';
 export { restoreBackup } from './backup';
 export { isUpgradeError, UpgradeError } from './upgrades';
+export type { ChildChannel, ProcessSpec, ProcessStarter } from './platform/process-starter';

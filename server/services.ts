@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ProcessStarter } from './platform/process-starter';
 import { createAuthRepo, createAuthService, createSigninLimiter, createSignupLimiter, createTokenService, hashPassword, loadJwtKey } from './auth';
 import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
@@ -51,6 +52,8 @@ export interface Platform {
   instance: string;
   /** Web search wiring for tests (resolver, engine fakes). */
   webTest?: WebTestOptions;
+  /** Starts helper processes (default: child_process.fork; the desktop app injects utilityProcess). */
+  startProcess?: ProcessStarter;
 }
 
 /** Builds every domain service from the platform. The one composition root of the service. */
@@ -81,6 +84,7 @@ export async function buildServices(platform: Platform) {
     signupLimiter: createSignupLimiter(boot.signupRateLimit),
     clock,
     log,
+    sockets: platform.realtime,
     trustedEmailHeader: boot.trustedEmailHeader,
     trustedNameHeader: boot.trustedNameHeader,
     trustedProxies: addressSet(boot.trustedProxies),
@@ -111,7 +115,7 @@ export async function buildServices(platform: Platform) {
     hostAllowed: (host) => hostAllowlist.allows(host),
   });
 
-  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log });
+  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log, startProcess: platform.startProcess });
   const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
   builtin.onModelsChange(() => providers.catalog.invalidate());
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });

@@ -16,6 +16,7 @@ import { applyTimeouts, HTTP_TIMEOUTS, httpServerOptions, limitConnections, type
 import { guarded } from './platform/http/guarded';
 import { installLastResort } from './platform/last-resort';
 import { isSameOrigin } from './platform/http/same-origin';
+import type { ProcessStarter } from './platform/process-starter';
 import { restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
@@ -63,6 +64,12 @@ export interface StartServerOptions extends StartOptions {
    * signed in as them).
    */
   desktopOwner?: string;
+  /**
+   * Starts the service's helper processes (the built-in model runtime). Default: Node's
+   * child_process.fork. The packaged desktop app has Electron's RunAsNode fuse off, so it passes
+   * one built on utilityProcess (main/process-starter.ts).
+   */
+  startProcess?: ProcessStarter;
 }
 
 /** Tables whose writes may end or change a session: sign-outs, API keys, accounts (roles, deletions). */
@@ -123,7 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: id, masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
-    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance, webTest: options.web });
+    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance, webTest: options.web, startProcess: options.startProcess });
     const app = createApp(services);
     const built = services;
     if (options.desktopOwner !== undefined) await built.auth.ensureOwner(options.desktopOwner);

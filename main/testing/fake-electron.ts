@@ -1,8 +1,9 @@
 // Small stand-ins for the Electron objects of main/facade.ts, recording what the shell does.
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, MessageBoxOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike,
-  UpdaterLike, WebContentsLike, WindowOpenDetails, WindowOptions,
+  UpdaterLike, UtilityForkOptions, UtilityProcessLike, UtilityProcessModuleLike, WebContentsLike, WindowOpenDetails, WindowOptions,
 } from '../facade';
+import { PassThrough } from 'node:stream';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- listeners of every event shape, as in Node's EventEmitter
 type Listener = (...args: any[]) => unknown;
@@ -278,4 +279,42 @@ export function recordingLog(): ShellLog & { lines: string[] } {
     warn: (m) => lines.push(`warn ${m}`),
     error: (m) => lines.push(`error ${m}`),
   };
+}
+
+/** A process started by the fake utilityProcess: records what the parent posts; `reply` and `exit` act as the child. */
+export class FakeUtilityProcess extends Emitter implements UtilityProcessLike {
+  readonly stderr = new PassThrough();
+  posted: unknown[] = [];
+  killed = 0;
+  constructor(
+    readonly modulePath: string,
+    readonly args: string[],
+    readonly options: UtilityForkOptions,
+  ) {
+    super();
+  }
+  postMessage(message: unknown): void {
+    this.posted.push(structuredClone(message));
+  }
+  kill(): boolean {
+    this.killed++;
+    queueMicrotask(() => this.emit('exit', 0));
+    return true;
+  }
+  /** The child posts `message` to its parent (process.parentPort.postMessage). */
+  reply(message: unknown): void {
+    this.emit('message', structuredClone(message));
+  }
+}
+
+/** Electron's utilityProcess module: every fork is kept for inspection. */
+export class FakeUtilityProcessModule implements UtilityProcessModuleLike {
+  started: FakeUtilityProcess[] = [];
+  onFork?: (child: FakeUtilityProcess) => void;
+  fork(modulePath: string, args: string[], options: UtilityForkOptions): FakeUtilityProcess {
+    const child = new FakeUtilityProcess(modulePath, args, options);
+    this.started.push(child);
+    this.onFork?.(child);
+    return child;
+  }
 }

@@ -34,6 +34,7 @@ export async function writeZip(target: string, base: string, files: string[], ex
     if (existsSync(full)) zip.addFile(full, file);
   }
   zip.end();
+  // A backup holds every chat and the keys' file: this OS account only.
   await pipeline(zip.outputStream, createWriteStream(target, { mode: 0o600 }));
   restrictFiles(target);
 }

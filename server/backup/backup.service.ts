@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../platform/clock';
 import { notFound } from '../platform/http/errors';
 import type { Logger } from '../platform/log';
-import { ensurePrivateDir } from '../platform/private-files';
+import { ensurePrivateDir, restrictFiles } from '../platform/private-files';
 import { listFiles, writeZip, type BackupManifest } from './archive';
 import type { BackupRepo } from './backup.repo';
 import type { BackupInfo } from '../contracts/backups';
@@ -41,7 +41,7 @@ export function createBackupService(deps: { repo: BackupRepo; dataDir: string; c
     for (let n = 1; !target && existsSync(path.join(folder, name)); n += 1) name = `parley-backup-${stamp(deps.clock.nowMs())}-${n}.zip`;
     const file = target ?? path.join(folder, name);
     const work = path.join(folder, `.work-${process.pid}-${Date.now()}`);
-    mkdirSync(work, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(work);
     try {
       const dbCopy = path.join(work, 'parley.db');
       await deps.repo.snapshotTo(dbCopy);
@@ -55,6 +55,8 @@ export function createBackupService(deps: { repo: BackupRepo; dataDir: string; c
         'manifest.json': Buffer.from(JSON.stringify(manifest, null, 2)),
         'parley.db': readFileSync(dbCopy),
       });
+      // An existing file kept its mode when overwritten (`--out` onto an old backup): 0600 now.
+      restrictFiles(partial);
       renameSync(partial, file);
       const info = { name: path.basename(file), size: statSync(file).size, created_at: manifest.created_at };
       deps.log.info({ backup: info.name, size: info.size, files: files.length }, 'backup written');

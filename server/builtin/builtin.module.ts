@@ -4,6 +4,7 @@ import type { BuiltinConfig, BuiltinConfigResponse, BuiltinConfigUpdate } from '
 import type { Clock } from '../platform/clock';
 import type { Db } from '../platform/db/knex';
 import type { Logger } from '../platform/log';
+import type { ProcessStarter } from '../platform/process-starter';
 import type { ProviderHandle } from '../providers';
 import { BuiltinSection, runtimeSettings } from './builtin-config';
 import { BUILTIN_URL, createBuiltinProvider } from './builtin-provider';
@@ -21,6 +22,8 @@ export interface BuiltinDeps {
   /** Download retry tuning (tests use short back-offs). */
   downloadRetries?: number;
   downloadBackoffMs?: number;
+  /** Starts the runtime process (the desktop app injects Electron's utilityProcess). */
+  startProcess?: ProcessStarter;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function createBuiltin(deps: BuiltinDeps) {
     settings: async () => runtimeSettings(await config.get(BuiltinSection)),
     idleMs: async () => (await config.get(BuiltinSection)).idle_unload_seconds * 1000,
     log,
+    startProcess: deps.startProcess,
   });
   const library = createModelLibrary({
     repo: createBuiltinRepo(deps.db),

@@ -78,10 +78,10 @@ describe('sign-in rate limiting', () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
 
-  it('does not throttle successful sign-ins, and a success clears earlier failures', async () => {
+  it('successful sign-ins do not spend the failures’ budget (their own is 5 times larger), and a success clears earlier failures', async () => {
     server = await startTestServer({ envVars: { PARLEY_SIGNIN_RATE_LIMIT: '2' } });
     await signupAdmin(server);
-    for (let i = 0; i < 8; i += 1) {
+    for (let i = 0; i < 5; i += 1) {
       expect((await server.anon.post('/auths/signin', { email: 'admin@example.com', password: 'admin-password' })).status).toBe(200);
     }
     expect((await server.anon.post('/auths/signin', { email: 'admin@example.com', password: 'bad' })).status).toBe(400);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,23 @@ describe('backups', () => {
     expect((await server.as(admin.token).get('/api/v1/backups/..%2Fparley.db/download')).status).toBe(404);
     expect((await server.as(admin.token).delete(`/api/v1/backups/${created.body.name}`)).body).toBe(true);
     expect((await server.as(admin.token).get('/api/v1/backups')).body).toEqual([]);
+  });
+
+  it('writes backups readable by this OS account only (0600 in a 0700 folder), an --out file it overwrites too', async () => {
+    server = await startTestServer();
+    const admin = await signupAdmin(server);
+    const created = await server.as(admin.token).post('/api/v1/backups');
+    expect(created.status).toBe(200);
+    expect(statSync(path.join(server.dataDir, 'backups', created.body.name)).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(server.dataDir, 'backups')).mode & 0o777).toBe(0o700);
+    // The command line's --out: a new file, and an old world-readable one it replaces.
+    const out = path.join(server.dataDir, 'cli-backup.zip');
+    await server.services.backups.create(out);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    writeFileSync(out, 'old', { mode: 0o644 });
+    chmodSync(out, 0o644);
+    await server.services.backups.create(out);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it('restores into a new data dir with accounts, uploads and indexes intact', async () => {

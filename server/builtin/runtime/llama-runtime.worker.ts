@@ -2,7 +2,7 @@
  * The built-in model runtime: a CHILD PROCESS (not a worker thread, despite the build's
  * `.worker.ts` naming for separate entry points) that owns node-llama-cpp. llama.cpp aborts the
  * whole process on some malformed files (GGML_ASSERT), so it must never share the service's
- * process. Speaks runtime/protocol.ts over the IPC channel.
+ * process. Speaks runtime/protocol.ts over the channel to its parent (platform/parent-channel.ts).
  */
 import {
   getLlama,
@@ -19,6 +19,7 @@ import {
   type LlamaModel,
   type LlamaRankingContext,
 } from 'node-llama-cpp';
+import { parentChannel } from '../../platform/parent-channel';
 import type { ChatMessage, ToolCall } from '../../providers';
 import { createChunkBatcher } from './chunk-batcher';
 import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
@@ -33,7 +34,9 @@ class RuntimeError extends Error {
 }
 
 const settings = JSON.parse(process.env.PARLEY_RUNTIME_SETTINGS ?? '{}') as RuntimeSettings;
-const send = (reply: RuntimeReply) => process.send?.(reply);
+// Node's fork (IPC) or Electron's utilityProcess (parentPort) in the packaged desktop app.
+const parent = parentChannel();
+const send = (reply: RuntimeReply) => parent.send(reply);
 
 let llamaPromise: Promise<Llama> | undefined;
 const llama = () =>
@@ -312,7 +315,8 @@ function fail(id: number, error: unknown): void {
   send({ type: 'error', id, code, message: error instanceof Error ? error.message : String(error) });
 }
 
-process.on('message', (request: RuntimeRequest) => {
+parent.onMessage((message) => {
+  const request = message as RuntimeRequest;
   if (request.type === 'abort') {
     aborts.get(request.id)?.abort();
     return;
@@ -340,7 +344,7 @@ process.on('message', (request: RuntimeRequest) => {
 });
 
 // The service went away (or closed the channel): nothing else would ever stop this process.
-process.on('disconnect', () => process.exit(0));
+parent.onClose(() => process.exit(0));
 
 void llama().then(
   (instance) => send({ type: 'ready', gpu: instance.gpu, threads: settings.threads }),

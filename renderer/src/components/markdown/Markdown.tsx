@@ -8,6 +8,7 @@ import { useT } from '../../lib/i18n';
 import './markdown.css';
 import { linkCitations } from './citation-links';
 import { closeOpenMarkdown } from './close-open-markdown';
+import { isSafeImageSource } from './image-source';
 import { normalizeMath } from './math-delimiters';
 import { rehypeCode } from './rehype-code';
 
@@ -137,6 +138,8 @@ const components: Components = {
         {children}
       </a>
     ),
+  // An image pointing at the service's own API would call it as the viewer (sign-out from a shared chat): its alt text instead.
+  img: ({ node: _node, src, alt, ...rest }) => (isSafeImageSource(typeof src === 'string' ? src : undefined, window.location.href) ? <img src={src} alt={alt} {...rest} /> : <span>{alt}</span>),
   table: ({ children, ...rest }) => (
     <div className="md-table">
       <table {...rest}>{children}</table>
