@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatsService } from '../chats';
-import type { CompletionRequest } from '../contracts/completions';
+import { STOPPED_BY_PERSON, type ChatsService } from '../chats';
+import type { CompletionRequest, StopAnswerRequest, StopAnswerResponse } from '../contracts/completions';
 import type { FilesService } from '../files';
 import type { Models } from '../models';
 import type { Clock } from '../platform/clock';
@@ -10,6 +10,7 @@ import type { TasksService } from '../tasks';
 import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
+import { RunningAnswers, type RunningAnswer } from './running-answers';
 import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
@@ -47,6 +48,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
   let retriever: Retriever = deps.retriever ?? noRetrieval;
   let toolResolver: ToolResolver = deps.tools ?? noTools;
   const background = new Set<Promise<void>>();
+  const running = new RunningAnswers(() => clock.nowMs());
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
   const gate = createFirstTokenGate({ concurrency: 2, maxWaitMs: 2000 });
@@ -111,14 +113,49 @@ export function createCompletionsService(deps: CompletionsDeps) {
      * into its chat (question first, the growing answer every second, the end). Never throws for
      * provider trouble.
      */
-    async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
+    async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, running?: RunningAnswer): Promise<CompletionResult> {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
+      const ids = recorder.ids;
+      if (ids) {
+        if (running) running.messageId = ids.assistantMessageId;
+        await emit({ type: 'saved', chatId: ids.chatId, messageId: ids.assistantMessageId, userMessageId: ids.userMessageId });
+      }
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
-      const outcome = await answerStage(prepared, signal, emit, draft);
+      let outcome = await answerStage(prepared, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
+      // Stopped by the person: what their screen showed is what is kept (words still on their way are dropped).
+      const shown = running?.shown;
+      if (shown !== undefined && outcome.content.startsWith(shown)) outcome = { ...outcome, content: shown, finishReason: outcome.finishReason ?? 'stop', interrupted: { reason: 'client', message: STOPPED_BY_PERSON } };
       const saved = await recorder.finish(outcome);
       return { outcome, saved };
+    },
+
+    /** Registers an answer the caller named with `stream_id`, so `stop` can find it. */
+    beginAnswer(user: CompletionCaller, streamId: string, chatId: string): RunningAnswer {
+      return running.begin(user.id, streamId, chatId);
+    },
+
+    /**
+     * Stops an answer where the person's screen was and keeps that text: a running answer here
+     * is aborted and saved with it; a saved one (finished here, or streamed by another instance)
+     * is cut back to it; a stop that came before its answer stops it as it begins. Answers the
+     * saved message, or null when the answer is not saved (yet).
+     */
+    async stop(user: CompletionCaller, body: StopAnswerRequest): Promise<StopAnswerResponse> {
+      await chats.requireOwn(user, body.chat_id);
+      const run = (body.stream_id ? running.find(user.id, body.stream_id) : undefined) ?? (body.message_id ? running.findByMessage(user.id, body.message_id) : undefined);
+      if (run && run.chatId !== body.chat_id) return { message: null };
+      if (run) {
+        run.stop(body.content);
+        await run.ended;
+      } else if (body.stream_id && !body.message_id) {
+        running.stopBeforeBegin(user.id, body.stream_id, body.chat_id, body.content);
+        return { message: null };
+      }
+      const messageId = run?.messageId ?? body.message_id;
+      if (!messageId) return { message: null };
+      return { message: await chats.keepShownAnswer(user, body.chat_id, messageId, body.content) };
     },
 
     /**
