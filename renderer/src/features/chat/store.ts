@@ -186,8 +186,11 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** What this page measured about saved answers (timings, cut by the token limit), by message id: reloads keep it. */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped'>>();
+/**
+ * What this page measured about saved answers (timings, cut by the token limit, the text shown
+ * when the person stopped it), by message id: reloads keep it.
+ */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped'> & { shown?: string }>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -225,6 +228,11 @@ export function fromChat(key: string, chat: Chat): Conversation {
     if (node && seen) {
       node.usage = { ...seen.usage, ...node.usage };
       node.stopped = node.stopped || seen.stopped;
+      // A stopped answer reads as it was on screen, even if the service could not be told in time.
+      if (seen.shown !== undefined) {
+        node.content = seen.shown;
+        node.stopped = seen.stopped;
+      }
     }
     if (node) c.nodes[node.id] = node;
   }
