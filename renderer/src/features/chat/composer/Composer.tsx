@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import type { PickableModel } from '../../../api/models';
 import { Icon } from '../../../components/Icon';
 import { useT } from '../../../lib/i18n';
@@ -15,6 +15,9 @@ export interface SendOptions {
   model?: string;
   toolIds?: string[];
 }
+
+/** A focused message box that unmounts hands the focus to the next one mounted right after. */
+const focusHandOff = { pending: false, at: 0 };
 
 /**
  * The message box: text (Enter sends, Shift+Enter adds a line), `@model` mentions, `/` prompts,
@@ -53,6 +56,17 @@ export function Composer({
   useEffect(() => {
     if (prefill !== undefined) setText(prefill);
   }, [prefill]);
+
+  // The message box moves when a new chat gets its first message (and again as `/` becomes
+  // `/c/<id>`): the box that replaces a focused one takes the focus, so typing goes on.
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (el && focusHandOff.pending && performance.now() - focusHandOff.at < 2000) el.focus();
+    focusHandOff.pending = false;
+    return () => {
+      if (el && document.activeElement === el) Object.assign(focusHandOff, { pending: true, at: performance.now() });
+    };
+  }, []);
 
   const canSend = !disabled && !streaming && !uploads.busy && text.trim().length > 0;
 
