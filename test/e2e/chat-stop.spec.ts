@@ -32,23 +32,19 @@ const slowTest = test.extend<{ link: SlowLink }>({
 async function stopMidStreamAndCheck(page: Page, server: { url: string; as(token: string): { get(path: string): Promise<{ body: any }> } }, token: string, name: string) {
   openai.reply((body) => (lastUser(body).includes('### Task') ? { text: '{"title": "Story"}' } : { pieces: story, delayMs: 1 }));
   // What the answer read at the very moment Stop was pressed (before the click is handled).
-  await page.evaluate(() => {
-    document.addEventListener(
-      'click',
-      (e) => {
-        if ((e.target as Element).closest('[aria-label="Stop generating"]')) {
-          const bodies = document.querySelectorAll('[data-testid="message-assistant"] .answer-body');
-          (window as unknown as { atStop: string }).atStop = (bodies[bodies.length - 1] as HTMLElement | undefined)?.innerText ?? '';
-        }
-      },
-      true,
-    );
-  });
+  await page.evaluate(`
+    document.addEventListener('click', (e) => {
+      if (e.target.closest('[aria-label="Stop generating"]')) {
+        const bodies = document.querySelectorAll('[data-testid="message-assistant"] .answer-body');
+        window.atStop = bodies[bodies.length - 1]?.innerText ?? '';
+      }
+    }, true);
+  `);
   await sendMessage(page, 'Tell me a long story');
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer).toContainText('word60');
   await page.getByRole('button', { name: 'Stop generating' }).click();
-  const atStop = await page.evaluate(() => (window as unknown as { atStop: string }).atStop);
+  const atStop = await page.evaluate<string>('window.atStop');
   expect(atStop).toContain('word60');
   await expect(answer.getByTestId('stopped-mark')).toBeVisible();
 
