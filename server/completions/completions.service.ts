@@ -12,6 +12,8 @@ import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { RunningAnswers, type RunningAnswer } from './running-answers';
 import { contextTokensOf, filesStage } from './stages/files';
+import { imagesStage } from './stages/images';
+import { seesImages } from '../contracts/vision';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
@@ -83,9 +85,11 @@ export function createCompletionsService(deps: CompletionsDeps) {
       let messages = modelStage.messages;
 
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
+      const seen = await imagesStage({ files }, refs, messages, seesImages(resolved.meta.all, resolved.providerRef.kind));
+      messages = seen.messages;
       let retrieval = { sources: [], context: '' } as PreparedCompletion['retrieval'];
-      if (refs.length > 0) {
-        retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
+      if (seen.refs.length > 0) {
+        retrieval = await retriever({ user, files: seen.refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
         messages = injectContext(messages, retrieval);
       }
 
