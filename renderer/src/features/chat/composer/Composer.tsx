@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type
 import type { PickableModel } from '../../../api/models';
 import { Icon } from '../../../components/Icon';
 import { useT } from '../../../lib/i18n';
+import { seesImages } from '../../../../../server/contracts/vision';
 import { usePromptCommands } from '../../prompts/usePromptCommands';
 import type { ComposerChoices, FileRef } from '../store';
 import { Attachments } from './Attachments';
@@ -29,6 +30,7 @@ export function Composer({
   streaming,
   disabled,
   prefill,
+  model,
   models = [],
   choices,
   onChoices,
@@ -38,6 +40,8 @@ export function Composer({
   streaming: boolean;
   disabled?: boolean;
   prefill?: string;
+  /** The model chosen to answer (an `@` mention answers instead). */
+  model?: string | null;
   /** Models that can be mentioned with `@`. */
   models?: PickableModel[];
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
@@ -68,6 +72,8 @@ export function Composer({
     };
   }, []);
 
+  const answering = models.find((m) => m.id === (mentions.mention?.id ?? model));
+  const blindToImages = uploads.hasImage && !!answering && !seesImages(answering.meta, answering.provider);
   const canSend = !disabled && !streaming && !uploads.busy && text.trim().length > 0;
 
   const send = () => {
@@ -134,6 +140,12 @@ export function Composer({
     >
       {dragging && <div className="drop-hint">{t('chat.dropFiles')}</div>}
       <Attachments uploads={uploads.uploads} knowledge={knowledge} onRemoveUpload={uploads.remove} onRemoveKnowledge={(k) => onChoices({ knowledge: knowledge.filter((x) => x.id !== k.id) })} />
+      {blindToImages && answering && (
+        <div className="notice warning composer-notice" role="status" data-testid="no-vision">
+          <Icon name="alert" size={14} />
+          <span>{t('chat.modelCannotSeeImages', { model: answering.name })}</span>
+        </div>
+      )}
       {mentions.ui}
       {prompts.ui}
       <AutosizeTextarea
