@@ -1,6 +1,7 @@
 import type { StopAnswerRequest, StopAnswerResponse } from '../../../server/contracts/completions';
 import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, http, unreachable } from './http';
 import type { MessageToolStep, Source } from './chats';
+import type { UsedMemory } from '../../../server/contracts/memories';
 
 /** What the UI sends to POST /api/chat/completions. */
 export interface CompletionRequest {
@@ -15,10 +16,12 @@ export interface CompletionRequest {
   regenerate?: boolean;
   session_id?: string;
   /** Attachments and knowledge bases for this message. */
-  files?: Array<{ type: 'file' | 'collection'; id: string }>;
+  files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
   /** This page's name for the answer (with `chat_id`), so Stop can name it before the saved id arrives. */
   stream_id?: string;
+  /** `memory`: the person's relevant memories join the model's context. */
+  features?: { memory?: boolean };
 }
 
 /** Tells the service the person stopped an answer, and what of it their screen showed (that is what is kept). */
@@ -31,6 +34,8 @@ export interface StreamStatus {
   description?: string;
   done?: boolean;
   action?: string;
+  /** `knowledge_unmatched`: the knowledge bases searched in which no passage matched. */
+  names?: string[];
   [k: string]: unknown;
 }
 
@@ -38,6 +43,8 @@ export interface StreamStatus {
 export interface StreamHandlers {
   onDelta(text: string): void;
   onSources?(sources: Source[]): void;
+  /** The person's memories the answer was given. */
+  onMemories?(memories: UsedMemory[]): void;
   onStatus?(status: StreamStatus): void;
   /** A tool call that finished. */
   onToolStep?(step: MessageToolStep): void;
@@ -86,6 +93,7 @@ interface Chunk {
   choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string }; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   sources?: Source[];
+  memories?: UsedMemory[];
   status?: StreamStatus;
   tool_step?: MessageToolStep;
   follow_ups?: string[];
@@ -134,6 +142,7 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
       }
       if (chunk.chat_id) handlers.onSaved?.(chunk.chat_id, chunk.message_id);
       if (chunk.sources?.length) handlers.onSources?.(chunk.sources);
+      if (chunk.memories?.length) handlers.onMemories?.(chunk.memories);
       if (chunk.status) handlers.onStatus?.(chunk.status);
       if (chunk.tool_step) handlers.onToolStep?.(chunk.tool_step);
       if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);
