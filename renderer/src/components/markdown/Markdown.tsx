@@ -76,7 +76,8 @@ function textOf(node: ReactNode): string {
   return '';
 }
 
-function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
+// react-markdown passes its syntax `node` to custom components: it never goes onto the DOM.
+function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
   const child = Array.isArray(children) ? children[0] : children;
@@ -129,7 +130,7 @@ const autoDirection = Object.fromEntries(
 const components: Components = {
   ...autoDirection,
   pre: CodeBlock,
-  a: ({ href, children, ...rest }) =>
+  a: ({ href, children, node: _node, ...rest }) =>
     href?.startsWith('#cite-') ? (
       <Cite n={href.slice('#cite-'.length)} />
     ) : (
@@ -137,7 +138,7 @@ const components: Components = {
         {children}
       </a>
     ),
-  table: ({ children, ...rest }) => (
+  table: ({ children, node: _node, ...rest }) => (
     <div className="md-table">
       <table {...rest}>{children}</table>
     </div>
