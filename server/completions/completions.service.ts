@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { forbidden } from '../platform/http/errors';
-import type { ChatsService } from '../chats';
-import type { CompletionRequest } from '../contracts/completions';
+import { STOPPED_BY_PERSON, type ChatsService } from '../chats';
+import type { CompletionRequest, StopAnswerRequest, StopAnswerResponse } from '../contracts/completions';
 import type { FilesService } from '../files';
 import type { Models } from '../models';
 import type { Clock } from '../platform/clock';
@@ -12,7 +12,10 @@ import type { CompletionSource } from '../contracts/completions';
 import type { AnswerOutcome, ClientTools, CompletionCaller, MemoryPlug, NoteSourcer, PreparedCompletion, Retriever, ToolResolver, WebSearchPlug } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
+import { RunningAnswers, type RunningAnswer } from './running-answers';
 import { contextTokensOf, filesStage } from './stages/files';
+import { imagesStage } from './stages/images';
+import { seesImages } from '../contracts/vision';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
@@ -56,6 +59,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
   let memory: MemoryPlug | undefined;
   let noteSources: NoteSourcer | undefined;
   const background = new Set<Promise<void>>();
+  const running = new RunningAnswers(() => clock.nowMs());
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
   const gate = createFirstTokenGate({ concurrency: 2, maxWaitMs: 2000 });
@@ -110,9 +114,11 @@ export function createCompletionsService(deps: CompletionsDeps) {
       if (recalled) messages = injectMemories(messages, recalled);
 
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
+      const seen = await imagesStage({ files }, refs, messages, seesImages(resolved.meta.all, resolved.providerRef.kind));
+      messages = seen.messages;
       let retrieval: PreparedCompletion['retrieval'] = { sources: [] };
-      if (refs.length > 0) {
-        retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
+      if (seen.refs.length > 0) {
+        retrieval = await retriever({ user, files: seen.refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
       }
       // Attached notes reach the model whole, like attached files.
       const noteIds = (request.files ?? []).filter((f) => f.type === 'note').map((f) => f.id);
@@ -157,9 +163,14 @@ export function createCompletionsService(deps: CompletionsDeps) {
      * into its chat (question first, the growing answer every second, the end). Never throws for
      * provider trouble.
      */
-    async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
+    async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, running?: RunningAnswer): Promise<CompletionResult> {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
+      const ids = recorder.ids;
+      if (ids) {
+        if (running) running.messageId = ids.assistantMessageId;
+        await emit({ type: 'saved', chatId: ids.chatId, messageId: ids.assistantMessageId, userMessageId: ids.userMessageId });
+      }
       let answering = prepared;
       if (prepared.webSearch && webSearch) {
         let found: CompletionSource[];
@@ -182,10 +193,40 @@ export function createCompletionsService(deps: CompletionsDeps) {
       if (sources.length > 0) await emit({ type: 'sources', sources });
       const unmatched = unmatchedStatus(prepared.retrieval);
       if (unmatched) await emit({ type: 'status', status: unmatched });
-      const outcome = await answerStage(answering, signal, emit, draft);
+      let outcome = await answerStage(answering, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
+      // Stopped by the person: what their screen showed is what is kept (words still on their way are dropped).
+      const shown = running?.shown;
+      if (shown !== undefined && outcome.content.startsWith(shown)) outcome = { ...outcome, content: shown, finishReason: outcome.finishReason ?? 'stop', interrupted: { reason: 'client', message: STOPPED_BY_PERSON } };
       const saved = await recorder.finish(outcome, sources);
       return { outcome, sources, saved };
+    },
+
+    /** Registers an answer the caller named with `stream_id`, so `stop` can find it. */
+    beginAnswer(user: CompletionCaller, streamId: string, chatId: string): RunningAnswer {
+      return running.begin(user.id, streamId, chatId);
+    },
+
+    /**
+     * Stops an answer where the person's screen was and keeps that text: a running answer here
+     * is aborted and saved with it; a saved one (finished here, or streamed by another instance)
+     * is cut back to it; a stop that came before its answer stops it as it begins. Answers the
+     * saved message, or null when the answer is not saved (yet).
+     */
+    async stop(user: CompletionCaller, body: StopAnswerRequest): Promise<StopAnswerResponse> {
+      await chats.requireOwn(user, body.chat_id);
+      const run = (body.stream_id ? running.find(user.id, body.stream_id) : undefined) ?? (body.message_id ? running.findByMessage(user.id, body.message_id) : undefined);
+      if (run && run.chatId !== body.chat_id) return { message: null };
+      if (run) {
+        run.stop(body.content);
+        await run.ended;
+      } else if (body.stream_id && !body.message_id) {
+        running.stopBeforeBegin(user.id, body.stream_id, body.chat_id, body.content);
+        return { message: null };
+      }
+      const messageId = run?.messageId ?? body.message_id;
+      if (!messageId) return { message: null };
+      return { message: await chats.keepShownAnswer(user, body.chat_id, messageId, body.content) };
     },
 
     /**

@@ -140,6 +140,8 @@ export interface PreparedCompletion {
 
 /** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */
 export type PipelineEvent =
+  /** Where the turn is saved: sent before anything else the stream carries, so the client can name the answer (to stop it). */
+  | { type: 'saved'; chatId: string; messageId: string; userMessageId?: string }
   | { type: 'sources'; sources: CompletionSource[] }
   /** The caller's memories the answer was given (sent to the caller only, never saved with the chat). */
   | { type: 'memories'; memories: UsedMemory[] }

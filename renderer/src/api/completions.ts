@@ -1,4 +1,5 @@
-import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, unreachable } from './http';
+import type { StopAnswerRequest, StopAnswerResponse } from '../../../server/contracts/completions';
+import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, http, unreachable } from './http';
 import type { MessageToolStep, Source } from './chats';
 import type { UsedMemory } from '../../../server/contracts/memories';
 
@@ -17,8 +18,15 @@ export interface CompletionRequest {
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
+  /** This page's name for the answer (with `chat_id`), so Stop can name it before the saved id arrives. */
+  stream_id?: string;
   /** Abilities for this answer: `web_search` searches the web first; `memory`: the person's relevant memories join the model's context. */
   features?: { web_search?: boolean; memory?: boolean };
+}
+
+/** Tells the service the person stopped an answer, and what of it their screen showed (that is what is kept). */
+export function stopAnswer(body: StopAnswerRequest): Promise<StopAnswerResponse> {
+  return http.post<StopAnswerResponse>('/api/chat/stop', body);
 }
 
 /** A tool or pipeline status line (extra stream field). */

@@ -1,5 +1,6 @@
 import type { ChatsService, TurnMessage } from '../../chats';
 import type { CompletionSource } from '../../contracts/completions';
+import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/log';
 import type { AnswerText } from '../answer-text';
 import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
@@ -22,6 +23,8 @@ function text(content: unknown): string {
 
 /** Records one turn into its chat while it is answered; `finish` resolves to where it went. */
 export interface TurnRecorder {
+  /** Where the turn is being saved, known before it is written (the stream names it first). */
+  ids?: SavedTurn;
   /** Saves the answer as it ended, with the sources it was given (default: the retrieval stage's). */
   finish(outcome: AnswerOutcome, sources?: CompletionSource[]): Promise<SavedTurn | undefined>;
 }
@@ -46,9 +49,10 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
   const last = request.messages[request.messages.length - 1];
   const turn: TurnMessage[] = [];
   if (!request.regenerate && last?.role === 'user') {
-    turn.push({ role: 'user', content: text(last.content), files: sentFiles, createdAt: startedAt });
+    turn.push({ id: newId(), role: 'user', content: text(last.content), files: sentFiles, createdAt: startedAt });
   }
-  turn.push({ role: 'assistant', content: '', model: request.model, status: 'streaming', sources: prepared.retrieval.sources });
+  turn.push({ id: newId(), role: 'assistant', content: '', model: request.model, status: 'streaming', sources: prepared.retrieval.sources });
+  const ids: SavedTurn = { chatId: chat.id, userMessageId: turn.length === 2 ? turn[0]!.id : undefined, assistantMessageId: turn[turn.length - 1]!.id! };
 
   const opened: Promise<string[] | undefined> = chats.saveTurn(chat.id, chat.parentId, turn).catch((error: unknown) => {
     log.error({ err: error, chatId: chat.id }, 'saving the chat turn failed');
@@ -73,6 +77,7 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
   timer.unref();
 
   return {
+    ids,
     async finish(outcome, sources = prepared.retrieval.sources) {
       clearInterval(timer);
       await writing;

@@ -1,3 +1,4 @@
+import { STOPPED_BY_PERSON } from '../../chats';
 import { chatStreamBatches, isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
 import type { MessageToolStep } from '../../contracts/chats';
 import { AnswerText } from '../answer-text';
@@ -80,7 +81,7 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
   let usage: Usage | undefined;
   let finishReason: string | null = null;
   const toolSteps: MessageToolStep[] = [];
-  const stopped = (): AnswerOutcome => ({ content: draft.text(), finishReason, usage, toolSteps, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
+  const stopped = (): AnswerOutcome => ({ content: draft.text(), finishReason, usage, toolSteps, interrupted: { reason: 'client', message: STOPPED_BY_PERSON } });
   let nativeTools = tools.specs.length > 0;
   const client = prepared.clientTools;
   const clientNames = new Set(client?.specs.map((spec) => spec.function.name) ?? []);

@@ -77,7 +77,8 @@ function textOf(node: ReactNode): string {
   return '';
 }
 
-function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
+// react-markdown passes its syntax `node` to custom components: it never goes onto the DOM.
+function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
   const child = Array.isArray(children) ? children[0] : children;
@@ -130,7 +131,7 @@ const autoDirection = Object.fromEntries(
 const components: Components = {
   ...autoDirection,
   pre: CodeBlock,
-  a: ({ href, children, ...rest }) =>
+  a: ({ href, children, node: _node, ...rest }) =>
     href?.startsWith('#cite-') ? (
       <Cite n={href.slice('#cite-'.length)} />
     ) : (
@@ -140,7 +141,7 @@ const components: Components = {
     ),
   // An image pointing at the service's own API would call it as the viewer (sign-out from a shared chat): its alt text instead.
   img: ({ node: _node, src, alt, ...rest }) => (isSafeImageSource(typeof src === 'string' ? src : undefined, window.location.href) ? <img src={src} alt={alt} {...rest} /> : <span>{alt}</span>),
-  table: ({ children, ...rest }) => (
+  table: ({ children, node: _node, ...rest }) => (
     <div className="md-table">
       <table {...rest}>{children}</table>
     </div>

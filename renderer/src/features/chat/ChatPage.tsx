@@ -140,6 +140,7 @@ export default function ChatPage() {
     <Composer
       streaming={streaming}
       disabled={!model}
+      model={model}
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}

@@ -173,7 +173,8 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       ) : node.content ? (
         <div ref={body} onClick={onCite} className={`answer-body${live ? ' live' : ''}`}>
           <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
-            <Markdown text={node.content} citations={passageCount(node.sources)} streaming={live} />
+            {/* A stopped answer keeps the look it had while streaming (markers it opened stay closed). */}
+            <Markdown text={node.content} citations={passageCount(node.sources)} streaming={live || !!node.stopped} />
           </Suspense>
         </div>
       ) : live ? (

@@ -195,8 +195,12 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** What this page measured about saved answers (timings, cut by the token limit, knowledge that matched nothing, memories used), by message id: reloads keep it. */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'>>();
+/**
+ * What this page measured about saved answers (timings, cut by the token limit, knowledge that
+ * matched nothing, memories used, the text shown when the person stopped it), by message id:
+ * reloads keep it.
+ */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'> & { shown?: string }>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -236,6 +240,11 @@ export function fromChat(key: string, chat: Chat): Conversation {
       node.stopped = node.stopped || seen.stopped;
       node.memories = seen.memories;
       if (seen.statuses?.length) node.statuses = seen.statuses;
+      // A stopped answer reads as it was on screen, even if the service could not be told in time.
+      if (seen.shown !== undefined) {
+        node.content = seen.shown;
+        node.stopped = seen.stopped;
+      }
     }
     if (node) c.nodes[node.id] = node;
   }

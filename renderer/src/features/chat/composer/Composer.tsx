@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import type { PickableModel } from '../../../api/models';
 import { Icon } from '../../../components/Icon';
 import { useT } from '../../../lib/i18n';
+import { seesImages } from '../../../../../server/contracts/vision';
 import { usePromptCommands } from '../../prompts/usePromptCommands';
 import type { ComposerChoices, FileRef } from '../store';
 import { Attachments } from './Attachments';
@@ -16,6 +17,9 @@ export interface SendOptions {
   toolIds?: string[];
 }
 
+/** A focused message box that unmounts hands the focus to the next one mounted right after. */
+const focusHandOff = { pending: false, at: 0 };
+
 /**
  * The message box: text (Enter sends, Shift+Enter adds a line), `@model` mentions, `/` prompts,
  * attachments with progress, the toolbar's features (files, knowledge, tools…), send/stop.
@@ -26,6 +30,7 @@ export function Composer({
   streaming,
   disabled,
   prefill,
+  model,
   models = [],
   choices,
   onChoices,
@@ -36,6 +41,8 @@ export function Composer({
   streaming: boolean;
   disabled?: boolean;
   prefill?: string;
+  /** The model chosen to answer (an `@` mention answers instead). */
+  model?: string | null;
   /** Models that can be mentioned with `@`. */
   models?: PickableModel[];
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
@@ -57,6 +64,19 @@ export function Composer({
     if (prefill !== undefined) setText(prefill);
   }, [prefill]);
 
+  // The message box moves when a new chat gets its first message (and again as `/` becomes
+  // `/c/<id>`): the box that replaces a focused one takes the focus, so typing goes on.
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (el && focusHandOff.pending && performance.now() - focusHandOff.at < 2000) el.focus();
+    focusHandOff.pending = false;
+    return () => {
+      if (el && document.activeElement === el) Object.assign(focusHandOff, { pending: true, at: performance.now() });
+    };
+  }, []);
+
+  const answering = models.find((m) => m.id === (mentions.mention?.id ?? model));
+  const blindToImages = uploads.hasImage && !!answering && !seesImages(answering.meta, answering.provider);
   const canSend = !disabled && !streaming && !uploads.busy && text.trim().length > 0;
 
   const send = () => {
@@ -124,6 +144,12 @@ export function Composer({
     >
       {dragging && <div className="drop-hint">{t('chat.dropFiles')}</div>}
       <Attachments uploads={uploads.uploads} knowledge={knowledge} onRemoveUpload={uploads.remove} onRemoveKnowledge={(k) => onChoices({ knowledge: knowledge.filter((x) => x.id !== k.id) })} />
+      {blindToImages && answering && (
+        <div className="notice warning composer-notice" role="status" data-testid="no-vision">
+          <Icon name="alert" size={14} />
+          <span>{t('chat.modelCannotSeeImages', { model: answering.name })}</span>
+        </div>
+      )}
       {mentions.ui}
       {prompts.ui}
       <AutosizeTextarea
