@@ -1,9 +1,7 @@
 import type { Response } from 'express';
-import { Router } from 'express';
-import { authOf, requireUser } from '../auth';
-import { CompletionRequest, type ChatCompletion } from '../contracts/completions';
+import { ChatCompletion, CompletionRequest } from '../contracts/completions';
 import { HttpError } from '../platform/http/errors';
-import { validateBody } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import type { CompletionResult, CompletionsService } from './completions.service';
 import type { PreparedCompletion } from './pipeline-types';
 import { SseWriter } from './sse-writer';
@@ -57,27 +55,36 @@ async function jsonAnswer(service: CompletionsService, prepared: PreparedComplet
 }
 
 /** POST /api/chat/completions (section 4.5, section 6 point 1). Mounted at `/api/chat`. */
-export function completionsRoutes(service: CompletionsService): Router {
-  const router = Router();
-
-  router.post('/completions', requireUser, validateBody(CompletionRequest, { status: 400 }), async (req, res) => {
-    const auth = authOf(req);
-    const body = req.body as CompletionRequest;
-    // The client leaving aborts the upstream request at once.
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const firstToken = service.awaitingFirstToken();
-    try {
-      const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
-      const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal, firstToken) : await jsonAnswer(service, prepared, res, controller.signal);
-      firstToken();
-      service.afterAnswer(prepared, result);
-    } finally {
-      firstToken();
-    }
-  });
-
-  return router;
+export function completionsRoutes(service: CompletionsService): Routes {
+  return [
+    route(
+      {
+        method: 'post',
+        path: '/completions',
+        guard: 'user',
+        body: CompletionRequest,
+        invalid: 400,
+        produces: 'json-or-event-stream',
+        summary: 'Chat completion for the Parley UI (saves to a chat; `stream`: Server-Sent Events)',
+        response: ChatCompletion,
+      },
+      async ({ res, auth, body }) => {
+        // The client leaving aborts the upstream request at once.
+        const controller = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
+        const firstToken = service.awaitingFirstToken();
+        try {
+          const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
+          const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal, firstToken) : await jsonAnswer(service, prepared, res, controller.signal);
+          firstToken();
+          service.afterAnswer(prepared, result);
+        } finally {
+          firstToken();
+        }
+        return undefined;
+      },
+    ),
+  ];
 }

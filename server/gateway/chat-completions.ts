@@ -1,10 +1,10 @@
-import type { Request, Response } from 'express';
-import { authOf } from '../auth';
+import type { Response } from 'express';
 import type { CompletionRequest } from '../contracts/completions';
 import type { V1ChatCompletion, V1ChatCompletionRequest } from '../contracts/openai';
 import type { ClientTools, CompletionResult, CompletionsService, PreparedCompletion } from '../completions';
-import { HttpError } from '../platform/http/errors';
 import { OpenAiStream } from './openai-stream';
+import { HttpError } from '../platform/http/errors';
+import type { RouteAuth } from '../platform/http/route';
 import type { UsageRecorder } from './usage';
 
 /** What the /v1 chat endpoint needs. */
@@ -91,9 +91,7 @@ async function jsonAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletio
  * are passed through; nothing is saved to a chat. Usage is recorded whether or not the answer
  * completed.
  */
-export async function chatCompletions(deps: ChatCompletionsDeps, req: Request, res: Response): Promise<void> {
-  const auth = authOf(req);
-  const body = req.body as V1ChatCompletionRequest;
+export async function chatCompletions(deps: ChatCompletionsDeps, { auth, body, res }: { auth: RouteAuth; body: V1ChatCompletionRequest; res: Response }): Promise<void> {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();

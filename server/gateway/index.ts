@@ -5,7 +5,7 @@ import { createUsageRepo } from './usage.repo';
 import { createUsageService } from './usage';
 
 export { gatewayRoutes, type GatewayRoutesDeps } from './gateway.routes';
-export { openAiErrorHandler } from './openai-errors';
+export { openAiErrorHandler, openAiFallbacks } from './openai-errors';
 export { usageRoutes } from './usage.routes';
 export type { UsageService } from './usage';
 
