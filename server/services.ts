@@ -147,14 +147,14 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
+  const retrieval = createRetrieval({ db, config, secrets, providers, files, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
-  const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
+  onShutdown(() => retrieval.stop());
+  const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
   completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
-  onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
-  const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
+  const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
   const resumedGraph = graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));

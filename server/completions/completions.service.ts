@@ -78,7 +78,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
       let messages = modelStage.messages;
 
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
-      let retrieval = { sources: [], context: '' } as PreparedCompletion['retrieval'];
+      let retrieval: PreparedCompletion['retrieval'] = { sources: [] };
       if (refs.length > 0) {
         retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
         messages = injectContext(messages, retrieval);

@@ -14,4 +14,4 @@ export type {
   ToolSet,
   ToolsInput,
 } from './pipeline-types';
-export { injectContext, numberedContext, CONTEXT_TEMPLATE } from './stages/retrieval';
+export { injectContext, CONTEXT_TEMPLATE } from './stages/retrieval';

@@ -34,11 +34,9 @@ export interface RetrievalInput {
   signal: AbortSignal;
 }
 
-/** What retrieval found: the sources to cite and the context text to give the model. */
+/** What retrieval found: the sources to cite (numbered for the model by the retrieval stage). */
 export interface RetrievalResult {
   sources: CompletionSource[];
-  /** Empty when nothing relevant was found. */
-  context: string;
 }
 
 /** Retrieval over files and knowledge bases; the knowledge domain registers the real one. */

@@ -1,16 +1,31 @@
-import type { RetrievalInput, RetrievalResult, Retriever } from '../completions';
-import { numberedContext } from '../completions';
 import type { CompletionSource } from '../contracts/completions';
+import type { ChatMessage } from '../providers';
 import type { SearchHit } from '../retrieval';
 import type { TasksService } from '../tasks';
 import { attachedBudget, attachedSource, documentText, planAttached, type AttachedDocument } from './attached-files';
-import { fileCollection, type KnowledgeService } from './knowledge.service';
+import { fileCollection, type KnowledgeCaller, type KnowledgeService } from './knowledge.service';
 
-export type RagInput = RetrievalInput;
-export type RagResult = RetrievalResult;
+/** What the stage is given: who asks, the files and bases in play, and the conversation. */
+export interface RagInput {
+  user: KnowledgeCaller;
+  /** Files and knowledge bases in play; `origin: 'model'` ones come with the model (not attached by the person). */
+  files: ReadonlyArray<{ type: string; id: string; origin: string }>;
+  /** The conversation as it will be sent (system prompt first). */
+  messages: ChatMessage[];
+  /** The model answering (task models may generate search queries for it). */
+  modelId: string;
+  /** The answering model's context window in tokens, when known: attached files are sent whole within it. */
+  contextTokens?: number;
+  signal: AbortSignal;
+}
+
+/** What the stage found: the passages to give the model and cite, grouped by source. */
+export interface RagResult {
+  sources: CompletionSource[];
+}
 
 /** The text of the last user message. */
-function lastUserText(messages: RetrievalInput['messages']): string {
+function lastUserText(messages: RagInput['messages']): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
@@ -24,12 +39,12 @@ const MAX_QUERIES = 3;
  * The completion pipeline's retrieval stage: finds the knowledge bases and files the caller may
  * read among those in play, asks the task model for search queries (when that task is on; else
  * only the last user message is searched; the message is always searched too), searches them all, and returns the passages above the
- * relevance threshold as numbered sources plus the context text to inject.
+ * relevance threshold as sources (the completion pipeline numbers them for the model).
  */
-export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): Retriever {
+export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): (input: RagInput) => Promise<RagResult> {
   return async (input) => {
     const all = await deps.knowledge.searchable(input.user, input.files);
-    if (all.length === 0) return { sources: [], context: '' };
+    if (all.length === 0) return { sources: [] };
     // Files attached to the message or the chat always reach the model; the threshold is for knowledge search.
     const attachedIds = new Set(input.files.filter((f) => f.type === 'file' && f.origin !== 'model').map((f) => fileCollection(f.id)));
     const attached = all.filter((t) => t.type === 'file' && attachedIds.has(t.collectionId));
@@ -58,10 +73,7 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       }
       attachedSources.push(attachedSource(doc, mode, chars, [...hits.values()].sort((a, b) => b.score - a.score)));
     }
-    const withAttached = (found: CompletionSource[]): RetrievalResult => {
-      const list = [...attachedSources, ...found];
-      return { sources: list, context: list.length ? numberedContext({ sources: list }) : '' };
-    };
+    const withAttached = (found: CompletionSource[]): RagResult => ({ sources: [...attachedSources, ...found] });
     if (targets.length === 0 || queries.length === 0) return withAttached([]);
 
     const best = new Map<number, SearchHit>();

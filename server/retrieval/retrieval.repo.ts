@@ -244,9 +244,9 @@ export function createRetrievalRepo(db: Db) {
         .limit(limit)
         .select<IndexChunkRow[]>('id', 'file_id', 'text', 'embedding', 'model');
     },
-    /** One file's chunks in a collection, in document order (an attached file sent whole). */
-    async chunksOfFile(collectionId: string, fileId: string): Promise<Array<Pick<ChunkRow, 'seq' | 'text' | 'context'>>> {
-      return db('chunks').where({ collection_id: collectionId, file_id: fileId }).orderBy('seq').select<Array<Pick<ChunkRow, 'seq' | 'text' | 'context'>>>('seq', 'text', 'context');
+    /** One file's chunks in a collection, in document order (an attached file sent whole, a file's preview). */
+    async chunksOfFile(collectionId: string, fileId: string): Promise<Array<Pick<ChunkRow, 'seq' | 'text' | 'context' | 'meta'>>> {
+      return db('chunks').where({ collection_id: collectionId, file_id: fileId }).orderBy('seq').select<Array<Pick<ChunkRow, 'seq' | 'text' | 'context' | 'meta'>>>('seq', 'text', 'context', 'meta');
     },
     async chunksByIds(ids: readonly number[]): Promise<ChunkRow[]> {
       if (ids.length === 0) return [];

@@ -3,14 +3,15 @@ import type { RetrievalConfig } from '../contracts/retrieval';
 import type { Clock } from '../platform/clock';
 import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
-import type { CollectionIndex } from './collection-index';
-import { blobOf, type CollectionIndexes } from './collection-indexes';
+import type { CollectionIndex } from './index/collection-index';
+import { blobOf } from './embedding/vector-blob';
+import type { LoadedIndexes } from './index/loaded-indexes';
 import type { Embedder } from './embedding/embedder';
-import { isLanguage, type Language } from './languages';
+import { isLanguage, type Language } from './analysis/languages';
 import { rerank } from './reranker';
 import { RetrievalSection } from './retrieval-config';
-import type { PackedTerms } from './packed-terms';
-import { unpackTerms } from './packed-terms';
+import type { PackedTerms } from './analysis/packed-terms';
+import { unpackTerms } from './analysis/packed-terms';
 import { fileKey, type FileChunks, type RetrievalRepo } from './retrieval.repo';
 
 /** A chunk ready to be stored: text to search, and what to return instead (parent, heading trail). */
@@ -87,7 +88,7 @@ export const REINDEX_JOB = 'reindex';
  */
 export function createRetrievalService(deps: {
   repo: RetrievalRepo;
-  indexes: CollectionIndexes;
+  indexes: LoadedIndexes;
   config: ConfigService;
   embedder: () => Promise<Embedder>;
   /** Where a re-index's progress is kept, so every instance reports it (kind REINDEX_JOB). */
@@ -179,20 +180,6 @@ export function createRetrievalService(deps: {
       return items.map((item) => stored.has(fileKey(item.collectionId, item.fileId)));
     },
 
-    /** Stores one file's chunks (see {@link storeMany}). False if the file left the collection meanwhile. */
-    async store(collectionId: string, fileId: string, chunks: readonly PreparedChunk[], vectors: readonly (Float32Array | null)[], model: string): Promise<boolean> {
-      const [stored] = await service.storeMany([{ collectionId, fileId, chunks, vectors }], model);
-      return stored === true;
-    },
-
-    /** Removes a file from a collection: its row, chunks and index entries. */
-    async removeFile(collectionId: string, fileId: string): Promise<boolean> {
-      const removed = await repo.removeFile(collectionId, fileId);
-      const pending = indexes.peek(collectionId);
-      if (pending) await removeFromIndex(collectionId, await pending, fileId);
-      return removed;
-    },
-
     /** Forgets a collection whose rows are gone already (a deleted user's): its index in memory and on disk. */
     async forgetCollection(collectionId: string): Promise<void> {
       await indexes.invalidate(collectionId);
@@ -203,6 +190,9 @@ export function createRetrievalService(deps: {
       const pending = indexes.peek(collectionId);
       if (pending) await removeFromIndex(collectionId, await pending, fileId);
     },
+
+    /** The analysis language a collection was given (or detected from its first file), when it has one. */
+    languageOf: (collectionId: string): Promise<string | undefined> => repo.languageOf(collectionId),
 
     /**
      * Changes a collection's analysis language: the index is rebuilt from SQLite in that language

@@ -4,9 +4,9 @@ import { signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { offlineEmbed } from '../../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../../server/retrieval/embedding/embedder';
-import { blobOf } from '../../server/retrieval/collection-indexes';
-import { buildIndex } from '../../server/retrieval/index-build';
-import { readSnapshot } from '../../server/retrieval/index-snapshot';
+import { blobOf } from '../../server/retrieval/embedding/vector-blob';
+import { buildIndex } from '../../server/retrieval/index/build-index';
+import { readSnapshot } from '../../server/retrieval/index/snapshot';
 import { createBase, query } from './knowledge-helpers';
 
 const WORDS = 'river harbour lantern meadow copper violin orchard glacier falcon pepper ember quarry saddle thistle marble canyon'.split(' ');

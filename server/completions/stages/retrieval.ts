@@ -2,7 +2,7 @@ import type { ChatMessage as ProviderMessage } from '../../providers';
 import type { RetrievalResult, Retriever } from '../pipeline-types';
 
 /** No retrieval engine registered yet: nothing is looked up, nothing is cited. */
-export const noRetrieval: Retriever = async () => ({ sources: [], context: '' });
+export const noRetrieval: Retriever = async () => ({ sources: [] });
 
 /**
  * How retrieved context is given to the model: numbered sources it is asked to cite as [n].
@@ -16,10 +16,11 @@ not hold the answer, say so and answer from your own knowledge, without citation
 {{CONTEXT}}
 </sources>`;
 
-/** Puts the context into the system message (added after the model's own system prompt). */
+/** Puts the numbered sources into the system message (added after the model's own system prompt). */
 export function injectContext(messages: ProviderMessage[], result: RetrievalResult): ProviderMessage[] {
-  if (!result.context) return messages;
-  const block = CONTEXT_TEMPLATE.replace('{{CONTEXT}}', () => result.context);
+  const context = numberedContext(result);
+  if (!context) return messages;
+  const block = CONTEXT_TEMPLATE.replace('{{CONTEXT}}', () => context);
   const [first, ...rest] = messages;
   if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${block}` }, ...rest];
   return [{ role: 'system', content: block }, ...messages];

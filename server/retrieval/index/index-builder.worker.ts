@@ -4,8 +4,8 @@
 // end (the snapshot transferred, not copied), or {id, error}.
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { DatabaseLocation, Db } from '../platform/db/knex';
-import { buildSnapshot, type BuilderMessage } from './index-builder-core';
+import type { DatabaseLocation, Db } from '../../platform/db/knex';
+import { buildSnapshot, type BuilderMessage } from './build-snapshot';
 
 // On Linux a nice value is per thread: the builder gives way to the thread answering requests
 // when both want the CPU. (Elsewhere it would lower the whole process, so it is left alone.)
@@ -23,7 +23,7 @@ let queue: Promise<void> = Promise.resolve();
 async function databaseFor(location: DatabaseLocation): Promise<Db> {
   const key = JSON.stringify(location);
   if (db?.key !== key) {
-    const { openDatabase } = await import('../platform/db/knex');
+    const { openDatabase } = await import('../../platform/db/knex');
     db = { key, db: Promise.resolve(openDatabase({ ...location, poolSize: 1, readOnly: true })) };
   }
   return db.db;

@@ -1,7 +1,7 @@
-import type { DatabaseLocation, Db } from '../platform/db/knex';
-import { buildIndex, type BuildProgress, type BuildRequest } from './index-build';
-import { encodeSnapshot, snapshotBytes, writeEncodedSnapshot } from './index-snapshot';
-import { createRetrievalRepo } from './retrieval.repo';
+import type { DatabaseLocation, Db } from '../../platform/db/knex';
+import { buildIndex, type BuildProgress, type BuildRequest } from './build-index';
+import { encodeSnapshot, snapshotBytes, writeEncodedSnapshot } from './snapshot';
+import { createRetrievalRepo } from '../retrieval.repo';
 
 /** A message to the index builder thread. */
 export type BuilderMessage =

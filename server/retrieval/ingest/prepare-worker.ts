@@ -13,7 +13,7 @@ interface Reply {
  * the event loop, still correct).
  */
 export function createPrepareWorker(log: Logger) {
-  const requests = createWorkerRequests<Reply>({ entry: 'knowledge/ingest/ingest.worker', name: 'the ingestion worker', log });
+  const requests = createWorkerRequests<Reply>({ entry: 'retrieval/ingest/ingest.worker', name: 'the ingestion worker', log });
   return {
     /** Prepares files on the worker (or in-process as a fallback); one outcome per job, in order. */
     async run(jobs: readonly PrepareJob[]): Promise<PrepareOutcome[]> {

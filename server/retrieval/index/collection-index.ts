@@ -1,6 +1,8 @@
 import { create, insertMultiple, removeMultiple, search, type AnyOrama } from '@orama/orama';
-import { analyzerTokenizer, boxedVectorValidation, boxVector, parleyIndex, slimDocumentsStore, SimdVectorIndex, type IndexControl } from './orama-components';
-import { analyzerFor, DEFAULT_LANGUAGE, type Language } from './languages';
+import { analyzerTokenizer, boxedVectorValidation, boxVector, slimDocumentsStore } from './document-components';
+import { parleyIndex, type IndexControl } from './parley-index';
+import { SimdVectorIndex } from './simd-vector-index';
+import { analyzerFor, DEFAULT_LANGUAGE, type Language } from '../analysis/languages';
 
 /** Reciprocal rank fusion constant (measured on msmarco-5k: small k keeps the lexical lead; bench/retrieval.ts). */
 const RRF_K = 10;

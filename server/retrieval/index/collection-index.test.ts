@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offlineEmbed, OFFLINE_DIMS } from './embedding/offline-embedder';
+import { offlineEmbed, OFFLINE_DIMS } from '../embedding/offline-embedder';
 import { CollectionIndex, effectiveWeight } from './collection-index';
 import { VectorStore } from './vector-store';
 import { simdAvailable } from './simd-dot';

@@ -1,6 +1,6 @@
 import { create, insertMultiple, load, save, search, type AnyOrama, type RawData } from '@orama/orama';
-import type { IndexInput, IndexQuery } from './collection-index';
-import { STOP_WORDS } from './text-analysis';
+import type { IndexInput, IndexQuery } from '../../server/retrieval/index/collection-index';
+import { STOP_WORDS } from '../../server/retrieval/analysis/text-analysis';
 
 /** A hit as the comparison reads it. */
 export interface OramaHit {
@@ -15,7 +15,7 @@ const INSERT_BATCH = 1000;
 /**
  * The same chunks in Orama 3 (full-text + vector fields), configured as fairly as Orama allows:
  * English stemming, our stop words, `similarity` lowered to 0.1 (its 0.8 default drops most real
- * matches) and `hybridWeights` from the blend weight. Not used by the service: bench/retrieval.ts
+ * matches) and `hybridWeights` from the blend weight. Not used by the service: bench/retrieval/orama.ts
  * loads it next to {@link CollectionIndex} to show, in one run, why the service keeps its own index
  * (see CONTEXT.md). Vectors are inserted as copies (Orama keeps inserted objects by reference and
  * nulls their vector field in results).

@@ -4,8 +4,9 @@ import v8 from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { save, type RawData } from '@orama/orama';
 import { CollectionIndex } from './collection-index';
-import { isLanguage, type Language } from './languages';
-import { SimdVectorIndex, type RawVectors, type TextPostings } from './orama-components';
+import { isLanguage, type Language } from '../analysis/languages';
+import { SimdVectorIndex, type RawVectors } from './simd-vector-index';
+import type { TextPostings } from './text-postings';
 
 const MAGIC = 0x58444950; // "PIDX"
 /**
@@ -178,11 +179,6 @@ export async function writeEncodedSnapshot(file: string, encoded: EncodedSnapsho
  */
 export async function writeSnapshot(file: string, index: CollectionIndex, fingerprint: CollectionFingerprint): Promise<void> {
   await writeEncodedSnapshot(file, encodeSnapshot(index, fingerprint));
-}
-
-/** Writes a snapshot already in one buffer ({@link snapshotBytes}). */
-export async function writeSnapshotBytes(file: string, bytes: Uint8Array): Promise<void> {
-  await writeEncodedSnapshot(file, { parts: [[0, bytes]], end: bytes.length });
 }
 
 /** Hands the event loop back to requests now and then during a long restore. */

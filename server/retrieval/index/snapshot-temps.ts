@@ -1,8 +1,8 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Clock } from '../platform/clock';
-import type { Logger } from '../platform/log';
-import { SNAPSHOT_TEMP_NAME } from './index-snapshot';
+import type { Clock } from '../../platform/clock';
+import type { Logger } from '../../platform/log';
+import { SNAPSHOT_TEMP_NAME } from './snapshot';
 
 /**
  * A temp snapshot untouched for this long is a crashed write's (ms). A live write touches its

@@ -1,14 +1,8 @@
+import { vectorOf } from '../embedding/vector-blob';
 import { CollectionIndex } from './collection-index';
-import type { Breathe } from './index-snapshot';
-import type { Language } from './languages';
-import type { IndexChunkRow, RetrievalRepo } from './retrieval.repo';
-
-/** Float32 view of a stored embedding (copied when the bytes are not 4-aligned). */
-export function vectorOf(blob: Buffer | Uint8Array | null): Float32Array | null {
-  if (!blob || blob.length === 0 || blob.length % 4 !== 0) return null;
-  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.length / 4);
-  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.length));
-}
+import type { Breathe } from './snapshot';
+import type { Language } from '../analysis/languages';
+import type { IndexChunkRow, RetrievalRepo } from '../retrieval.repo';
 
 /** What to build: a collection's chunks, with the vectors of `model`, analysed in `language`. */
 export interface BuildRequest {

@@ -1,8 +1,8 @@
-import type { DatabaseLocation } from '../platform/db/knex';
-import type { Logger } from '../platform/log';
-import { createWorkerRequests } from '../platform/worker-requests';
-import type { BuildProgress, BuildRequest } from './index-build';
-import type { BuildReply } from './index-builder-core';
+import type { DatabaseLocation } from '../../platform/db/knex';
+import type { Logger } from '../../platform/log';
+import { createWorkerRequests } from '../../platform/worker-requests';
+import type { BuildProgress, BuildRequest } from './build-index';
+import type { BuildReply } from './build-snapshot';
 
 type Reply = { id: number; progress?: [number, number]; bytes?: Uint8Array; written?: boolean; error?: string; closed?: boolean };
 
@@ -15,7 +15,7 @@ type Reply = { id: number; progress?: [number, number]; bytes?: Uint8Array; writ
  * build in-process then.
  */
 export function createIndexBuilder(deps: { database?: DatabaseLocation; log: Logger }) {
-  const requests = createWorkerRequests<Reply>({ entry: 'retrieval/index-builder.worker', name: 'the index builder', log: deps.log });
+  const requests = createWorkerRequests<Reply>({ entry: 'retrieval/index/index-builder.worker', name: 'the index builder', log: deps.log });
 
   return {
     /** True when builds can run on the worker. */

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { offlineEmbed, offlineEmbedTerms, OFFLINE_DIMS } from './embedding/offline-embedder';
+import { offlineEmbed, offlineEmbedTerms, OFFLINE_DIMS } from '../embedding/offline-embedder';
 import { CollectionIndex, type IndexInput, type IndexQuery } from './collection-index';
-import { readSnapshot, writeSnapshot } from './index-snapshot';
-import { packTerms, unpackTerms } from './packed-terms';
-import { analyze } from './text-analysis';
+import { readSnapshot, writeSnapshot } from './snapshot';
+import { packTerms, unpackTerms } from '../analysis/packed-terms';
+import { analyze } from '../analysis/text-analysis';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,16 +1,11 @@
 import path from 'node:path';
-import type { Logger } from '../platform/log';
+import type { Logger } from '../../platform/log';
 import type { CollectionIndex } from './collection-index';
-import { buildIndex, type BuildProgress } from './index-build';
+import { buildIndex, type BuildProgress } from './build-index';
 import type { IndexBuilder } from './index-builder';
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages';
-import { breatherEvery, readSnapshot, removeSnapshot, restoreSnapshotBytes, writeSnapshot, type CollectionFingerprint } from './index-snapshot';
-import type { RetrievalRepo } from './retrieval.repo';
-
-/** A vector as stored in SQLite: raw little-endian float32 bytes. */
-export function blobOf(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../analysis/languages';
+import { breatherEvery, readSnapshot, removeSnapshot, restoreSnapshotBytes, writeSnapshot, type CollectionFingerprint } from './snapshot';
+import type { RetrievalRepo } from '../retrieval.repo';
 
 /** Reports a rebuild's progress: chunks indexed so far of all. */
 type Progress = BuildProgress;
@@ -36,7 +31,7 @@ const SAVE_MAX_DELAY_MS = 30_000;
  * matches what SQLite holds, else rebuilt from the chunks (the source of truth) and saved again.
  * A missing, damaged or stale snapshot is therefore only slower, never fatal.
  */
-export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }>; builder?: IndexBuilder }) {
+export function createLoadedIndexes(deps: { repo: RetrievalRepo; dir: string; log: Logger; model: () => Promise<{ model: string; dims?: number }>; builder?: IndexBuilder }) {
   const { repo, dir, log } = deps;
   const loaded = new Map<string, Promise<CollectionIndex>>();
   const dirty = new Set<string>();
@@ -221,4 +216,4 @@ export function createCollectionIndexes(deps: { repo: RetrievalRepo; dir: string
     },
   };
 }
-export type CollectionIndexes = ReturnType<typeof createCollectionIndexes>;
+export type LoadedIndexes = ReturnType<typeof createLoadedIndexes>;

@@ -1,7 +1,7 @@
-import { OFFLINE_DIMS, offlineEmbedTerms } from '../../retrieval/embedding/offline-embedder';
-import { packTerms, type PackedTerms } from '../../retrieval/packed-terms';
-import { analyzerFor, DEFAULT_LANGUAGE, detectLanguage, isLanguage, type Language } from '../../retrieval/languages';
-import { analyze } from '../../retrieval/text-analysis';
+import { OFFLINE_DIMS, offlineEmbedTerms } from '../embedding/offline-embedder';
+import { packTerms, type PackedTerms } from '../analysis/packed-terms';
+import { analyzerFor, DEFAULT_LANGUAGE, detectLanguage, isLanguage, type Language } from '../analysis/languages';
+import { analyze } from '../analysis/text-analysis';
 import { chunkDocument, type Chunk, type ChunkSettings } from './chunk';
 import { extract, type SourceFile } from './extract';
 import { IngestError } from './extraction-error';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CollectionIndex } from './collection-index';
-import { offlineEmbed, OFFLINE_DIMS } from './embedding/offline-embedder';
-import { writeSnapshot } from './index-snapshot';
+import { offlineEmbed, OFFLINE_DIMS } from '../embedding/offline-embedder';
+import { writeSnapshot } from './snapshot';
 import { STALE_SNAPSHOT_TEMP_MS, sweepSnapshotTemps } from './snapshot-temps';
 
 /** While set, a snapshot write "crashes" just before its rename: the temp file stays, as after a killed process. */

@@ -20,7 +20,7 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
- * The inverted index of a collection (see orama-components.ts). Restored from a snapshot it stays packed as read
+ * The inverted index of a collection (see text-postings.ts). Restored from a snapshot it stays packed as read
  * (a sorted vocabulary in UTF-8 and CSR arrays, found by binary search): nothing is decoded or
  * copied until a term is looked up, so a large index restores in the time of one read. Terms
  * that gain postings afterwards are copied out into a small map (copy on write), which wins

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCollectionIndexes } from './collection-indexes';
-import type { IndexChunkRow, RetrievalRepo } from './retrieval.repo';
+import { createLoadedIndexes } from './loaded-indexes';
+import type { IndexChunkRow, RetrievalRepo } from '../retrieval.repo';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-indexes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ const row = (id: number, text: string): IndexChunkRow => ({ id, file_id: `f${id}
 describe('collection indexes in memory', () => {
   it('saves no snapshot while the database holds chunks the index has not seen, and saves once they agree', async () => {
     const rows = [row(1, 'otters hold hands'), row(2, 'kelp forests')];
-    const indexes = createCollectionIndexes({ repo: fakeRepo(rows), dir, log: pino({ level: 'silent' }), model: async () => ({ model: 'm', dims: 0 }) });
+    const indexes = createLoadedIndexes({ repo: fakeRepo(rows), dir, log: pino({ level: 'silent' }), model: async () => ({ model: 'm', dims: 0 }) });
     const index = await indexes.get('c1');
     expect(index.count).toBe(2);
     // Another instance stored a chunk this index was not told about yet.
@@ -42,7 +42,7 @@ describe('collection indexes in memory', () => {
 
   it('saves no snapshot when the database holds as many chunks as the index but other ones', async () => {
     const rows = [row(1, 'otters hold hands'), row(2, 'kelp forests')];
-    const indexes = createCollectionIndexes({ repo: fakeRepo(rows), dir, log: pino({ level: 'silent' }), model: async () => ({ model: 'm', dims: 0 }) });
+    const indexes = createLoadedIndexes({ repo: fakeRepo(rows), dir, log: pino({ level: 'silent' }), model: async () => ({ model: 'm', dims: 0 }) });
     expect((await indexes.get('c2')).count).toBe(2);
     // Another instance replaced a file: one chunk gone, another added, the count unchanged.
     rows.splice(1, 1, row(3, 'lighthouse keepers'));

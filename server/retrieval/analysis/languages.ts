@@ -27,7 +27,7 @@ import { stopwords as swedishStops } from '@orama/stopwords/swedish';
 import { stopwords as turkishStops } from '@orama/stopwords/turkish';
 import { stopwords as ukrainianStops } from '@orama/stopwords/ukrainian';
 import { franc } from 'franc-min';
-import type { AnalysisLanguage } from '../contracts/knowledge';
+import type { AnalysisLanguage } from '../../contracts/knowledge';
 import { analyze } from './text-analysis';
 
 /**
