@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import i18next from 'eslint-plugin-i18next';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
@@ -45,6 +46,39 @@ export default tseslint.config(
       { group: ['electron'], message: 'The renderer never imports Electron.' },
       { group: ['**/server/*', '!**/server/contracts', '!**/server/contracts/*'], message: 'The renderer imports only server/contracts.' },
     ]),
+  },
+  // Every text a person reads comes from the catalogs (renderer/src/locales): no literal words in
+  // JSX text or in the attributes people read (labels, titles, placeholders, hints, alt texts).
+  {
+    files: ['renderer/src/**/*.tsx'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'should-validate-template': true,
+          'jsx-attributes': { include: ['^aria-(label|description|valuetext|placeholder|roledescription)$', '^(title|placeholder|alt|label|hint|message|summary|caption|empty|none|action)$', 'Label$', 'Text$', '^confirm'] },
+          // Strings with no letter at all (separators, symbols, numbers) are not words to translate.
+          words: { exclude: [/^[^\p{L}]*$/u, /^[A-Z0-9_]+$/, /^(OpenAPI|Ollama|Parley|Python|Hugging Face|llama\.cpp|JSON|YAML|Markdown|HTML|PDF)$/] },
+          callees: { exclude: ['^t$', 'i18n(ext)?', 'require', 'addEventListener', 'removeEventListener', 'postMessage', 'getElementById', 'querySelector(All)?', 'includes', 'indexOf', 'endsWith', 'startsWith', 'encodeURIComponent', 'matchMedia', 'classes', 'cx', 'Intl\\..*', 'toLocale.*String'] },
+          'object-properties': { exclude: ['^(queryKey|className|key|type|role|mode|variant|kind|status|id|name|testId|inputMode|autoComplete)$', '^[A-Z_-]+$'] },
+        },
+      ],
+    },
+  },
+  // …nor in what toasts, questions and thrown errors say.
+  {
+    files: ['renderer/src/features/**/*.{ts,tsx}', 'renderer/src/components/**/*.{ts,tsx}', 'renderer/src/app/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['CallExpression[callee.name=/^(toast|confirm)$/]', 'NewExpression[callee.name=/Error$/]'].flatMap((call) => [
+          { selector: `${call} > Literal:first-child[value=/\\p{L}{3}/u]`, message: 'Text people read comes from the catalogs: t(key).' },
+          { selector: `${call} > TemplateLiteral:first-child > TemplateElement[value.raw=/\\p{L}{3}/u]`, message: 'Text people read comes from the catalogs: t(key).' },
+        ]),
+      ],
+    },
   },
   {
     files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'],

@@ -49,6 +49,7 @@ runShell({
   createTray: () => new Tray(trayIcon()),
   buildMenu: (items) => Menu.buildFromTemplate(items),
   setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
+  preferredLanguages: () => app.getPreferredSystemLanguages(),
   ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.

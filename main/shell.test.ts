@@ -105,7 +105,7 @@ describe('desktop shell lifecycle', () => {
     expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}/auths/desktop-handover?code=one-time-code`]);
     expect(h.windows[0]?.visible).toBe(true);
     expect(h.windows[0]?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/main/preload.cjs' });
-    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal].sort());
+    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language].sort());
     expect(h.session.requestHandler).toBeDefined();
     expect(h.tray.menu.length).toBeGreaterThan(0);
   });

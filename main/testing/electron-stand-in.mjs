@@ -25,6 +25,7 @@ const lanHealth = (port) =>
 class App extends EventEmitter {
   isPackaged = false;
   getVersion = () => '0.0.0-standin';
+  getPreferredSystemLanguages = () => ['en-US'];
   getPath = () => process.env.STANDIN_USER_DATA;
   getAppPath = () => process.cwd();
   requestSingleInstanceLock = () => true;

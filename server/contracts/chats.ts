@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-/** Chats shown per page of GET /api/v1/chats. */
-export const CHAT_PAGE_SIZE = 60;
+export { CHAT_PAGE_SIZE } from './paging';
 
 /** A boolean in a query string: `true`/`false`/`1`/`0`. */
 const QueryBoolean = z

@@ -13,6 +13,8 @@ export interface DesktopBridge {
   onLanSharingChange(listener: (state: DesktopLanState) => void): () => void;
   /** Opens an http(s) link in the system browser; resolves false when the link was refused. */
   openExternal(url: string): Promise<boolean>;
+  /** Tells the shell the UI's language, so its menus, tray and dialogs follow the person's choice. */
+  setLanguage(code: string): Promise<void>;
 }
 
 /** The LAN sharing state the UI may show. */

@@ -50,7 +50,7 @@ describe('the built desktop app (dist/main/index.js, against an Electron stand-i
     expect(lines).toContain('STANDIN open external https://example.com/');
     expect(lines).toContain('STANDIN tray icon exists=true');
     expect(lines.some((l) => l.startsWith('STANDIN tray menu Open Parley|'))).toBe(true);
-    for (const channel of ['parley:app-version', 'parley:lan-sharing', 'parley:open-external']) expect(lines).toContain(`STANDIN ipc ${channel}`);
+    for (const channel of ['parley:app-version', 'parley:lan-sharing', 'parley:open-external', 'parley:language']) expect(lines).toContain(`STANDIN ipc ${channel}`);
     // The first quit is held back until the service has closed; the second goes through.
     expect(lines.slice(-3)).toEqual(['STANDIN before-quit prevented=true', 'STANDIN before-quit prevented=false', 'STANDIN quit']);
     // Parley's data in userData/data, apart from Chromium's profile.

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PickableModel } from '../../api/models';
 import { Icon } from '../../components/Icon';
+import { useDismiss } from '../../hooks/use-dismiss';
 import { useT } from '../../lib/i18n';
 
 type Pickable = PickableModel & { kind?: string; provider?: string | null; provider_index?: number | null };
@@ -48,12 +49,7 @@ export function ModelPicker({ models, value, onChange, loading, unreachable }: {
   }, [filtered, t]);
   const ordered = useMemo(() => groups.flatMap((g) => g.models.map((e) => e.m)), [groups]);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setOpen(false);
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
   useEffect(() => setCursor(0), [query]);
 
   const choose = (id: string) => {
@@ -64,7 +60,7 @@ export function ModelPicker({ models, value, onChange, loading, unreachable }: {
 
   return (
     <div className="model-picker" ref={ref}>
-      <button type="button" className="model-button" aria-haspopup="listbox" aria-expanded={open} aria-label={`${t('chat.model')}: ${selected?.name ?? (unreachable && value ? value : t('chat.chooseModel'))}`} onClick={() => setOpen((o) => !o)} disabled={loading}>
+      <button type="button" className="model-button" aria-haspopup="listbox" aria-expanded={open} aria-label={t('chat.modelNamed', { name: selected?.name ?? (unreachable && value ? value : t('chat.chooseModel')) })} onClick={() => setOpen((o) => !o)} disabled={loading}>
         <span className="truncate">{selected?.name ?? (value && unreachable ? value : loading ? t('common.loading') : t('chat.chooseModel'))}</span>
         {unreachable && <span className="badge warning">{t('chat.unavailable')}</span>}
         <Icon name="chevronDown" size={16} />

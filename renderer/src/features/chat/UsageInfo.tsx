@@ -1,16 +1,17 @@
+import { Icon } from '../../components/Icon';
+import { formatNumber } from '../../lib/format';
 import { useT } from '../../lib/i18n';
-import { ChatIcon } from './ChatIcon';
 import type { MessageUsageInfo } from './store';
 
 /** Lines of an answer's usage: tokens, time to first token, tokens per second (what is known). */
 export function usageLines(usage: MessageUsageInfo | undefined, t: ReturnType<typeof useT>): string[] {
   if (!usage) return [];
   const lines: string[] = [];
-  if (usage.prompt_tokens !== undefined) lines.push(t('chat.usagePrompt', { n: usage.prompt_tokens }));
-  if (usage.completion_tokens !== undefined) lines.push(t('chat.usageCompletion', { n: usage.completion_tokens }));
-  if (usage.total_tokens !== undefined) lines.push(t('chat.usageTotal', { n: usage.total_tokens }));
-  if (usage.ttftMs !== undefined) lines.push(t('chat.usageTtft', { s: (usage.ttftMs / 1000).toFixed(2) }));
-  if (usage.completion_tokens && usage.streamMs) lines.push(t('chat.usageSpeed', { n: (usage.completion_tokens / Math.max(usage.streamMs / 1000, 0.001)).toFixed(1) }));
+  if (usage.prompt_tokens !== undefined) lines.push(t('chat.usagePrompt', { count: usage.prompt_tokens }));
+  if (usage.completion_tokens !== undefined) lines.push(t('chat.usageCompletion', { count: usage.completion_tokens }));
+  if (usage.total_tokens !== undefined) lines.push(t('chat.usageTotal', { count: usage.total_tokens }));
+  if (usage.ttftMs !== undefined) lines.push(t('chat.usageTtft', { s: formatNumber(usage.ttftMs / 1000, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) }));
+  if (usage.completion_tokens && usage.streamMs) lines.push(t('chat.usageSpeed', { n: formatNumber(usage.completion_tokens / Math.max(usage.streamMs / 1000, 0.001), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
   return lines;
 }
 
@@ -22,7 +23,7 @@ export function UsageInfo({ usage }: { usage: MessageUsageInfo | undefined }) {
   return (
     <span className="usage-info">
       <button type="button" className="icon-btn small" aria-label={t('chat.usage')} aria-describedby={undefined}>
-        <ChatIcon name="info" size={15} />
+        <Icon name="info" size={15} />
       </button>
       <span role="tooltip" className="usage-tip">
         {lines.map((l) => (

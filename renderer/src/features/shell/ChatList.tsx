@@ -2,12 +2,13 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, useMatch, useNavigate } from 'react-router';
-import { CHAT_PAGE_SIZE } from '../../../../server/contracts/chats';
+import { CHAT_PAGE_SIZE } from '../../../../server/contracts/paging';
 import { chatsApi, type ChatListEntry } from '../../api/chats';
 import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
+import { useDismiss } from '../../hooks/use-dismiss';
 import { bucketLabel, dateBucket, type DateBucket } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import type { Folder } from '../../api/library';
@@ -157,17 +158,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
   const [title, setTitle] = useState(chat.title);
   const ref = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!menu) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setMenu(false);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenu(false);
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [menu]);
+  useDismiss(ref, menu, () => setMenu(false));
 
   const patch = (changes: Partial<ChatListEntry>) => editPages(qc, (list) => list.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
   const onError = (error: unknown) => {
@@ -197,7 +188,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
     <div
       className={`chat-item${active ? ' active' : ''}`}
       ref={ref}
-      style={depth > 0 ? { paddingLeft: depth * 14 } : undefined}
+      style={depth > 0 ? { paddingInlineStart: depth * 14 } : undefined}
       draggable={!renaming}
       data-testid="chat-row"
       onDragStart={(e) => {
@@ -223,7 +214,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
         />
       ) : (
         <NavLink to={`/c/${chat.id}`} title={chat.title} onDoubleClick={() => setRenaming(true)}>
-          {chat.pinned && <Icon name="pin" size={12} style={{ marginRight: 6, verticalAlign: -1 }} />}
+          {chat.pinned && <Icon name="pin" size={12} style={{ marginInlineEnd: 6, verticalAlign: -1 }} />}
           {chat.title || t('chat.untitled')}
         </NavLink>
       )}
