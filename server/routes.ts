@@ -6,6 +6,7 @@ import { backupRoutes } from './backup';
 import { builtinRoutes } from './builtin';
 import { attachmentRoutes, chatsRoutes } from './chats';
 import { chatLibraryRoutes } from './chats/chat-library.routes';
+import { codeConfigRoutes, codeExecuteRoutes } from './code';
 import { completionsRoutes } from './completions';
 import { suggestionsRoutes } from './config';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
@@ -47,7 +48,16 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use(routerOf(defaultAvatarRoutes(defaultAvatarPng)));
   app.use('/api/v1/users', routerOf(usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) })));
   app.use('/api/v1/groups', routerOf(groupsRoutes(services.groups)));
-  app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() })));
+  app.use(
+    '/api/config',
+    routerOf(
+      publicConfigRoutes({
+        auth: services.auth,
+        countUsers: () => services.usersRepo.count(),
+        signedInFeatures: [async () => services.code.features()],
+      }),
+    ),
+  );
   app.use('/api/v1/configs/lan', routerOf(lanRoutes(services.lan, services.auth)));
   app.use('/api/v1/configs/suggestions', routerOf(suggestionsRoutes(services.config)));
   // Every path under /api/v1/backups is the admins', known or not.
@@ -68,6 +78,8 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/tasks', routerOf(tasksRoutes(services.tasks)));
   app.use('/api/v1/tools', routerOf(toolsRoutes(services.tools.registry, services.tools.servers)));
   app.use('/api/v1/configs/tool_servers', routerOf(toolServersRoutes(services.tools.servers)));
+  app.use('/api/v1/configs/code_execution', routerOf(codeConfigRoutes(services.code.settings)));
+  app.use('/api/v1/utils', routerOf(codeExecuteRoutes({ settings: services.code.settings, runner: services.code.runner })));
   const knowledge = routerOf(knowledgeRoutes({ knowledge: services.knowledge.service, files: services.files }));
   app.use('/api/knowledge', knowledge);
   app.use('/api/v1/knowledge', knowledge);

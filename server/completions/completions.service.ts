@@ -7,7 +7,8 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import { forbidden } from '../platform/http/errors';
+import type { AnswerOutcome, ClientTools, CodeInterpreterPlug, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
@@ -17,6 +18,7 @@ import { resolveModelStage } from './stages/resolve-model';
 import { injectContext, noRetrieval } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
 import { EMPTY_TOOLS, noTools } from './stages/tools';
+import { withInterpreter } from './stages/interpreter';
 
 export interface CompletionsDeps {
   models: Pick<Models, 'resolveForChat'>;
@@ -43,6 +45,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
   let retriever: Retriever = noRetrieval;
   let toolResolver: ToolResolver = noTools;
+  let codeInterpreter: CodeInterpreterPlug | undefined;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
@@ -71,6 +74,11 @@ export function createCompletionsService(deps: CompletionsDeps) {
       toolResolver = next;
     },
 
+    /** Registers the code interpreter (the code domain); without it `features.code_interpreter` is refused. */
+    useCodeInterpreter(next: CodeInterpreterPlug): void {
+      codeInterpreter = next;
+    },
+
     /** Stages 1–4: everything before the provider is called. Throws HttpErrors (404 model, 403/404 chat or file). */
     async prepare(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal, credential?: string, clientTools?: ClientTools): Promise<PreparedCompletion> {
       const [modelStage, chat] = await Promise.all([resolveModelStage(models, user, request), chatStage(user, request)]);
@@ -87,6 +95,13 @@ export function createCompletionsService(deps: CompletionsDeps) {
       const toolIds = [...new Set([...(request.tool_ids ?? []), ...resolved.meta.toolIds])];
       const tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
 
+      let interpreter: PreparedCompletion['interpreter'];
+      if (request.features?.code_interpreter) {
+        if (!codeInterpreter) throw forbidden('The code interpreter is not available', 'CODE_INTERPRETER_DISABLED');
+        if (resolved.meta.capabilities?.code_interpreter === false) throw forbidden(`The model ${request.model} cannot use the code interpreter`, 'CODE_INTERPRETER_NOT_SUPPORTED');
+        ({ interpreter, messages } = withInterpreter(await codeInterpreter.prepare({ user, chatId: chat?.id, fileIds: refs.filter((r) => r.type === 'file').map((r) => r.id) }), resolved, messages));
+      }
+
       return {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
         created: clock.now(),
@@ -100,6 +115,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
         tools,
         ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
+        ...(interpreter ? { interpreter } : {}),
       };
     },
 

@@ -3,10 +3,13 @@ export { completionsRoutes } from './completions.routes';
 export type {
   AnswerOutcome,
   ClientTools,
+  CodeBlock,
+  CodeInterpreterPlug,
   CompletionCaller,
   FileRef,
   PipelineEvent,
   PreparedCompletion,
+  PreparedInterpreter,
   RetrievalInput,
   RetrievalResult,
   Retriever,

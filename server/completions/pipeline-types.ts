@@ -42,6 +42,35 @@ export interface RetrievalResult {
 /** Retrieval over files and knowledge bases; the knowledge domain registers the real one. */
 export type Retriever = (input: RetrievalInput) => Promise<RetrievalResult>;
 
+/** A piece of code the interpreter found in the model's text: the code and where its block ends. */
+export interface CodeBlock {
+  code: string;
+  end: number;
+}
+
+/**
+ * The code interpreter for one answer (`features.code_interpreter`), as the code domain prepares
+ * it: the prompt that tells the model how to run Python, the `execute_python` function for models
+ * that call tools natively, the finder of runnable blocks for the others, and the runner.
+ */
+export interface PreparedInterpreter {
+  /** Added to the system message. */
+  prompt: string;
+  /** Most code runs in one answer. */
+  maxRounds: number;
+  /** The `execute_python` function offered to models calling tools natively. */
+  tool: ToolSpec;
+  /** The first complete runnable block in `text` (a ```python fence or `<code_interpreter>` tag), if any. */
+  findBlock(text: string): CodeBlock | undefined;
+  /** Runs code: the text the model reads back and the step shown and saved (kind `code`). */
+  run(code: string, callId: string, signal: AbortSignal): Promise<{ text: string; step: MessageToolStep }>;
+}
+
+/** Registers the code interpreter (the code domain): refuses (403) when it is off or not permitted, else prepares it. */
+export interface CodeInterpreterPlug {
+  prepare(input: { user: CompletionCaller; chatId?: string; fileIds: string[] }): Promise<PreparedInterpreter>;
+}
+
 /** Tools the model may call during one completion. */
 export interface ToolSet {
   specs: ToolSpec[];
@@ -101,6 +130,8 @@ export interface PreparedCompletion {
   clientTools?: ClientTools;
   /** Where the turn is saved, when the request named a chat. */
   chat?: { id: string; parentId: string | null };
+  /** The code interpreter, when the request turned it on: through the `execute_python` tool, or runnable blocks in the text. */
+  interpreter?: PreparedInterpreter & { mode: 'tool' | 'blocks' };
 }
 
 /** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */

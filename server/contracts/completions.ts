@@ -30,6 +30,15 @@ export const CompletionFileRef = z.looseObject({
 });
 export type CompletionFileRef = z.infer<typeof CompletionFileRef>;
 
+/** Per-request abilities (Open WebUI's `features`); unknown ones are ignored. */
+export const CompletionFeatures = z.looseObject({
+  web_search: z.boolean().optional(),
+  memory: z.boolean().optional(),
+  code_interpreter: z.boolean().optional(),
+  image_generation: z.boolean().optional(),
+});
+export type CompletionFeatures = z.infer<typeof CompletionFeatures>;
+
 /** Generation settings passed through to the provider; `null` means "not set". */
 const Generation = {
   temperature: z.number().min(0).max(2).nullish(),
@@ -54,6 +63,8 @@ export const CompletionRequest = z.object({
   regenerate: z.boolean().optional(),
   files: z.array(CompletionFileRef).max(100).optional(),
   tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
+  /** Abilities turned on for this answer (`code_interpreter`: the model runs Python; `image_generation`: an image is made first). */
+  features: CompletionFeatures.optional(),
   ...Generation,
   /** The common workspace sends overrides here too; top-level values win. */
   params: z.looseObject(Generation).optional(),

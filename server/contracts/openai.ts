@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CompletionContentPart } from './completions';
+import { CompletionContentPart, CompletionFeatures } from './completions';
 
 /*
  * The OpenAI-compatible surface under /v1: the subset of OpenAI's API other applications on the
@@ -60,6 +60,8 @@ export const V1ChatCompletionRequest = z.object({
   stop: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(16)]).nullish(),
   /** Only one choice is generated. */
   n: z.literal(1).nullish(),
+  /** Parley extension (Open WebUI's `features`): `{code_interpreter: true}` lets the model run Python, `{image_generation: true}` makes an image first. */
+  features: CompletionFeatures.optional(),
   /** The end user, for the caller's own records; not used. */
   user: z.string().max(256).optional(),
 });

@@ -352,13 +352,12 @@ class Axes:
         has_hbars = any(s.kind == 'bar' and s.horizontal for s in self._series)
         if has_bars: ymin = min(ymin, 0.0)
         if has_hbars: xmin = min(xmin, 0.0)
+        # matplotlib's default margins: 5% of the data's span on each side (bars keep their zero base).
+        xpad, ypad = (xmax - xmin) * 0.05 or 0.5, (ymax - ymin) * 0.05 or 0.5
+        xmin, xmax = (xmin if has_hbars and xmin == 0 else xmin - xpad), xmax + xpad
+        ymin, ymax = (ymin if has_bars and ymin == 0 else ymin - ypad), ymax + ypad
         xt, _ = _nice(xmin, xmax)
         yt, _ = _nice(ymin, ymax)
-        if not self._categories or has_hbars:
-            xmin, xmax = min(xmin, xt[0]), max(xmax, xt[-1])
-        else:
-            xmin, xmax = xmin - (0 if has_bars else 0.5), xmax + (0 if has_bars else 0.5)
-        ymin, ymax = min(ymin, yt[0]), max(ymax, yt[-1])
         if self._xlim:
             xmin = self._xlim[0] if self._xlim[0] is not None else xmin
             xmax = self._xlim[1] if self._xlim[1] is not None else xmax

@@ -20,11 +20,11 @@ export interface RunOutput {
   skipped: string[];
 }
 
-/** What to run. `key` names a cached `Tools` instance (source hash); `space` a code namespace kept between runs. */
+/** What to run. `key` names a cached `Tools` instance (source hash); `space` a code namespace kept between runs (`fresh`: start it anew). */
 export type SandboxJob =
   | { op: 'inspect'; key: string; source: string }
   | { op: 'call'; key: string; source: string; name: string; args: string; user: string }
-  | { op: 'run'; space: string; code: string; files: SandboxFile[]; outputLimit: number; maxFiles: number; maxFileBytes: number };
+  | { op: 'run'; space: string; fresh?: boolean; code: string; files: SandboxFile[]; outputLimit: number; maxFiles: number; maxFileBytes: number };
 
 /** A request to the Pyodide worker. */
 export type SandboxRequest = SandboxJob & { id: number; memoryLimitBytes: number };

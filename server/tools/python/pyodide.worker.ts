@@ -215,7 +215,7 @@ async function main(): Promise<void> {
   }
   const specsOf = py.globals.get('_parley_specs') as (key: string, source: string) => string;
   const callOf = py.globals.get('_parley_call') as (key: string, source: string, name: string, args: string, user: string) => Promise<string>;
-  const execOf = py.globals.get('_parley_exec') as (space: string, code: string, limit: number) => Promise<string>;
+  const execOf = py.globals.get('_parley_exec') as (space: string, code: string, limit: number, fresh: boolean) => Promise<string>;
   const fs = py.FS as unknown as Fs;
 
   port!.on('message', (request: SandboxRequest) => {
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
       try {
         if (request.op === 'run') {
           const given = prepareWorkDir(fs, request.files);
-          const ran = JSON.parse(await execOf(request.space, request.code, request.outputLimit)) as Omit<RunOutput, 'files' | 'skipped'>;
+          const ran = JSON.parse(await execOf(request.space, request.code, request.outputLimit, request.fresh === true)) as Omit<RunOutput, 'files' | 'skipped'>;
           if (memoryRefused) return failure(request.id, new Error('MemoryError'));
           return { id: request.id, ok: true, run: { ...ran, ...collectOutputs(fs, given, request.maxFiles, request.maxFileBytes) } };
         }

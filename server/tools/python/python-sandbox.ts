@@ -165,7 +165,7 @@ export function createPythonSandbox(options: { log: Logger; loadTimeoutMs?: numb
      * lives), with `files` read-only in its working folder; answers what it printed, its last
      * expression, its traceback and the files it wrote. Limits stop the worker as for tools.
      */
-    run(code: string, options: { space: string; files: SandboxFile[]; outputLimit: number; maxFiles: number; maxFileBytes: number }, limits: RunLimits): Promise<RunOutput> {
+    run(code: string, options: { space: string; fresh?: boolean; files: SandboxFile[]; outputLimit: number; maxFiles: number; maxFileBytes: number }, limits: RunLimits): Promise<RunOutput> {
       return serial(async () => {
         const response = unwrap(await send({ op: 'run', code, ...options }, limits));
         if (!response.run) throw new PythonToolError('crashed', 'The Python sandbox gave no output');

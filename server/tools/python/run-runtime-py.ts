@@ -28,9 +28,9 @@ class _ParleyCapped(io.TextIOBase):
         text = ''.join(self._parts)
         return text + ('\n[output cut at %d characters]' % self._limit if self.cut else '')
 
-def _parley_space(key):
+def _parley_space(key, fresh):
     ns = _parley_spaces.pop(key, None)
-    if ns is None:
+    if ns is None or fresh:
         while len(_parley_spaces) >= _PARLEY_MAX_SPACES:
             _parley_spaces.pop(next(iter(_parley_spaces)))
         ns = {'__name__': '__main__', '__builtins__': __builtins__}
@@ -45,9 +45,9 @@ def _parley_traceback(error):
     lines += traceback.format_exception_only(type(error), error)
     return ''.join(lines).rstrip()
 
-async def _parley_exec(space, code, limit):
+async def _parley_exec(space, code, limit, fresh):
     from pyodide.code import eval_code_async
-    ns = _parley_space(space)
+    ns = _parley_space(space, fresh)
     out, err = _ParleyCapped(limit), _ParleyCapped(limit)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
