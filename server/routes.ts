@@ -16,6 +16,7 @@ import { foldersRoutes } from './folders';
 import { gatewayRoutes, openAiFallbacks, usageRoutes } from './gateway';
 import { graphRoutes } from './graph';
 import { groupsRoutes } from './groups';
+import { imagesRoutes } from './images';
 import { knowledgeRoutes } from './knowledge';
 import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
@@ -54,7 +55,7 @@ export function mountRoutes(app: Express, services: Services): void {
       publicConfigRoutes({
         auth: services.auth,
         countUsers: () => services.usersRepo.count(),
-        signedInFeatures: [async () => services.code.features()],
+        signedInFeatures: [async () => services.code.features(), async () => services.images.service.features()],
       }),
     ),
   );
@@ -80,6 +81,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/configs/tool_servers', routerOf(toolServersRoutes(services.tools.servers)));
   app.use('/api/v1/configs/code_execution', routerOf(codeConfigRoutes(services.code.settings)));
   app.use('/api/v1/utils', routerOf(codeExecuteRoutes({ settings: services.code.settings, runner: services.code.runner })));
+  app.use('/api/v1/images', routerOf(imagesRoutes({ settings: services.images.settings, images: services.images.service })));
   const knowledge = routerOf(knowledgeRoutes({ knowledge: services.knowledge.service, files: services.files }));
   app.use('/api/knowledge', knowledge);
   app.use('/api/v1/knowledge', knowledge);
@@ -95,6 +97,7 @@ export function mountRoutes(app: Express, services: Services): void {
         embedder: () => services.retrieval.embeddings.current(),
         usage: services.gateway.usage,
         rateLimit: services.boot.v1RateLimit,
+        images: { generate: (user, request, options) => services.images.service.generate(user, request, options), bytes: services.images.bytes, enabled: () => services.images.service.enabledConfig() },
       }),
     ),
     ...openAiFallbacks(services.log),

@@ -27,6 +27,7 @@ import { addressSet } from './platform/http/trusted-proxies';
 import { createProviders } from './providers';
 import { createBuiltin } from './builtin';
 import { createCode } from './code';
+import { createImages } from './images';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './retrieval';
@@ -149,6 +150,8 @@ export async function buildServices(platform: Platform) {
   const code = createCode({ config, files, allowed: (user) => permissions.allows(user, 'features.code_interpreter'), log });
   completions.useCodeInterpreter(code.interpreter);
   onShutdown(() => code.close());
+  const images = createImages({ config, secrets, files, tasks, allowed: (user) => permissions.allows(user, 'features.image_generation'), log });
+  completions.useImageGeneration(images.stage);
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
   const retrieval = createRetrieval({ db, config, secrets, providers, files, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
@@ -171,7 +174,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -8,7 +8,7 @@ import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
 import { forbidden } from '../platform/http/errors';
-import type { AnswerOutcome, ClientTools, CodeInterpreterPlug, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { AnswerOutcome, ClientTools, CodeInterpreterPlug, CompletionCaller, ImageGenerationPlug, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
@@ -19,6 +19,7 @@ import { injectContext, noRetrieval } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
 import { EMPTY_TOOLS, noTools } from './stages/tools';
 import { withInterpreter } from './stages/interpreter';
+import { makeImageFirst } from './stages/image';
 
 export interface CompletionsDeps {
   models: Pick<Models, 'resolveForChat'>;
@@ -46,6 +47,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
   let retriever: Retriever = noRetrieval;
   let toolResolver: ToolResolver = noTools;
   let codeInterpreter: CodeInterpreterPlug | undefined;
+  let imageGeneration: ImageGenerationPlug | undefined;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
@@ -72,6 +74,11 @@ export function createCompletionsService(deps: CompletionsDeps) {
     /** Registers the tool engine (the tools domain). */
     useTools(next: ToolResolver): void {
       toolResolver = next;
+    },
+
+    /** Registers image generation (the images domain); without it `features.image_generation` is refused. */
+    useImageGeneration(next: ImageGenerationPlug): void {
+      imageGeneration = next;
     },
 
     /** Registers the code interpreter (the code domain); without it `features.code_interpreter` is refused. */
@@ -102,6 +109,12 @@ export function createCompletionsService(deps: CompletionsDeps) {
         ({ interpreter, messages } = withInterpreter(await codeInterpreter.prepare({ user, chatId: chat?.id, fileIds: refs.filter((r) => r.type === 'file').map((r) => r.id) }), resolved, messages));
       }
 
+      let image: PreparedCompletion['imageGeneration'];
+      if (request.features?.image_generation) {
+        if (!imageGeneration) throw forbidden('Image generation is not available', 'IMAGE_GENERATION_DISABLED');
+        image = await imageGeneration.prepare({ user });
+      }
+
       return {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
         created: clock.now(),
@@ -116,6 +129,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
         ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
         ...(interpreter ? { interpreter } : {}),
+        ...(image ? { imageGeneration: image } : {}),
       };
     },
 
@@ -128,7 +142,9 @@ export function createCompletionsService(deps: CompletionsDeps) {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
-      const outcome = await answerStage(prepared, signal, emit, draft);
+      const image = await makeImageFirst(prepared, signal, emit);
+      const outcome = image.stopped ?? (await answerStage(image.prepared, signal, emit, draft));
+      if (image.step) outcome.toolSteps = [image.step, ...(outcome.toolSteps ?? [])];
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
       const saved = await recorder.finish(outcome);
       return { outcome, saved };

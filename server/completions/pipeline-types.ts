@@ -71,6 +71,20 @@ export interface CodeInterpreterPlug {
   prepare(input: { user: CompletionCaller; chatId?: string; fileIds: string[] }): Promise<PreparedInterpreter>;
 }
 
+/**
+ * Image generation for one answer (`features.image_generation`), as the images domain prepares
+ * it: the image is made (or the image sent with the message edited) before the model answers.
+ */
+export interface PreparedImageGeneration {
+  /** Makes the image, telling progress through `status`: answers the step to show and save (kind `image`) and what the model is told. */
+  run(input: { messages: CompletionRequest['messages']; fileIds: string[]; modelId: string; signal: AbortSignal; status(status: CompletionStatus): void | Promise<void> }): Promise<{ step: MessageToolStep; note: string }>;
+}
+
+/** Registers image generation (the images domain): refuses (403) when it is off or not permitted, else prepares it. */
+export interface ImageGenerationPlug {
+  prepare(input: { user: CompletionCaller }): Promise<PreparedImageGeneration>;
+}
+
 /** Tools the model may call during one completion. */
 export interface ToolSet {
   specs: ToolSpec[];
@@ -132,6 +146,8 @@ export interface PreparedCompletion {
   chat?: { id: string; parentId: string | null };
   /** The code interpreter, when the request turned it on: through the `execute_python` tool, or runnable blocks in the text. */
   interpreter?: PreparedInterpreter & { mode: 'tool' | 'blocks' };
+  /** Image generation, when the request turned it on: the image is made before the model answers. */
+  imageGeneration?: PreparedImageGeneration;
 }
 
 /** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */

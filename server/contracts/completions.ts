@@ -77,6 +77,10 @@ export interface CompletionStatus {
   action: string;
   description: string;
   done: boolean;
+  /** Image generation: how far the engine is, in percent, when it tells. */
+  progress?: number;
+  /** Set when the step failed; `description` says why. */
+  error?: boolean;
 }
 
 /** Token counts. */

@@ -4,11 +4,12 @@ import { badRequest } from '../platform/http/errors';
 import {
   DEFAULT_AUTOCOMPLETE_PROMPT,
   DEFAULT_FOLLOW_UP_PROMPT,
+  DEFAULT_IMAGE_PROMPT,
   DEFAULT_QUERY_PROMPT,
   DEFAULT_TAGS_PROMPT,
   DEFAULT_TITLE_PROMPT,
 } from './default-prompts';
-import { fallbackTitle, parseCompletion, parseFollowUps, parseQueries, parseTags, parseTitle } from './task-output';
+import { fallbackTitle, parseCompletion, parseFollowUps, parseImagePrompt, parseQueries, parseTags, parseTitle } from './task-output';
 import type { ChatModelRef, TaskCaller, TaskRunner } from './task-runner';
 import { TaskConfigSection } from './tasks-config';
 import { contentText, renderTemplate, type TemplateMessage } from './template';
@@ -74,6 +75,22 @@ export function createTasksService(deps: { config: ConfigService; runner: TaskRu
       }
       const prompt = renderTemplate(DEFAULT_AUTOCOMPLETE_PROMPT, { messages: input.messages ?? [], prompt: input.prompt, type: input.type ?? 'user message', now: now() });
       return parseCompletion(await runner.run(caller, prompt, { ...options, maxTokens: 200 }));
+    },
+
+    /**
+     * A prompt for an image engine written from the conversation by the task model; the last user
+     * message when the model gives none or fails.
+     */
+    async imagePrompt(caller: TaskCaller, messages: readonly TemplateMessage[], options: TaskOptions = {}): Promise<string> {
+      const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+      const fallback = lastUser ? contentText(lastUser.content) : '';
+      const prompt = renderTemplate(DEFAULT_IMAGE_PROMPT, { messages, now: now() });
+      try {
+        return parseImagePrompt(await runner.run(caller, prompt, { ...options, maxTokens: 400 })) ?? fallback;
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        return fallback; // a failing task never stops the image
+      }
     },
 
     /**

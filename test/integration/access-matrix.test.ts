@@ -219,6 +219,12 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/configs/code_execution': { access: 'admin' },
   'POST /api/v1/configs/code_execution': { access: 'admin' },
   'POST /api/v1/utils/code/execute': { access: 'user' },
+  'GET /api/v1/images/config': { access: 'admin' },
+  'POST /api/v1/images/config/update': { access: 'admin' },
+  'GET /api/v1/images/config/url/verify': { access: 'admin' },
+  'GET /api/v1/images/models': { access: 'user' },
+  'POST /api/v1/images/generations': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
+  'POST /api/v1/images/edit': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
   'GET /compat/config': { access: 'admin' },
   'POST /compat/config/update': { access: 'admin' },
   'POST /compat/verify': { access: 'admin' },
@@ -307,6 +313,8 @@ const ROWS: Record<string, Row> = {
   'GET /v1/models/*id': { access: 'user', path: P(() => '/v1/models/no/such-model') },
   'POST /v1/chat/completions': { access: 'user' },
   'POST /v1/embeddings': { access: 'user' },
+  // Image generation starts turned off: refused for everyone past the guard.
+  'POST /v1/images/generations': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
   'GET /api/v1/usage': { access: 'admin' },
   'GET /api/openapi.json': { access: 'public' },
 };
