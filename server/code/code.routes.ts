@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { CodeExecuteRequest, CodeExecuteResponse, CodeExecutionConfig } from '../contracts/code';
 import { forbidden } from '../platform/http/errors';
 import { route, type Routes } from '../platform/http/route';
@@ -15,6 +16,22 @@ export function codeConfigRoutes(settings: CodeSettings): Routes {
 /** `POST /api/v1/utils/code/execute`: the Run button of Python code blocks. Mounted at `/api/v1/utils`. */
 export function codeExecuteRoutes(deps: { settings: CodeSettings; runner: CodeRunner }): Routes {
   return [
+    route(
+      {
+        method: 'post',
+        path: '/code/warm',
+        guard: 'user',
+        permission: 'features.code_interpreter',
+        summary: 'Parley: start the caller’s Python sandbox now (the UI asks when the code interpreter is turned on), so the first run does not wait for it',
+        response: z.object({ status: z.boolean() }),
+      },
+      async ({ user }) => {
+        const config = await deps.settings.get();
+        if (!config.ENABLE_CODE_INTERPRETER && !config.ENABLE_CODE_EXECUTION) return { status: false };
+        deps.runner.warm(user.id);
+        return { status: true };
+      },
+    ),
     route(
       {
         method: 'post',

@@ -219,6 +219,7 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/configs/code_execution': { access: 'admin' },
   'POST /api/v1/configs/code_execution': { access: 'admin' },
   'POST /api/v1/utils/code/execute': { access: 'user' },
+  'POST /api/v1/utils/code/warm': { access: 'user' },
   'GET /api/v1/images/config': { access: 'admin' },
   'POST /api/v1/images/config/update': { access: 'admin' },
   'GET /api/v1/images/config/url/verify': { access: 'admin' },

@@ -66,7 +66,8 @@ describe('code execution and the code interpreter', () => {
   it(
     'runs code for the Run button: {stdout, stderr, result}, a traceback in stderr, a runaway loop stopped',
     async () => {
-      const run = await server.as(alice.token).post('/api/v1/utils/code/execute', { code: 'print("hi")\n6 * 7' });
+      expect((await server.as(alice.token).post('/api/v1/utils/code/warm')).body).toEqual({ status: true });
+    const run = await server.as(alice.token).post('/api/v1/utils/code/execute', { code: 'print("hi")\n6 * 7' });
       expect(run.status).toBe(200);
       expect(run.body).toMatchObject({ stdout: 'hi\n', stderr: '', result: '42', error: null, files: [] });
       // Each click starts clean.
