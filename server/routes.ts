@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { z } from 'zod';
+import { artifactFrameRoutes } from './artifacts';
 import { authRoutes } from './auth';
 import { publicConfigRoutes } from './auth/public-config.routes';
 import { backupRoutes } from './backup';
@@ -41,6 +42,7 @@ export function mountRoutes(app: Express, services: Services): void {
   const routerOf = (routes: Routes) => buildRouter(routes, access);
 
   app.use(routerOf(healthRoutes));
+  app.use(routerOf(artifactFrameRoutes()));
   const auths = routerOf(authRoutes(services.auth));
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);

@@ -147,6 +147,7 @@ const ROWS: Record<string, Row> = {
   'GET /health': { access: 'public' },
   'GET /user.png': { access: 'public' },
   'GET /api/config': { access: 'public' },
+  'GET /artifact-frame': { access: 'public' },
   'GET /api/models': { access: 'admin' },
   'POST /api/chat/completions': { access: 'user' },
   ...AUTH_ROWS,

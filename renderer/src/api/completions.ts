@@ -16,6 +16,8 @@ export interface CompletionRequest {
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection'; id: string }>;
   tool_ids?: string[];
+  /** Abilities turned on for this answer (the code interpreter, image generation). */
+  features?: { code_interpreter?: boolean; image_generation?: boolean };
 }
 
 /** A tool or pipeline status line (extra stream field). */
@@ -23,6 +25,10 @@ export interface StreamStatus {
   description?: string;
   done?: boolean;
   action?: string;
+  /** Image generation: percent done, when the engine tells. */
+  progress?: number;
+  /** The step failed (`description` says why). */
+  error?: boolean;
   [k: string]: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { chatsApi } from '../../api/chats';
@@ -14,6 +14,11 @@ import { useT } from '../../lib/i18n';
 import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './composer/Composer';
+import { useFeatureAvailable } from './composer/feature-availability';
+import { CodeBlockContext } from '../../components/markdown/code-actions';
+import { useOpenArtifact } from '../artifacts/artifacts';
+
+const ArtifactPanel = lazy(() => import('../artifacts/ArtifactPanel'));
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
@@ -85,7 +90,15 @@ export default function ChatPage() {
     localStorage.setItem(MODEL_KEY, id);
   };
 
-  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt }), [queryClient, navigate, systemPrompt]);
+  const artifact = useOpenArtifact();
+  const codeContext = useMemo(() => ({ conversation: key }), [key]);
+  const pickedModel = models.data?.find((m) => m.id === model);
+  const canCode = useFeatureAvailable('code_interpreter', pickedModel);
+  const canImage = useFeatureAvailable('image_generation', pickedModel);
+  const ctx: ChatContext = useMemo(
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { code_interpreter: canCode, image_generation: canImage } }),
+    [queryClient, navigate, systemPrompt, canCode, canImage],
+  );
   const streaming = !!conversation?.streamingId;
 
   const actions: MessageActions = useMemo(
@@ -98,6 +111,7 @@ export default function ChatPage() {
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
       onContinue: (id) => model && void continueAnswer(key, id, model),
       onEditAnswer: (id, text) => void editAnswer(key, id, text),
+      onEditImage: (file, prompt) => model && void sendMessage(key, prompt, model, [{ type: 'file', id: file.id, name: file.name }], { ...ctx, features: { image_generation: true } }),
       onRate:
         ratingOn && ratingsChat
           ? (id, rating, reason) =>
@@ -129,6 +143,7 @@ export default function ChatPage() {
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}
+      model={pickedModel}
       onStop={() => stop(key)}
       onSend={(text, files, options?: SendOptions) => {
         const answerWith = options?.model ?? model;
@@ -149,6 +164,8 @@ export default function ChatPage() {
   }
 
   return (
+    <CodeBlockContext.Provider value={codeContext}>
+    <div className="chat-split">
     <div className="chat-page">
       {topbar ? (
         createPortal(picker, topbar)
@@ -213,5 +230,12 @@ export default function ChatPage() {
         </Modal>
       )}
     </div>
+    {artifact && artifact.conversation === key && (
+      <Suspense fallback={<aside className="artifact-panel"><Loading /></aside>}>
+        <ArtifactPanel artifact={artifact} />
+      </Suspense>
+    )}
+    </div>
+    </CodeBlockContext.Provider>
   );
 }

@@ -7,6 +7,7 @@ import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
 import { passageCount, PassageDialog, Sources } from './Sources';
+import type { StreamStatus } from '../../api/completions';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
 
@@ -23,6 +24,8 @@ export interface MessageActions {
   onContinue(id: string): void;
   /** Saves a changed answer as a new version. */
   onEditAnswer(id: string, text: string): void;
+  /** Asks for a changed version of an image an answer made ("edit this image"). */
+  onEditImage?: (file: { id: string; name: string }, prompt: string) => void;
   /** Rates an answer (1, -1, or 0 to take the rating back); undefined when rating is off. */
   onRate?: (id: string, rating: number, reason?: string) => void;
 }
@@ -36,6 +39,17 @@ interface Props {
   actions: MessageActions;
   /** The user's rating of this answer, when rating is on. */
   rating?: { rating: number; reason?: string | null };
+}
+
+/** A status line in the person's language where the UI knows its action (the service words it in English). */
+function wordedStatus(status: StreamStatus, t: ReturnType<typeof useT>): string {
+  if (status.action === 'image_generation') {
+    if (status.error) return t('chat.statusImageFailed');
+    if (status.done) return t('chat.statusImageDone');
+    return typeof status.progress === 'number' ? t('chat.statusImageProgress', { progress: status.progress }) : t('chat.statusImage');
+  }
+  if (status.action === 'code_interpreter') return status.done ? t('chat.statusCodeDone') : t('chat.statusCodeRunning');
+  return status.description ?? '';
 }
 
 /** One message: a user bubble or an answer with its sources, status, actions and versions. */
@@ -127,6 +141,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
 
   const live = !node.done;
   const status = node.statuses?.filter((s) => s.description).at(-1);
+  const statusText = status ? wordedStatus(status, t) : '';
   const canContinue = node.done && node.stopped && !node.error && !streaming;
   return (
     <div className="msg assistant" data-testid="message-assistant" aria-busy={live}>
@@ -137,10 +152,10 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       {status && (live || !status.done) && (
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
-          {status.description}
+          {statusText}
         </div>
       )}
-      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} />}
+      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} onEditImage={streaming ? undefined : actions.onEditImage} />}
       {editing ? (
         <form
           className="edit-box"

@@ -16,6 +16,20 @@ export interface ChatContext {
   toolIds?: string[];
   /** The user's personal system prompt, sent first. */
   system?: string;
+  /** Chat features that can be used with the chosen model (turned on in the composer, they are sent). */
+  available?: { code_interpreter?: boolean; image_generation?: boolean };
+  /** Features for this answer only, whatever the composer says ("edit this image"). */
+  features?: { code_interpreter?: boolean; image_generation?: boolean };
+}
+
+/** The `features` of a completion: what this answer asks for, else what is on in the composer and can be used. */
+function featuresOf(key: string, ctx: ChatContext): { code_interpreter?: boolean; image_generation?: boolean } | undefined {
+  const chosen = choicesOf(key);
+  const features = ctx.features ?? {
+    ...(chosen.codeInterpreter && ctx.available?.code_interpreter ? { code_interpreter: true } : {}),
+    ...(chosen.imageGeneration && ctx.available?.image_generation ? { image_generation: true } : {}),
+  };
+  return Object.keys(features).length > 0 ? features : undefined;
 }
 
 /** How the service should save a turn. */
@@ -80,6 +94,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
   const files = lastUser?.files?.map((f) => ({ type: f.type, id: f.id }));
   // Regenerations and follow-ups use the tools still turned on in the composer.
   const toolIds = ctx.toolIds ?? choicesOf(key).toolIds;
+  const features = featuresOf(key, ctx);
   const controller = new AbortController();
   controllers.get(key)?.abort();
   controllers.set(key, controller);
@@ -106,6 +121,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(toolIds.length ? { tool_ids: toolIds } : {}),
+        ...(features ? { features } : {}),
       },
       {
         onDelta: (text) => {

@@ -95,6 +95,10 @@ export function setConversation(key: string, next: Conversation | ((c: Conversat
 export interface ComposerChoices {
   toolIds: string[];
   knowledge: FileRef[];
+  /** The model may run Python for the next answers (the code interpreter). */
+  codeInterpreter?: boolean;
+  /** An image is made for the next answers. */
+  imageGeneration?: boolean;
 }
 
 const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [] };

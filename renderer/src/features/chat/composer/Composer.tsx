@@ -29,6 +29,7 @@ export function Composer({
   models = [],
   choices,
   onChoices,
+  model,
 }: {
   onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
   onStop: () => void;
@@ -40,6 +41,8 @@ export function Composer({
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
+  /** The model the next message goes to. */
+  model?: PickableModel;
 }) {
   const t = useT();
   const [text, setText] = useState('');
@@ -90,6 +93,7 @@ export function Composer({
 
   const feature: ComposerFeatureProps = {
     disabled,
+    model,
     choices,
     onChoices,
     addFiles: uploads.add,

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, type ComponentType } from 'react';
+import type { PickableModel } from '../../../api/models';
 import { knowledgeApi } from '../../../api/knowledge';
 import { toolsApi } from '../../../api/tools';
 import { Icon } from '../../../components/Icon';
@@ -7,10 +8,13 @@ import { useT } from '../../../lib/i18n';
 import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
+import { CodeInterpreterToggle, ImageGenerationToggle } from './make-toggles';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
 export interface ComposerFeatureProps {
   disabled?: boolean;
+  /** The model the next message goes to (features it cannot use are not offered). */
+  model?: PickableModel;
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
   /** Attaches files to the next message (they upload at once). */
@@ -105,4 +109,6 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'attach', Control: AttachFiles },
   { id: 'knowledge', Control: KnowledgeToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'code_interpreter', Control: CodeInterpreterToggle },
+  { id: 'image_generation', Control: ImageGenerationToggle },
 ];
