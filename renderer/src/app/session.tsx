@@ -72,6 +72,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const accept = useCallback((user: SessionResponse) => {
     setToken(user.token);
     setState((s) => ({ status: 'signedIn', user, config: 'config' in s ? s.config : null }));
+    // Signed in, the config also tells the features an admin turned on (code, images).
+    void readConfig()
+      .then((config) => config && setState((s) => (s.status === 'signedIn' ? { ...s, config } : s)))
+      .catch(() => undefined);
   }, []);
 
   const signOut = useCallback(async () => {

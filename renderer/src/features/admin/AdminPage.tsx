@@ -3,6 +3,8 @@ import { NavLink, Navigate, Route, Routes } from 'react-router';
 import { useT, type StringKey } from '../../lib/i18n';
 import { BuiltinPanel } from '../builtin/BuiltinPanel';
 import { AuthPanel } from './AuthPanel';
+import { CodeExecutionPanel } from './CodeExecutionPanel';
+import { ImagesPanel } from './ImagesPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
 import { LanPanel } from './LanPanel';
@@ -23,6 +25,8 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'tasks', label: 'admin.tasks' },
+  { path: 'code', label: 'admin.code' },
+  { path: 'images', label: 'admin.images' },
   { path: 'lan', label: 'admin.lan' },
   { path: 'api-usage', label: 'admin.apiUsage' },
 ];
@@ -53,6 +57,8 @@ export default function AdminPage() {
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
+        <Route path="code" element={<CodeExecutionPanel />} />
+        <Route path="images" element={<ImagesPanel />} />
         <Route path="lan" element={<LanPanel />} />
         <Route path="api-usage" element={<UsagePanel />} />
       </Routes>
