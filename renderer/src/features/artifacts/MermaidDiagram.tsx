@@ -19,5 +19,7 @@ export default function MermaidDiagram({ code }: { code: string }) {
   }, [code]);
   if (error) return <div className="tiny muted mermaid-error">{t('artifacts.mermaidError', { detail: error.split('\n')[0] ?? '' })}</div>;
   if (!svg) return <div className="tiny muted">{t('artifacts.drawing')}</div>;
-  return <img className="mermaid-diagram" src={svgDataUrl(svg)} alt={t('artifacts.diagram')} data-testid="mermaid-diagram" />;
+  // Mermaid sizes the picture to fill its box, with its natural width as max-width: keep that width.
+  const natural = /max-width:\s*([\d.]+)px/.exec(svg)?.[1];
+  return <img className="mermaid-diagram" src={svgDataUrl(svg)} alt={t('artifacts.diagram')} style={natural ? { width: `min(100%, ${Math.ceil(Number(natural))}px)` } : undefined} data-testid="mermaid-diagram" />;
 }
