@@ -3,6 +3,7 @@ import { DEFAULT_CODE_EXECUTION_CONFIG } from '../../server/contracts/code';
 import { DEFAULT_TASK_CONFIG } from '../../server/contracts/tasks';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { sseFrames } from '../helpers/sse';
 import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
 
 // Pyodide loads in ~2 s on an idle machine, much longer on a busy CI runner.
@@ -12,14 +13,6 @@ function form(name: string, data: string): FormData {
   const body = new FormData();
   body.append('files', new Blob([data], { type: 'text/csv' }), name);
   return body;
-}
-
-/** SSE frames of a streamed completion, parsed. */
-function frames(text: string): Array<Record<string, any>> {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
-    .map((line) => JSON.parse(line.slice(6)) as Record<string, any>);
 }
 
 const lastMessage = (body: ChatBody) => body.messages?.[body.messages.length - 1];
@@ -156,7 +149,7 @@ describe('code execution and the code interpreter', () => {
       expect(tool.content).toMatch(/total 10/);
       expect(tool.content).toMatch(/sales\.svg \(image\/svg\+xml\)/);
 
-      const events = frames(res.text);
+      const events = sseFrames(res.text);
       const step = events.find((e) => e.tool_step)!.tool_step;
       expect(step).toMatchObject({ name: 'execute_python', kind: 'code', error: null, result: 'total 10\n' });
       expect(JSON.parse(step.arguments).code).toBe(code);

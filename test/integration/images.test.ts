@@ -4,18 +4,11 @@ import { DEFAULT_TASK_CONFIG } from '../../server/contracts/tasks';
 import { ImagesSection } from '../../server/images/images-settings';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { sseFrames } from '../helpers/sse';
 import { startFakeAutomatic1111, startFakeComfyUI, startFakeOpenAIImages, type FakeEngine } from '../fixtures/fake-image-engines';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 
 const PNG_MAGIC = '89504e47';
-
-/** SSE frames of a streamed completion, parsed. */
-function frames(text: string): Array<Record<string, any>> {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
-    .map((line) => JSON.parse(line.slice(6)) as Record<string, any>);
-}
 
 describe('image generation', () => {
   let server: TestServer;
@@ -149,7 +142,7 @@ describe('image generation', () => {
     chatModel.replyOnce({ text: '{"prompt": "a red square"}' });
     chatModel.replyOnce({ text: 'Done.' });
     const chat = await server.as(alice.token).post('/api/chat/completions', { model: 'gpt-fake', stream: true, messages: [{ role: 'user', content: 'Draw a red square' }], features: { image_generation: true } });
-    const told = frames(chat.text).filter((e) => e.status?.action === 'image_generation');
+    const told = sseFrames(chat.text).filter((e) => e.status?.action === 'image_generation');
     expect(told.some((e) => typeof e.status.progress === 'number')).toBe(true);
     expect((await server.as(alice.token).get('/api/v1/images/models')).body).toEqual([
       { id: 'dreamshaper_8.safetensors', name: 'dreamshaper_8.safetensors' },
@@ -203,7 +196,7 @@ describe('image generation', () => {
       features: { image_generation: true },
     });
     expect(res.status).toBe(200);
-    const events = frames(res.text);
+    const events = sseFrames(res.text);
     const statuses = events.filter((e) => e.status).map((e) => e.status);
     expect(statuses.map((s) => s.action)).toContain('image_generation');
     expect(statuses.at(-1)).toMatchObject({ action: 'image_generation', done: true });
