@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
-import { startServer } from '../server';
-import { qrPngDataUrl } from '../server/lan';
-import { loadExports } from '../server/platform/library-exports';
+import { loadExports, qrPngDataUrl, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 

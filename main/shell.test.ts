@@ -110,6 +110,28 @@ describe('desktop shell lifecycle', () => {
     expect(h.tray.menu.length).toBeGreaterThan(0);
   });
 
+  it('speaks the OS language at first, then the language the window reports, and remembers it for the next start', async () => {
+    let menu: Array<{ label?: string }> = [];
+    const h = harness({ preferredLanguages: () => ['de-DE'], setApplicationMenu: (built) => void (menu = built as typeof menu) });
+    const runtime = await h.ready;
+    await until(() => h.tray.menu.length > 0);
+    expect(h.tray.menu.map((i) => i.label).filter(Boolean)).toContain('Parley beenden');
+    expect(menu.map((i) => i.label).filter(Boolean)).toEqual(['Datei', 'Ansicht']);
+
+    const origin = new URL(runtime!.server.url).origin;
+    const setLanguage = h.ipcHandlers.get(IPC.language) as (event: { senderFrame: { url: string } }, code: unknown) => unknown;
+    setLanguage({ senderFrame: { url: `${origin}/` } }, 'en');
+    await until(() => h.tray.menu.some((i) => i.label === 'Quit Parley'));
+    expect(menu.map((i) => i.label).filter(Boolean)).toEqual(['File', 'View']);
+    h.app.quit();
+    await until(() => h.app.quitted);
+
+    const again = harness({ userData: h.userData, preferredLanguages: () => ['de-DE'] });
+    await again.ready;
+    await until(() => again.tray.menu.length > 0);
+    expect(again.tray.menu.map((i) => i.label).filter(Boolean)).toContain('Quit Parley');
+  });
+
   it('asks for the OS keychain on macOS', async () => {
     const h = harness({ platform: 'darwin' });
     await h.ready;

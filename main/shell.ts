@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { RunningServer, StartServerOptions } from '../server';
-import { adoptLegacyDataDir } from '../server/platform/paths';
+import { adoptLegacyDataDir, type RunningServer, type StartServerOptions } from '../server';
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
 } from './facade';

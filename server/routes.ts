@@ -1,12 +1,10 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import { artifactFrameRoutes } from './artifacts';
-import { authRoutes } from './auth';
-import { publicConfigRoutes } from './auth/public-config.routes';
+import { authRoutes, publicConfigRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { builtinRoutes } from './builtin';
-import { attachmentRoutes, chatsRoutes } from './chats';
-import { chatLibraryRoutes } from './chats/chat-library.routes';
+import { attachmentRoutes, chatLibraryRoutes, chatsRoutes } from './chats';
 import { codeConfigRoutes, codeExecuteRoutes } from './code';
 import { completionsRoutes } from './completions';
 import { suggestionsRoutes } from './config';

@@ -1,18 +1,14 @@
 import path from 'node:path';
-import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
-import { createSignupLimiter } from './auth/signup-limiter';
+import { createAuthRepo, createAuthService, createSigninLimiter, createSignupLimiter, createTokenService, hashPassword, loadJwtKey } from './auth';
 import { createBackupRepo, createBackupService } from './backup';
-import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
-import { createChatLibrary } from './chats/chat-library';
+import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
 import { createFoldersRepo, createFoldersService } from './folders';
 import { createPromptsRepo, createPromptsService } from './prompts';
-import { createCompletionsService } from './completions';
+import { createCompletionsService, type ToolResolver, type ToolSet } from './completions';
 import { createGateway } from './gateway';
-import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
 import { createGroupsRepo, createGroupsService, createMembershipsRepo } from './groups';
-import { hashPassword } from './auth/passwords';
 import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
@@ -136,22 +132,18 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => jobs.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
-  onShutdown(() => completions.shutdown());
   onShutdown(() => builtin.close());
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
-  completions.useTools(async (input) => {
+  const toolResolver: ToolResolver = async (input) => {
     const set = await tools.resolve(input);
     const promptCalls: NonNullable<ToolSet['promptCalls']> = async ({ provider, model, messages, signal }) =>
       promptToolCalls({ provider, model, messages, specs: set.specs, template: (await tasks.getConfig()).TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE, signal });
     return { ...set, promptCalls };
-  });
+  };
   onShutdown(() => tools.close());
   const code = createCode({ config, files, allowed: (user) => permissions.allows(user, 'features.code_interpreter'), log });
-  completions.useCodeInterpreter(code.interpreter);
   onShutdown(() => code.close());
   const images = createImages({ config, secrets, files, tasks, allowed: (user) => permissions.allows(user, 'features.image_generation'), log });
-  completions.useImageGeneration(images.stage);
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
   const retrieval = createRetrieval({ db, config, secrets, providers, files, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
@@ -159,7 +151,8 @@ export async function buildServices(platform: Platform) {
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   onShutdown(() => retrieval.stop());
   const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
-  completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, codeInterpreter: code.interpreter, imageGeneration: images.stage, clock, log });
+  onShutdown(() => completions.shutdown());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });

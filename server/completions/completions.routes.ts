@@ -4,7 +4,7 @@ import { HttpError } from '../platform/http/errors';
 import { route, type Routes } from '../platform/http/route';
 import type { CompletionResult, CompletionsService } from './completions.service';
 import type { PreparedCompletion } from './pipeline-types';
-import { SseWriter } from './sse-writer';
+import { ChunkWriter } from './chunk-writer';
 
 function providerFailed(message: string): HttpError {
   return new HttpError(502, 'PROVIDER_FAILED', `The model provider failed: ${message}`);
@@ -17,7 +17,7 @@ function savedFields(result: CompletionResult): Record<string, string | undefine
 }
 
 async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, firstToken: () => void): Promise<CompletionResult> {
-  const sse = new SseWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model });
+  const sse = new ChunkWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model }, 'parley');
   const result = await service.run(prepared, signal, (event) => {
     if (event.type === 'content' || event.type === 'literals') firstToken();
     return sse.event(event);

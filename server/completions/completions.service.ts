@@ -27,6 +27,14 @@ export interface CompletionsDeps {
   chats: ChatsService;
   tasks: TasksService;
   realtime: Pick<RealtimeHub, 'emitToUser'>;
+  /** Stage 3: the knowledge bases' passages for a turn (none without it). */
+  retriever?: Retriever;
+  /** Stage 4: the tools a turn may call (none without it). */
+  tools?: ToolResolver;
+  /** `features.code_interpreter` (the code domain); refused without it. */
+  codeInterpreter?: CodeInterpreterPlug;
+  /** `features.image_generation` (the images domain); refused without it. */
+  imageGeneration?: ImageGenerationPlug;
   clock: Clock;
   log: Logger;
 }
@@ -39,15 +47,14 @@ export interface CompletionResult {
 
 /**
  * The chat completion pipeline: resolve model → files → retrieval → tools → provider →
- * persist → tasks. Each stage is its own module; retrieval and tools are plugged in by their
- * domains with `useRetriever` / `useTools`.
+ * persist → tasks. Each stage is its own module; retrieval and tools come from their domains.
  */
 export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
-  let retriever: Retriever = noRetrieval;
-  let toolResolver: ToolResolver = noTools;
-  let codeInterpreter: CodeInterpreterPlug | undefined;
-  let imageGeneration: ImageGenerationPlug | undefined;
+  let retriever: Retriever = deps.retriever ?? noRetrieval;
+  let toolResolver: ToolResolver = deps.tools ?? noTools;
+  let codeInterpreter: CodeInterpreterPlug | undefined = deps.codeInterpreter;
+  let imageGeneration: ImageGenerationPlug | undefined = deps.imageGeneration;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
@@ -66,22 +73,22 @@ export function createCompletionsService(deps: CompletionsDeps) {
     /** Marks a request waiting for its first token (background tasks hold off); call the result once it came or the request ended. */
     awaitingFirstToken: () => gate.awaitingFirstToken(),
 
-    /** Registers the retrieval engine (the knowledge domain). */
+    /** Replaces the retrieval engine (tests plug a fake one in). */
     useRetriever(next: Retriever): void {
       retriever = next;
     },
 
-    /** Registers the tool engine (the tools domain). */
+    /** Replaces the tool engine (tests plug a fake one in). */
     useTools(next: ToolResolver): void {
       toolResolver = next;
     },
 
-    /** Registers image generation (the images domain); without it `features.image_generation` is refused. */
+    /** Replaces image generation (tests plug a fake one in). */
     useImageGeneration(next: ImageGenerationPlug): void {
       imageGeneration = next;
     },
 
-    /** Registers the code interpreter (the code domain); without it `features.code_interpreter` is refused. */
+    /** Replaces the code interpreter (tests plug a fake one in). */
     useCodeInterpreter(next: CodeInterpreterPlug): void {
       codeInterpreter = next;
     },

@@ -43,6 +43,3 @@ export const GraphStatusQuery = z.object({
   token: z.string().min(1, 'must not be empty').max(4096).optional(),
 });
 export type GraphStatusQuery = z.infer<typeof GraphStatusQuery>;
-
-/** Kinds of entities the extractors produce (a model may name others; they are kept as given, lower-cased). */
-export const GRAPH_ENTITY_TYPES = ['person', 'place', 'organization', 'topic'] as const;

@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import type { CompletionRequest } from '../contracts/completions';
 import type { V1ChatCompletion, V1ChatCompletionRequest } from '../contracts/openai';
-import type { ClientTools, CompletionResult, CompletionsService, PreparedCompletion } from '../completions';
-import { OpenAiStream } from './openai-stream';
+import { ChunkWriter, type ClientTools, type CompletionResult, type CompletionsService, type PreparedCompletion } from '../completions';
 import { HttpError } from '../platform/http/errors';
 import type { RouteAuth } from '../platform/http/route';
 import type { UsageRecorder } from './usage';
@@ -41,14 +40,8 @@ function providerFailed(message: string): HttpError {
 }
 
 async function streamAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletion, body: V1ChatCompletionRequest, res: Response, signal: AbortSignal): Promise<CompletionResult> {
-  const stream = new OpenAiStream(res, { id: prepared.id, created: prepared.created, model: body.model });
-  const result = await deps.completions.run(prepared, signal, (event) => {
-    if (event.type === 'content') return stream.content(event.text);
-    if (event.type === 'literals') return stream.literals(event.literals);
-    if (event.type === 'sources') return stream.sources(event.sources);
-    if (event.type === 'tool_calls') return stream.toolCalls(event.calls);
-    return undefined;
-  });
+  const stream = new ChunkWriter(res, { id: prepared.id, created: prepared.created, model: body.model }, 'openai');
+  const result = await deps.completions.run(prepared, signal, (event) => stream.event(event));
   if (stream.isClosed) return result;
   const { outcome } = result;
   if (outcome.interrupted?.reason === 'provider') {

@@ -109,6 +109,8 @@ export function directionOf(code: string): 'ltr' | 'rtl' {
 const REGIONAL: Readonly<Record<string, string>> = {
   pt: 'pt-BR',
   zh: 'zh-CN',
+  'zh-cn': 'zh-CN',
+  'zh-tw': 'zh-TW',
   'zh-hans': 'zh-CN',
   'zh-sg': 'zh-CN',
   'zh-hant': 'zh-TW',
@@ -126,7 +128,10 @@ export function matchLanguage(preferred: readonly string[], available: readonly 
   for (const wanted of preferred) {
     const lower = wanted.toLowerCase().replace(/_/g, '-');
     const parts = lower.split('-');
-    const candidates = [lower, REGIONAL[lower], parts.length > 2 ? REGIONAL[`${parts[0]}-${parts[1]}`] : undefined, REGIONAL[`${parts[0]}-${parts[parts.length - 1]}`], parts[0], REGIONAL[parts[0]!]];
+    // A tag with a script or region of its own (zh-Hant, zh-HK) takes only that variant: a reader
+    // of Traditional Chinese is not served Simplified. Other tags fall back to their base language.
+    const variant = REGIONAL[lower] ?? (parts.length > 2 ? REGIONAL[`${parts[0]}-${parts[1]}`] : undefined) ?? (parts.length > 1 ? REGIONAL[`${parts[0]}-${parts[parts.length - 1]}`] : undefined);
+    const candidates = variant ? [lower, variant] : [lower, parts[0], REGIONAL[parts[0]!]];
     for (const candidate of candidates) {
       const found = candidate ? byLower.get(candidate.toLowerCase()) : undefined;
       if (found) return found;

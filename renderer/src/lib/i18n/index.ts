@@ -71,6 +71,7 @@ export function currentLanguage(): string {
 
 /** Sets `lang` and `dir` on <html> for a language: the layout mirrors for right-to-left ones. */
 function applyToDocument(code: string): void {
+  if (typeof document === 'undefined') return;
   document.documentElement.lang = code;
   document.documentElement.dir = directionOf(code);
 }
