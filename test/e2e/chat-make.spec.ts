@@ -177,3 +177,42 @@ test('an image made in the chat, then edited with a prompt', async ({ page, serv
     await images.close();
   }
 });
+
+test('an admin sets up image generation on Admin → Images, and the code and image pages read in German', async ({ page, server, admin }) => {
+  const openai = await startFakeOpenAI({ models: ['fake-gpt'] });
+  const images = await startFakeOpenAIImages({ key: 'sk-admin-set' });
+  try {
+    await useProvider(server, admin.token, openai);
+    await signIn(page, admin.email, admin.password);
+    await page.goto('/admin/images');
+    await page.getByRole('switch', { name: 'Image generation' }).check();
+    await page.getByTestId('images-openai-url').fill(images.url);
+    await page.getByLabel('API key').fill('sk-admin-set');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+    const saved = (await server.as(admin.token).get('/api/v1/images/config')).body;
+    expect(saved).toMatchObject({ ENABLE_IMAGE_GENERATION: true, IMAGES_OPENAI_API_BASE_URL: images.url });
+    expect(saved.IMAGES_OPENAI_API_KEY).not.toBe('sk-admin-set');
+    // The key set on the page reaches the engine.
+    const made = await server.as(admin.token).post('/api/v1/images/generations', { prompt: 'a square' });
+    expect(made.status).toBe(200);
+    expect(images.requests.at(-1)!.headers.authorization).toBe('Bearer sk-admin-set');
+    await snap(page, 'admin-images');
+
+    await inGerman(page);
+    await expect(page.getByRole('heading', { name: 'Bilder', exact: true })).toBeVisible();
+    await expect(page.getByRole('switch', { name: 'Bilderzeugung' })).toBeChecked();
+    await snap(page, 'admin-images-de');
+    await page.goto('/admin/code');
+    await expect(page.getByRole('heading', { name: 'Code-Ausführung' })).toBeVisible();
+    await expect(page.getByText('numpy und pandas sind nicht enthalten')).toBeVisible();
+    await snap(page, 'admin-code-de');
+    // The composer offers both toggles, named in German.
+    await page.goto('/');
+    await expect(page.getByTestId('image-generation-toggle')).toHaveAttribute('aria-label', 'Bild erzeugen');
+    await expect(page.getByTestId('code-interpreter-toggle')).toHaveAttribute('aria-label', 'Code-Interpreter');
+  } finally {
+    await openai.close();
+    await images.close();
+  }
+});
