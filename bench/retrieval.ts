@@ -10,7 +10,7 @@
  *   set, ours and Orama's;
  * - chat completion latency (fake provider) with and without a large ingestion running.
  *
- *   npm run bench:retrieval -- --data ../shared/data/ir/msmarco-5k[,<more BEIR folders for quality>] [--only ingest,search,orama,restore,quality,chat]
+ *   npm run bench:retrieval -- --data ../shared/data/ir/msmarco-5k[,<more BEIR folders for quality>] [--only ingest,search,orama,restore,quality,threshold,chat]
  *
  * Environment: BENCH_DOCS (ingestion files, default 300), BENCH_ORAMA_100K=0 (skip loading 100k
  * chunks into Orama's built-in index: minutes and several GB), BENCH_CHATS (chats per phase, default 300),
@@ -27,11 +27,12 @@ import { ingestPart } from './retrieval/ingest';
 import { qualityPart } from './retrieval/quality';
 import { restorePart } from './retrieval/restore';
 import { searchPart } from './retrieval/search';
+import { thresholdPart } from './retrieval/threshold';
 
 const args = process.argv.slice(2);
 const dataArg = args[args.indexOf('--data') + 1];
 if (!args.includes('--data') || !dataArg) {
-  console.error('usage: bench/retrieval.ts --data <BEIR folder, e.g. ../shared/data/ir/msmarco-5k> [--only ingest,search,orama,restore,quality,chat]');
+  console.error('usage: bench/retrieval.ts --data <BEIR folder, e.g. ../shared/data/ir/msmarco-5k> [--only ingest,search,orama,restore,quality,threshold,chat]');
   process.exit(2);
 }
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1]!.split(',')) : undefined;
@@ -50,4 +51,5 @@ if (part('ingest')) await ingestPart(data);
 if (part('search') || part('orama')) await searchPart(data, part('orama'));
 if (part('restore')) await restorePart(data);
 if (part('quality')) await qualityPart(data, dataFolders, part('orama'));
+if (part('threshold')) await thresholdPart(data, dataFolders);
 if (part('chat')) await chatPart(data);

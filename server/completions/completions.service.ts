@@ -15,7 +15,7 @@ import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
-import { injectContext, noRetrieval } from './stages/retrieval';
+import { injectContext, noRetrieval, unmatchedStatus } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
 import { EMPTY_TOOLS, noTools } from './stages/tools';
 import { withInterpreter } from './stages/interpreter';
@@ -149,6 +149,8 @@ export function createCompletionsService(deps: CompletionsDeps) {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
+      const unmatched = unmatchedStatus(prepared.retrieval);
+      if (unmatched) await emit({ type: 'status', status: unmatched });
       const image = await makeImageFirst(prepared, signal, emit);
       const outcome = image.stopped ?? (await answerStage(image.prepared, signal, emit, draft));
       if (image.step) outcome.toolSteps = [image.step, ...(outcome.toolSteps ?? [])];

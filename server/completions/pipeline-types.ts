@@ -37,6 +37,8 @@ export interface RetrievalInput {
 /** What retrieval found: the sources to cite (numbered for the model by the retrieval stage). */
 export interface RetrievalResult {
   sources: CompletionSource[];
+  /** Knowledge bases and files that were searched and had no passage above the relevance threshold. */
+  unmatched?: ReadonlyArray<{ id: string; name: string; type: 'collection' | 'file' }>;
 }
 
 /** Retrieval over files and knowledge bases; the knowledge domain registers the real one. */

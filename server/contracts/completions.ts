@@ -81,6 +81,8 @@ export interface CompletionStatus {
   progress?: number;
   /** Set when the step failed; `description` says why. */
   error?: boolean;
+  /** `knowledge_unmatched`: the knowledge bases and files searched in which no passage matched. */
+  names?: string[];
 }
 
 /** Token counts. */

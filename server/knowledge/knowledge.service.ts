@@ -26,8 +26,10 @@ export const fileCollection = (fileId: string) => `file-${fileId}`;
 
 const knowledgeNotFound = () => notFound('Knowledge base not found', 'KNOWLEDGE_NOT_FOUND');
 
-/** How much extracted text a preview carries. */
+/** How much extracted text a preview carries, and how much text of its chunks (the first ones)… */
 const PREVIEW_CHARS = 200_000;
+/** …but at most this many chunks (a large file has thousands: all of them would be megabytes to read and send). */
+const PREVIEW_CHUNKS = 500;
 
 function readMeta(raw: string): Record<string, unknown> {
   try {
@@ -193,16 +195,17 @@ export function createKnowledgeService(deps: {
       await require(caller, id, 'read');
       const entry = (await fileLists.get(id)).find((f) => f.id === fileId);
       if (!entry) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
-      const chunks = (await collections.chunksOf(id, fileId)).map((c) => ({ seq: c.seq, text: c.text, meta: readMeta(c.meta) }));
-      let text: string | null = null;
-      let textError: string | undefined;
-      try {
-        text = await collections.previewText({ id: fileId, mime_type: entry.mime_type, filename: entry.name });
-      } catch (error) {
-        textError = error instanceof Error ? error.message : 'The text could not be extracted';
+      const rows = await collections.chunksOf(id, fileId, PREVIEW_CHUNKS);
+      const chunks: KnowledgeFilePreview['chunks'] = [];
+      let chars = 0;
+      for (const c of rows) {
+        if (chunks.length > 0 && chars + c.text.length > PREVIEW_CHARS) break;
+        chars += c.text.length;
+        chunks.push({ seq: c.seq, text: c.text, meta: readMeta(c.meta) });
       }
-      const truncated = text !== null && text.length > PREVIEW_CHARS;
-      return { file_id: fileId, name: entry.name, status: entry.status, text: truncated ? text!.slice(0, PREVIEW_CHARS) : text, ...(textError ? { text_error: textError } : {}), truncated, chunks };
+      const total = rows.length < PREVIEW_CHUNKS ? rows.length : await collections.chunkCount(id, fileId);
+      const { text, error, truncated } = await collections.previewText({ id: fileId, mime_type: entry.mime_type, filename: entry.name }, PREVIEW_CHARS);
+      return { file_id: fileId, name: entry.name, status: entry.status, text, ...(error ? { text_error: error } : {}), truncated, chunks, chunks_total: total };
     },
 
     /** The base's name and its files in order, for the ZIP export. */

@@ -19,9 +19,21 @@ export interface RagInput {
   signal: AbortSignal;
 }
 
-/** What the stage found: the passages to give the model and cite, grouped by source. */
+/** A knowledge base or file that was searched. */
+export interface SearchedSource {
+  id: string;
+  name: string;
+  type: 'collection' | 'file';
+}
+
+/**
+ * What the stage found: the passages to give the model and cite, grouped by source, and the
+ * knowledge bases (and files) that were searched with no passage above the relevance threshold —
+ * never skipped in silence: the person and the model are told.
+ */
 export interface RagResult {
   sources: CompletionSource[];
+  unmatched: SearchedSource[];
 }
 
 /** The text of the last user message. */
@@ -44,7 +56,7 @@ const MAX_QUERIES = 3;
 export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): (input: RagInput) => Promise<RagResult> {
   return async (input) => {
     const all = await deps.knowledge.searchable(input.user, input.files);
-    if (all.length === 0) return { sources: [] };
+    if (all.length === 0) return { sources: [], unmatched: [] };
     // Files attached to the message or the chat always reach the model; the threshold is for knowledge search.
     const attachedIds = new Set(input.files.filter((f) => f.type === 'file' && f.origin !== 'model').map((f) => fileCollection(f.id)));
     const attached = all.filter((t) => t.type === 'file' && attachedIds.has(t.collectionId));
@@ -73,7 +85,7 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       }
       attachedSources.push(attachedSource(doc, mode, chars, [...hits.values()].sort((a, b) => b.score - a.score)));
     }
-    const withAttached = (found: CompletionSource[]): RagResult => ({ sources: [...attachedSources, ...found] });
+    const withAttached = (found: CompletionSource[], unmatched: SearchedSource[] = []): RagResult => ({ sources: [...attachedSources, ...found], unmatched });
     if (targets.length === 0 || queries.length === 0) return withAttached([]);
 
     const best = new Map<number, SearchHit>();
@@ -87,8 +99,10 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       k = Math.max(k, hits.length);
       for (const hit of hits) if ((best.get(hit.chunkId)?.score ?? -1) < hit.score) best.set(hit.chunkId, hit);
     }
+    const matched = new Set([...best.values()].map((hit) => hit.collectionId));
+    const unmatched = targets.filter((t) => !matched.has(t.collectionId)).map((t) => ({ id: t.type === 'file' ? t.collectionId.slice('file-'.length) : t.collectionId, name: t.name, type: t.type }));
     const hits = [...best.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(k, 1));
-    if (hits.length === 0) return withAttached([]);
+    if (hits.length === 0) return withAttached([], unmatched);
 
     const byCollection = new Map(targets.map((t) => [t.collectionId, t]));
     const sources = new Map<string, CompletionSource>();
@@ -103,6 +117,6 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       source.metadata.push({ ...hit.meta, file_id: hit.fileId, chunk_id: hit.chunkId, relevance: hit.score });
       source.distances!.push(hit.score);
     }
-    return withAttached([...sources.values()]);
+    return withAttached([...sources.values()], unmatched);
   };
 }

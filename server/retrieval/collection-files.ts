@@ -1,10 +1,14 @@
 import type { FileRow, FilesService } from '../files';
 import type { Clock } from '../platform/clock';
-import { extract } from './ingest/extract';
+import { isWorkerFailure, workerFailureReason, type PrepareWorker } from './ingest/prepare-worker';
+import type { PreviewResult } from './ingest/preview';
 import type { Ingestion } from './ingest/ingestion';
 import type { IngestJob } from './ingest/queue';
 import type { CollectionFileRow, RetrievalRepo } from './retrieval.repo';
 import type { RetrievalService } from './retrieval.service';
+
+/** How much of a text-like file (text, HTML, CSV, JSON) a preview reads: its beginning. */
+const PREVIEW_READ_BYTES = 2 * 1024 * 1024;
 
 /** A file to put in a collection: the knowledge base it belongs to (null for a loose chat file) and who hears about its progress. */
 export type CollectionFileEntry = IngestJob;
@@ -31,7 +35,7 @@ export interface FileChunk {
  * to its removal (rows, chunks and index entries go). Progress is heard through
  * {@link onFileStatus}; finished files through {@link onFileIndexed}.
  */
-export function createCollectionFiles(deps: { repo: RetrievalRepo; service: Pick<RetrievalService, 'forgetFile'>; ingestion: Ingestion; files: Pick<FilesService, 'pathOf'>; clock: Clock }) {
+export function createCollectionFiles(deps: { repo: RetrievalRepo; service: Pick<RetrievalService, 'forgetFile'>; ingestion: Ingestion; worker: Pick<PrepareWorker, 'preview' | 'limits'>; files: Pick<FilesService, 'pathOf'>; clock: Clock }) {
   const { repo, service, ingestion, clock } = deps;
   const row = (entry: CollectionFileEntry, now: number) => ({ collection_id: entry.collectionId, file_id: entry.fileId, knowledge_id: entry.knowledgeId, status: 'pending', created_at: now, updated_at: now });
 
@@ -86,12 +90,24 @@ export function createCollectionFiles(deps: { repo: RetrievalRepo; service: Pick
     /** Which of these files belong to a knowledge base. */
     filesInKnowledge: (fileIds: readonly string[]): Promise<Set<string>> => repo.inKnowledge(fileIds),
 
-    /** One file's stored chunks in a collection, in document order. */
-    chunksOf: (collectionId: string, fileId: string): Promise<FileChunk[]> => repo.chunksOfFile(collectionId, fileId),
+    /** One file's stored chunks in a collection, in document order (the first `limit` when given). */
+    chunksOf: (collectionId: string, fileId: string, limit?: number): Promise<FileChunk[]> => repo.chunksOfFile(collectionId, fileId, limit),
 
-    /** The text retrieval extracts from a stored file now (the knowledge file preview); throws the reason when it cannot. */
-    async previewText(file: Pick<FileRow, 'id' | 'mime_type' | 'filename'>): Promise<string> {
-      return (await extract({ path: deps.files.pathOf(file.id), mime: file.mime_type, filename: file.filename })).text;
+    /** How many chunks a file has in a collection. */
+    chunkCount: (collectionId: string, fileId: string): Promise<number> => repo.chunkCount(collectionId, fileId),
+
+    /**
+     * The beginning (at most `maxChars`) of the text retrieval extracts from a stored file now (the
+     * knowledge file preview), read on the ingestion worker under its limits from at most the
+     * first 2 MB of a text-like file; `error` says why there is none.
+     */
+    async previewText(file: Pick<FileRow, 'id' | 'mime_type' | 'filename'>, maxChars: number): Promise<PreviewResult> {
+      const job = { file: { path: deps.files.pathOf(file.id), mime: file.mime_type, filename: file.filename }, maxChars, readBytes: PREVIEW_READ_BYTES };
+      try {
+        return await deps.worker.preview(job);
+      } catch (error) {
+        return { text: null, error: isWorkerFailure(error) ? workerFailureReason(error, deps.worker.limits) : 'The text could not be extracted', truncated: false };
+      }
     },
 
     /** Resolves when a file queued here is done (at once when it is not queued here). */

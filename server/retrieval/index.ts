@@ -1,10 +1,10 @@
-export { createRetrieval, type Retrieval } from './retrieval.module';
+export { createRetrieval, watchCollectionChanges, type Retrieval } from './retrieval.module';
 export { RetrievalSection, EmbeddingSection, createRetrievalSettings, type RetrievalSettings } from './retrieval-config';
 export type { RetrievalService, SearchHit, SearchOptions, RetrievalSignal } from './retrieval.service';
 export type { CollectionFiles, CollectionFileEntry, FileState, FileChunk } from './collection-files';
 export type { FileIndexedHook, FileProgress, FileStatusListener } from './ingest/pipeline';
 export { sweepSnapshotTemps } from './index/snapshot-temps';
-export { watchCollectionChanges, type CollectionChange } from './collection-changes';
+export type { CollectionChange } from './collection-changes';
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { Embedder } from './embedding/embedder';
 export { retrievalRoutes } from './retrieval.routes';

@@ -6,7 +6,7 @@ import { watchTableChanges } from '../platform/db/table-changes';
 import type { Clock } from '../platform/clock';
 import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
-import { watchCollectionChanges } from './collection-changes';
+import { followCollectionChanges, type ChangeFeed, type CollectionChange } from './collection-changes';
 import type { Providers } from '../providers';
 import type { RealtimeHub } from '../realtime';
 import type { SecretStore } from '../secrets';
@@ -18,9 +18,22 @@ import { createRetrievalRepo } from './retrieval.repo';
 import { createRetrievalService, REINDEX_JOB } from './retrieval.service';
 import { createCollectionFiles } from './collection-files';
 import { createIngestion } from './ingest/ingestion';
-import { watchJobEnds } from './ingest/job-ends';
+import { followJobEnds } from './ingest/job-ends';
 import { createPrepareWorker } from './ingest/prepare-worker';
 import { INGEST_JOB } from './ingest/queue';
+
+/** The database's change notices: PostgreSQL's (other instances' writes), none on SQLite (one instance makes every change). */
+function changeFeedOf(db: Db): ChangeFeed | undefined {
+  return dialectOf(db) === 'postgres' ? (listener) => watchTableChanges(db, listener) : undefined;
+}
+
+/**
+ * Calls `listener` for changes other instances made to collections (see {@link followCollectionChanges}):
+ * for the domains that keep something about collections (knowledge's file lists, the graph).
+ */
+export function watchCollectionChanges(db: Db, instance: string | undefined, listener: (change: CollectionChange) => void): void {
+  followCollectionChanges(changeFeedOf(db), instance, listener);
+}
 
 /**
  * The retrieval domain as other domains use it: `files` puts files in collections and turns them
@@ -94,21 +107,20 @@ export function createRetrieval(deps: {
   });
   // Several instances: another one's ingestion, removal, re-embedding or language change drops the
   // collection's index here (rebuilt or restored on next use), and its new embedding settings the embedder.
-  watchCollectionChanges(deps.db, deps.instance, (change) => {
+  const feed = changeFeedOf(deps.db);
+  followCollectionChanges(feed, deps.instance, (change) => {
     if (change.table === 'chunks') indexes.forget(change.id);
   });
-  if (dialectOf(deps.db) === 'postgres') {
-    watchTableChanges(deps.db, (table) => {
-      if (table === 'config') embeddings.forgetEmbedder();
-    });
-  }
+  feed?.((table) => {
+    if (table === 'config') embeddings.forgetEmbedder();
+  });
   const worker = createPrepareWorker(deps.log);
   const ingestion = createIngestion({ repo, service, files: deps.files, worker, embeddings, config: deps.config, jobs: deps.jobs, clock: deps.clock, log: deps.log });
-  const files = createCollectionFiles({ repo, service, ingestion, files: deps.files, clock: deps.clock });
+  const files = createCollectionFiles({ repo, service, ingestion, worker, files: deps.files, clock: deps.clock });
   // A deleted file leaves every collection (rows cascade in SQLite; indexes are told here).
   deps.files.onFileDeleted((file) => files.fileDeleted(file.id));
   // Several instances: a caller here waiting on a file another instance indexed is released at once.
-  watchJobEnds(deps.db, deps.instance, INGEST_JOB, (key) => ingestion.jobEnded(key));
+  followJobEnds(feed, deps.instance, INGEST_JOB, (key) => ingestion.jobEnded(key));
   return {
     service,
     files,

@@ -29,6 +29,8 @@ export interface StreamStatus {
   progress?: number;
   /** The step failed (`description` says why). */
   error?: boolean;
+  /** `knowledge_unmatched`: the knowledge bases searched in which no passage matched. */
+  names?: string[];
   [k: string]: unknown;
 }
 

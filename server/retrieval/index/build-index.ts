@@ -1,6 +1,6 @@
 import { vectorOf } from '../embedding/vector-blob';
 import { CollectionIndex } from './collection-index';
-import type { Breathe } from './snapshot';
+import type { Breathe } from '../../platform/breather';
 import type { Language } from '../analysis/languages';
 import type { IndexChunkRow, RetrievalRepo } from '../retrieval.repo';
 

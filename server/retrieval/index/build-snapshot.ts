@@ -1,7 +1,7 @@
-import type { DatabaseLocation, Db } from '../../platform/db/knex';
+import type { DatabaseLocation } from '../../platform/db/knex';
 import { buildIndex, type BuildProgress, type BuildRequest } from './build-index';
 import { encodeSnapshot, snapshotBytes, writeEncodedSnapshot } from './snapshot';
-import { createRetrievalRepo } from '../retrieval.repo';
+import type { RetrievalRepo } from '../retrieval.repo';
 
 /** A message to the index builder thread. */
 export type BuilderMessage =
@@ -28,8 +28,7 @@ export interface BuildReply {
  * builder thread). The file is written only when the collection's fingerprint was the same
  * before and after reading it, so a snapshot never claims contents it does not hold.
  */
-export async function buildSnapshot(db: Db, message: Extract<BuilderMessage, { type: 'build' }>, progress: BuildProgress): Promise<BuildReply> {
-  const repo = createRetrievalRepo(db);
+export async function buildSnapshot(repo: Pick<RetrievalRepo, 'fingerprint' | 'chunksAfter'>, message: Extract<BuilderMessage, { type: 'build' }>, progress: BuildProgress): Promise<BuildReply> {
   const { request } = message;
   const before = await repo.fingerprint(request.collectionId);
   const index = await buildIndex(repo, request, { total: before.count, progress });

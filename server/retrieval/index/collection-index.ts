@@ -38,6 +38,8 @@ export function effectiveWeight(weight: number, semanticTrust = 1): number {
 }
 /** Documents inserted per `insertMultiple` call. */
 const INSERT_BATCH = 1000;
+/** Documents inserted between two hand-backs of the event loop in {@link CollectionIndex.addGradually} (a few milliseconds of work). */
+const GRADUAL_SLICE = 128;
 
 /** One chunk as the index receives it. */
 export interface IndexInput {
@@ -226,6 +228,17 @@ export class CollectionIndex {
       this.control.pretokenized.clear();
       for (const c of batch) this.track(c.fileId, c.id);
       this.slots = (this.db.internalDocumentIDStore.internalIdToId as string[]).length;
+    }
+  }
+
+  /**
+   * {@link add} in slices of {@link GRADUAL_SLICE} chunks with `breathe` awaited after each: a
+   * large file stored on the service's thread then never holds its event loop for long.
+   */
+  async addGradually(chunks: readonly IndexInput[], breathe: () => Promise<void>): Promise<void> {
+    for (let i = 0; i < chunks.length; i += GRADUAL_SLICE) {
+      this.add(chunks.slice(i, i + GRADUAL_SLICE));
+      await breathe();
     }
   }
 

@@ -4,7 +4,8 @@
 // end (the snapshot transferred, not copied), or {id, error}.
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { DatabaseLocation, Db } from '../../platform/db/knex';
+import type { DatabaseLocation } from '../../platform/db/knex';
+import { createRetrievalRepo, type RetrievalRepo } from '../retrieval.repo';
 import { buildSnapshot, type BuilderMessage } from './build-snapshot';
 
 // On Linux a nice value is per thread: the builder gives way to the thread answering requests
@@ -17,28 +18,41 @@ if (process.platform === 'linux') {
   }
 }
 
-let db: { key: string; db: Promise<Db> } | undefined;
+/** The builder's own read-only connection: the repo it reads through, and how to close it. */
+interface Connection {
+  repo: RetrievalRepo;
+  close(): Promise<void>;
+}
+
+let connection: { key: string; opened: Promise<Connection> } | undefined;
 let queue: Promise<void> = Promise.resolve();
 
-async function databaseFor(location: DatabaseLocation): Promise<Db> {
+async function open(location: DatabaseLocation): Promise<Connection> {
+  const { openDatabase } = await import('../../platform/db/knex');
+  const db = openDatabase({ ...location, poolSize: 1, readOnly: true });
+  return { repo: createRetrievalRepo(db), close: () => db.destroy() };
+}
+
+/** The connection to `location`, opened on first use (one at a time: another location closes the one before). */
+function connectionTo(location: DatabaseLocation): Promise<Connection> {
   const key = JSON.stringify(location);
-  if (db?.key !== key) {
-    const { openDatabase } = await import('../../platform/db/knex');
-    db = { key, db: Promise.resolve(openDatabase({ ...location, poolSize: 1, readOnly: true })) };
+  if (connection?.key !== key) {
+    void connection?.opened.then((c) => c.close()).catch(() => undefined);
+    connection = { key, opened: open(location) };
   }
-  return db.db;
+  return connection.opened;
 }
 
 parentPort?.on('message', (message: BuilderMessage) => {
   if (message.type === 'close') {
-    void (db ? db.db.then((d) => d.destroy()) : Promise.resolve()).finally(() => parentPort!.postMessage({ id: message.id, closed: true }));
+    void (connection ? connection.opened.then((c) => c.close()) : Promise.resolve()).finally(() => parentPort!.postMessage({ id: message.id, closed: true }));
     return;
   }
   // One build at a time: two builds of one collection (a rebuild after it was forgotten, while
   // its last save still runs) never write its snapshot at once, and they do not share the CPU.
   queue = queue.then(async () => {
     try {
-      const reply = await buildSnapshot(await databaseFor(message.database), message, (done, total) => parentPort!.postMessage({ id: message.id, progress: [done, total] }));
+      const reply = await buildSnapshot((await connectionTo(message.database)).repo, message, (done, total) => parentPort!.postMessage({ id: message.id, progress: [done, total] }));
       parentPort!.postMessage({ id: message.id, ...reply }, reply.bytes ? [reply.bytes.buffer as ArrayBuffer] : []);
     } catch (error) {
       parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });

@@ -7,6 +7,7 @@ import { CollectionIndex } from './collection-index';
 import { isLanguage, type Language } from '../analysis/languages';
 import { SimdVectorIndex, type RawVectors } from './simd-vector-index';
 import type { TextPostings } from './text-postings';
+import type { Breathe } from '../../platform/breather';
 
 const MAGIC = 0x58444950; // "PIDX"
 /**
@@ -181,18 +182,6 @@ export async function writeSnapshot(file: string, index: CollectionIndex, finger
   await writeEncodedSnapshot(file, encodeSnapshot(index, fingerprint));
 }
 
-/** Hands the event loop back to requests now and then during a long restore. */
-export type Breathe = () => Promise<void>;
-
-/** A {@link Breathe} that yields once `budgetMs` of work went by since the last yield. */
-export function breatherEvery(budgetMs: number): Breathe {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < budgetMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
-}
 const noBreath: Breathe = async () => undefined;
 
 /** Items handled between two {@link Breathe} checks (a few milliseconds of work). */

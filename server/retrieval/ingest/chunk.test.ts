@@ -35,6 +35,13 @@ describe('strategy A, character splitter', () => {
     const text = words(300);
     expect(splitCharacters(text, 100, 0).join(' ')).toBe(text);
   });
+
+  it('cuts a long run without any separator (a base64 blob, minified data) into chunks of the size', () => {
+    const run = 'QUJD'.repeat(100_000);
+    const chunks = splitCharacters(run, 1000, 0);
+    expect(chunks.every((c) => c.length <= 1000)).toBe(true);
+    expect(chunks.join('')).toBe(run);
+  });
 });
 
 describe('strategy A, token splitter', () => {

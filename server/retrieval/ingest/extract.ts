@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { loadExports } from '../../platform/library-exports';
 import { IngestError } from './extraction-error';
-import { blockText, DROPPED } from './html-text';
-import { zipBombReason } from './zip-guard';
+import { blockText, htmlText } from './html-text';
+import { pdfBombReason } from './pdf-guard';
+import { csvText, jsonText } from './structured-text';
+import { zipBombReason, type ZipLimits } from './zip-guard';
 
 /** What extraction yields: plain text, and HTML when the source has structure (HTML, DOCX). */
 export interface Extracted {
@@ -12,6 +14,8 @@ export interface Extracted {
   markdown?: boolean;
   /** Character offset where each PDF page starts in `text`. */
   pageStarts?: number[];
+  /** Only the beginning of the file was read (`readBytes`). */
+  partial?: boolean;
 }
 
 /** A stored file to extract. */
@@ -25,96 +29,16 @@ const TEXT_TYPES = new Set(['text/plain', 'application/xml', 'application/yaml',
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** Every file type the built-in extractors read. */
-export function isSupported(mime: string): boolean {
+function isSupported(mime: string): boolean {
   return TEXT_TYPES.has(mime) || ['text/markdown', 'text/csv', 'application/json', 'text/html', 'application/pdf', DOCX].includes(mime) || mime.startsWith('text/');
 }
 
-/** Parses CSV (RFC 4180: quotes, doubled quotes, newlines in quotes). */
-export function parseCsv(text: string, delimiter = ','): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((f) => f.trim() !== ''));
-}
-
-/** CSV rows as self-describing lines (`name: Ada; role: admin`), so each chunk keeps its column names. */
-function csvText(source: string, delimiter: string): string {
-  const [header, ...rows] = parseCsv(source, delimiter);
-  if (!header) return '';
-  if (rows.length === 0) return header.join(', ');
-  return rows.map((row) => row.map((value, i) => `${header[i]?.trim() || `column ${i + 1}`}: ${value.trim()}`).join('; ')).join('\n');
-}
-
-/** JSON flattened to `path: value` lines. */
-function jsonText(source: string): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch (error) {
-    throw new IngestError(`The JSON file is not valid: ${(error as Error).message}`);
-  }
-  const lines: string[] = [];
-  const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${path}[${i}]`));
-    else if (v && typeof v === 'object') for (const [k, item] of Object.entries(v)) walk(item, path ? `${path}.${k}` : k);
-    else lines.push(path ? `${path}: ${String(v)}` : String(v));
-  };
-  walk(value, '');
-  return lines.join('\n');
-}
-
-/** The main content of a web page: Readability's article, else the page body; scripts and styles dropped. */
-async function htmlText(source: string): Promise<Extracted> {
-  // A library that fails to load is an error of the build, not of the page: it is not caught here.
-  const [cheerio, { JSDOM, VirtualConsole }, { Readability }] = await Promise.all([
-    loadExports(import('cheerio'), 'cheerio', 'load'),
-    loadExports(import('jsdom'), 'jsdom', 'JSDOM', 'VirtualConsole'),
-    loadExports(import('@mozilla/readability'), '@mozilla/readability', 'Readability'),
-  ]);
-  let html = source;
-  let dom: InstanceType<typeof JSDOM> | undefined;
-  try {
-    dom = new JSDOM(source, { virtualConsole: new VirtualConsole() });
-    const article = new Readability(dom.window.document, { charThreshold: 200 }).parse();
-    if (article?.content && (article.textContent ?? '').trim().length >= 200) html = article.content;
-  } catch {
-    // Readability could not make sense of this page: use the whole body.
-  } finally {
-    dom?.window.close();
-  }
-  const $ = cheerio.load(html);
-  $(DROPPED).remove();
-  const main = $('main, article, [role=main]').first();
-  const root = main.length > 0 ? main : $('body').length > 0 ? $('body') : $.root();
-  return { text: blockText($, root), html: $.html(root) };
-}
+/** What the streams of a PDF may inflate to before it is refused as a bomb. */
+const MAX_PDF_INFLATED_BYTES = 256 * 1024 * 1024;
 
 async function pdfText(data: Buffer): Promise<Extracted> {
+  const bomb = pdfBombReason(data, MAX_PDF_INFLATED_BYTES);
+  if (bomb) throw new IngestError(`The PDF was refused: ${bomb}`);
   const { PDFParse } = await loadExports(import('pdf-parse'), 'pdf-parse', 'PDFParse');
   const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
@@ -135,12 +59,12 @@ async function pdfText(data: Buffer): Promise<Extracted> {
   }
 }
 
-/** What a .docx may inflate to before it is refused as a zip bomb. */
-const MAX_DOCX_INFLATED_BYTES = 64 * 1024 * 1024;
+/** What a .docx may hold before it is refused as a zip bomb: 64 MB inflated, 10,000 parts, entries over 1 MB at most 100 times their compressed size. */
+const DOCX_LIMITS: ZipLimits = { maxBytes: 64 * 1024 * 1024, maxEntries: 10_000, maxRatio: 100, ratioFrom: 1024 * 1024 };
 
 async function docxText(data: Buffer, wantHtml: boolean): Promise<Extracted> {
-  const bomb = zipBombReason(data, MAX_DOCX_INFLATED_BYTES);
-  if (bomb) throw new IngestError(`The Word document was refused: ${bomb} (too large to index)`);
+  const bomb = zipBombReason(data, DOCX_LIMITS);
+  if (bomb) throw new IngestError(`The Word document was refused: ${bomb}`);
   // Loaded outside the try: a library that fails to load is not a damaged document.
   const [{ default: mammoth }, cheerio] = await Promise.all([loadExports(import('mammoth'), 'mammoth', 'default'), loadExports(import('cheerio'), 'cheerio', 'load')]);
   try {
@@ -185,14 +109,33 @@ async function externalText(file: SourceFile, data: Buffer, url: string): Promis
   return { text: pick(body).trim() };
 }
 
+/** Types whose beginning is text on its own: a preview reads only the first bytes of them. */
+const CUT_AT_ANY_BYTE = (mime: string) => mime !== 'application/pdf' && mime !== DOCX;
+
+/** The file's bytes: all of them, or at most `limit` for types that stay readable when cut (`cut`: there was more). */
+async function readSource(file: SourceFile, limit: number | undefined): Promise<{ data: Buffer; cut: boolean }> {
+  try {
+    if (limit === undefined || !CUT_AT_ANY_BYTE(file.mime)) return { data: await readFile(file.path), cut: false };
+    const handle = await open(file.path, 'r');
+    try {
+      const buffer = Buffer.alloc(limit + 1);
+      const { bytesRead } = await handle.read(buffer, 0, limit + 1, 0);
+      return { data: buffer.subarray(0, Math.min(bytesRead, limit)), cut: bytesRead > limit };
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    throw new IngestError('The stored file is missing');
+  }
+}
+
 /**
  * Extracts a file's text by its (sniffed) type, or through the external loader. Throws
- * {@link IngestError} with a reason a user can act on (corrupt, password-protected, no text).
+ * {@link IngestError} with a reason a user can act on (corrupt, password-protected, no text,
+ * refused as a bomb). `readBytes` reads only the beginning of text-like files (previews).
  */
-export async function extract(file: SourceFile, options: { externalUrl?: string; wantHtml?: boolean } = {}): Promise<Extracted> {
-  const data = await readFile(file.path).catch(() => {
-    throw new IngestError('The stored file is missing');
-  });
+export async function extract(file: SourceFile, options: { externalUrl?: string; wantHtml?: boolean; readBytes?: number } = {}): Promise<Extracted> {
+  const { data, cut } = await readSource(file, options.readBytes);
   let out: Extracted;
   if (options.externalUrl) out = await externalText(file, data, options.externalUrl);
   else if (file.mime === 'application/pdf') out = await pdfText(data);
@@ -200,10 +143,10 @@ export async function extract(file: SourceFile, options: { externalUrl?: string;
   else if (file.mime === 'text/html') out = await htmlText(data.toString('utf8'));
   else if (file.mime === 'text/csv') out = { text: csvText(data.toString('utf8'), ',') };
   else if (file.mime === 'text/tab-separated-values') out = { text: csvText(data.toString('utf8'), '\t') };
-  else if (file.mime === 'application/json') out = { text: jsonText(data.toString('utf8')) };
+  else if (file.mime === 'application/json') out = { text: cut ? data.toString('utf8') : jsonText(data.toString('utf8')) };
   else if (file.mime === 'text/markdown') out = { text: data.toString('utf8'), markdown: true };
   else if (isSupported(file.mime)) out = { text: data.toString('utf8') };
   else throw new IngestError(`Files of type ${file.mime} hold no text that can be indexed`);
   if (out.text.trim() === '') throw new IngestError('No text could be extracted from the file');
-  return out;
+  return cut ? { ...out, partial: true } : out;
 }

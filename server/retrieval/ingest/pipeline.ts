@@ -7,7 +7,8 @@ import type { Embedder } from '../embedding/embedder';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import { RetrievalSection } from '../retrieval-config';
 import { fileKey, type RetrievalRepo } from '../retrieval.repo';
-import type { RetrievalService, StoreItem } from '../retrieval.service';
+import type { PreparedChunk, RetrievalService, StoreItem } from '../retrieval.service';
+import { unpackChunks } from './packed-chunks';
 import type { PrepareJob, PrepareResult } from './prepare';
 import type { PrepareWorker } from './prepare-worker';
 import { byteBudget, reasonOf, type Entry, type IngestJob } from './queue';
@@ -30,11 +31,19 @@ interface Work {
   entry: Entry;
   file: FileRow;
   prepared?: PrepareResult;
+  /** The prepared chunks, unpacked. */
+  chunks?: PreparedChunk[];
   vectors?: Array<Float32Array | null>;
 }
 
 /** Longest pause after storing a batch (see run). */
 const STORE_PAUSE_MAX_MS = 100;
+/**
+ * Claims of a file's job before it is given up: a job claimed this often without finishing was
+ * under way each time the service stopped or died (a file that stops the worker is refused at
+ * once; one that somehow takes the whole process down must not do it again at every start).
+ */
+export const MAX_TRIES = 3;
 
 /**
  * What happens to one batch of files: gather (their rows, within the byte budget) → prepare on the
@@ -70,20 +79,26 @@ export function createIngestPipeline(deps: {
     log.info({ collectionId: job.collectionId, fileId: job.fileId, reason }, 'a file could not be indexed');
   }
 
-  /** Looks the batch's files up; those over the byte budget go back to the queue (claimed first next time). */
+  /**
+   * Looks the batch's files up (those not failed already); those over the byte budget leave the
+   * batch and go back to the queue (claimed first next time).
+   */
   async function gather(batch: Entry[]): Promise<Work[]> {
-    const rows = new Map((await files.findMany(batch.map((e) => e.job.fileId))).map((f) => [f.id, f]));
+    const rows = new Map((await files.findMany(batch.filter((e) => e.failed === undefined).map((e) => e.job.fileId))).map((f) => [f.id, f]));
     const fits = byteBudget();
     const work: Work[] = [];
     for (let i = 0; i < batch.length; i += 1) {
       const entry = batch[i]!;
+      if (entry.failed !== undefined) continue;
       const file = rows.get(entry.job.fileId);
       if (!file) {
         await fail(entry, 'The file no longer exists');
         continue;
       }
       if (!fits(file.size)) {
-        await deps.giveBack(batch.splice(i));
+        const rest = batch.splice(i);
+        batch.push(...rest.filter((e) => e.failed !== undefined));
+        await deps.giveBack(rest.filter((e) => e.failed === undefined));
         break;
       }
       work.push({ entry, file });
@@ -126,6 +141,7 @@ export function createIngestPipeline(deps: {
       else if (!outcome.ok) await fail(w.entry, outcome.reason ? outcome.error : reasonOf(outcome.error));
       else {
         w.prepared = outcome.result;
+        w.chunks = unpackChunks(outcome.result.chunks);
         status(w.entry.job, { status: 'processing', progress: 0.5 });
         prepared.push(w);
       }
@@ -140,12 +156,12 @@ export function createIngestPipeline(deps: {
       const prepared = w.prepared!;
       if (prepared.vectors && embedder.offline) {
         const packed = prepared.vectors;
-        w.vectors = prepared.chunks.map((_, i) => packed.subarray(i * prepared.dims, (i + 1) * prepared.dims));
+        w.vectors = w.chunks!.map((_, i) => packed.subarray(i * prepared.dims, (i + 1) * prepared.dims));
         ready.push(w);
         continue;
       }
       try {
-        w.vectors = await embedder.embed(prepared.chunks.map((c) => c.text));
+        w.vectors = await embedder.embed(w.chunks!.map((c) => c.text));
         ready.push(w);
       } catch (error) {
         await fail(w.entry, reasonOf(error));
@@ -159,7 +175,7 @@ export function createIngestPipeline(deps: {
     const items: StoreItem[] = work.map((w) => ({
       collectionId: w.entry.job.collectionId,
       fileId: w.entry.job.fileId,
-      chunks: w.prepared!.chunks,
+      chunks: w.chunks!,
       vectors: w.vectors!,
       terms: w.prepared!.terms,
       language: w.prepared!.language,
@@ -186,6 +202,9 @@ export function createIngestPipeline(deps: {
   return {
     /** Indexes one claimed batch; files that fail are marked on their entries (`failed`). */
     async run(batch: Entry[]): Promise<void> {
+      for (const entry of batch.filter((e) => e.claimed.runs > MAX_TRIES)) {
+        await fail(entry, `Indexing was given up after ${MAX_TRIES} tries: the service stopped each time while this file was being indexed`);
+      }
       let work = await gather(batch);
       if (work.length === 0 || stopped()) return;
       work = await claim(work);
@@ -199,7 +218,7 @@ export function createIngestPipeline(deps: {
           if (!stored[i]) continue;
           const job = work[i]!.entry.job;
           status(job, { status: 'completed', progress: 1 });
-          await runHooks(job, work[i]!.prepared!.chunks.length);
+          await runHooks(job, work[i]!.chunks!.length);
         }
       } catch (error) {
         if (stopped()) return;

@@ -2,9 +2,10 @@ import { OFFLINE_DIMS, offlineEmbedTerms } from '../embedding/offline-embedder';
 import { packTerms, type PackedTerms } from '../analysis/packed-terms';
 import { analyzerFor, DEFAULT_LANGUAGE, detectLanguage, isLanguage, type Language } from '../analysis/languages';
 import { analyze } from '../analysis/text-analysis';
-import { chunkDocument, type Chunk, type ChunkSettings } from './chunk';
+import { chunkDocument, type ChunkSettings } from './chunk';
 import { extract, type SourceFile } from './extract';
 import { IngestError } from './extraction-error';
+import { packChunks, type PackedChunks } from './packed-chunks';
 
 /** One file to turn into chunks (a plain object: it crosses to the worker thread). */
 export interface PrepareJob {
@@ -20,7 +21,7 @@ export interface PrepareJob {
 
 /** Chunks of a file, their analysed terms, and their offline vectors packed `chunks × 384` when asked for. */
 export interface PrepareResult {
-  chunks: Chunk[];
+  chunks: PackedChunks;
   vectors: Float32Array | null;
   dims: number;
   /** Each chunk's index terms (the same analysis the search index applies). */
@@ -46,7 +47,7 @@ export async function prepare(job: PrepareJob): Promise<PrepareResult> {
     vectors = new Float32Array(chunks.length * OFFLINE_DIMS);
     embedLists.forEach((terms, i) => offlineEmbedTerms(terms, vectors!.subarray(i * OFFLINE_DIMS, (i + 1) * OFFLINE_DIMS)));
   }
-  return { chunks, vectors, dims: OFFLINE_DIMS, terms: packTerms(lists), language };
+  return { chunks: packChunks(chunks), vectors, dims: OFFLINE_DIMS, terms: packTerms(lists), language };
 }
 
 /** Prepares several files, one after another; one file failing does not fail the others. */
@@ -67,9 +68,9 @@ export function transferables(outcomes: readonly PrepareOutcome[]): ArrayBuffer[
   const buffers: ArrayBuffer[] = [];
   for (const outcome of outcomes) {
     if (!outcome.ok) continue;
-    const { vectors, terms } = outcome.result;
+    const { vectors, terms, chunks } = outcome.result;
     if (vectors) buffers.push(vectors.buffer as ArrayBuffer);
-    buffers.push(terms.ids.buffer as ArrayBuffer, terms.offsets.buffer as ArrayBuffer);
+    buffers.push(terms.ids.buffer as ArrayBuffer, terms.offsets.buffer as ArrayBuffer, chunks.ends.buffer as ArrayBuffer, chunks.withContext.buffer as ArrayBuffer);
   }
   return buffers;
 }

@@ -17,7 +17,8 @@ function pieces(text: string, size: number, level = 0): string[] {
   const out: string[] = [];
   for (const part of splitOn(text, separator)) {
     if (part.length <= size) out.push(part);
-    else out.push(...pieces(part, size, level + 1));
+    // One by one: a long run without separators gives more pieces than a call may take arguments.
+    else for (const piece of pieces(part, size, level + 1)) out.push(piece);
   }
   return out;
 }

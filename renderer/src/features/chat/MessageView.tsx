@@ -140,8 +140,10 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
   }
 
   const live = !node.done;
-  const status = node.statuses?.filter((s) => s.description).at(-1);
+  const status = node.statuses?.filter((s) => s.description && s.action !== 'knowledge_unmatched').at(-1);
   const statusText = status ? wordedStatus(status, t) : '';
+  // A knowledge base searched without a match stays named under the answer (it was not skipped in silence).
+  const unmatched = node.statuses?.find((s) => s.action === 'knowledge_unmatched');
   const canContinue = node.done && node.stopped && !node.error && !streaming;
   return (
     <div className="msg assistant" data-testid="message-assistant" aria-busy={live}>
@@ -153,6 +155,12 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
           {statusText}
+        </div>
+      )}
+      {unmatched && (
+        <div className="tool-status small muted" role="note" data-testid="knowledge-unmatched">
+          <Icon name="search" size={14} />
+          {t('chat.knowledgeUnmatched', { names: (unmatched.names ?? []).join(', ') })}
         </div>
       )}
       {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} onEditImage={streaming ? undefined : actions.onEditImage} />}

@@ -162,8 +162,10 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
     const after = getConversation(key);
     const leaf = after?.currentId ? after.nodes[after.currentId] : undefined;
     if (leaf?.role === 'assistant' && streamed) {
-      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped });
-      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped }));
+      // The stream's note that a knowledge base matched nothing is not saved with the answer: this page keeps it.
+      const statuses = streamed.statuses?.filter((s) => s.action === 'knowledge_unmatched');
+      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped, statuses });
+      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped, statuses }));
     }
     // The service names the chat and may suggest follow-ups in the background: look again shortly.
     setTimeout(() => {

@@ -190,8 +190,8 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** What this page measured about saved answers (timings, cut by the token limit), by message id: reloads keep it. */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped'>>();
+/** What this page measured about saved answers (timings, cut by the token limit, knowledge that matched nothing), by message id: reloads keep it. */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses'>>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -229,6 +229,7 @@ export function fromChat(key: string, chat: Chat): Conversation {
     if (node && seen) {
       node.usage = { ...seen.usage, ...node.usage };
       node.stopped = node.stopped || seen.stopped;
+      if (seen.statuses?.length) node.statuses = seen.statuses;
     }
     if (node) c.nodes[node.id] = node;
   }
