@@ -254,7 +254,7 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/groups/id/:id/users/add': { access: 'admin', path: P(async (r) => `/api/v1/groups/id/${await r.group()}/users/add`) },
   'POST /api/v1/groups/id/:id/users/remove': { access: 'admin', path: P(async (r) => `/api/v1/groups/id/${await r.group()}/users/remove`) },
 
-  // Section 7 + Decisions: a model the caller may not read answers like a missing one, 401 (get, update, toggle, delete).
+  // The interface's refusal statuses (docs/api-notes.md): a model the caller may not read answers like a missing one, 401 (get, update, toggle, delete).
   'GET /api/v1/models/available': { access: 'user' },
   'GET /api/v1/models/config': { access: 'admin' },
   'POST /api/v1/models/config': { access: 'admin' },

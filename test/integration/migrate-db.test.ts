@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSecretStore } from '../../server/secrets';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
@@ -95,13 +96,31 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
     expect(run.stdout).toMatch(/^\s+folders\s+2 →\s+2$/m);
     expect(run.stdout).toContain('Secrets were not copied');
     expect(run.stdout).toContain('secrets.enc');
+    // The closing hint names the commands that start the service, with the same data dir.
+    expect(run.stdout).toContain(`PARLEY_DATA_DIR=${dataDir} PARLEY_DATABASE_URL=`);
+    expect(run.stdout).toContain('npm run serve');
+    expect(run.stdout).not.toContain('npm start');
+    // The SQLite database is moved aside, where the output says, so nothing serves or backs up the old copy.
+    const movedTo = path.join(dataDir, 'parley.db.moved-to-postgresql');
+    expect(run.stdout).toContain(`moved aside to ${movedTo}`);
+    expect(existsSync(path.join(dataDir, 'parley.db'))).toBe(false);
+    expect(existsSync(movedTo)).toBe(true);
+    // Started without PARLEY_DATABASE_URL, the data dir is refused instead of served from an empty or old SQLite file.
+    await expect(startTestServer({ dataDir, keepDataDir: true, sqlite: true, secrets: fileSecretStore(dataDir, MASTER_KEY) })).rejects.toThrow(
+      /database of .* was moved to PostgreSQL .*parley\.db\.moved-to-postgresql.*PARLEY_DATABASE_URL/,
+    );
+    expect(existsSync(path.join(dataDir, 'parley.db'))).toBe(false);
 
+    // Renamed back (as the output says), it can be copied again: a filled target is refused unless --force.
+    renameSync(movedTo, path.join(dataDir, 'parley.db'));
     const again = migrateDb('--from', dataDir, '--to', url);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('already holds data');
+    expect(existsSync(path.join(dataDir, 'parley.db'))).toBe(true);
     const forced = migrateDb('--from', dataDir, '--to', url, '--force', '--batch', '2');
     expect(forced.stderr).toBe('');
     expect(forced.status).toBe(0);
+    expect(existsSync(movedTo)).toBe(true);
 
     const server = await startTestServer({ dataDir, keepDataDir: true, secrets: fileSecretStore(dataDir, MASTER_KEY), envVars: { PARLEY_DATABASE_URL: url } });
     try {
@@ -124,6 +143,30 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
       expect(backup.body.detail).toContain('pg_dump');
     } finally {
       await server.close();
+    }
+  });
+
+  it('refuses to copy while a service runs on the data dir, and copies nothing', async () => {
+    const running = await startTestServer({ sqlite: true });
+    const url = await createTestDatabase(baseUrl, `parley_move_running_${process.pid}`);
+    try {
+      await signupAdmin(running);
+      const run = migrateDb('--from', running.dataDir, '--to', url);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toMatch(/^\S+ is in use by a running Parley \(pid \d+, http:\/\/127\.0\.0\.1:\d+\): stop the service or quit the desktop app first, then run migrate-db again$/);
+      expect(run.stdout).not.toContain('Row counts');
+      expect(existsSync(path.join(running.dataDir, 'parley.db'))).toBe(true);
+      // Neither side was touched: the target has no tables, and the service keeps serving.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).rows).toEqual([]);
+      } finally {
+        await client.end();
+      }
+      expect((await running.anon.get('/health')).status).toBe(200);
+    } finally {
+      await running.close();
     }
   });
 

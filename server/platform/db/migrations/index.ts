@@ -28,6 +28,7 @@ import * as createJobs from './202611270101-create-jobs';
 import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
+import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qualified-names';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -69,6 +70,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
+  ['202611281201-postgres-search-qualified-names', postgresSearchQualifiedNames],
 ];
 
 /** knex migration source over the static list. */

@@ -3,12 +3,13 @@ import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * One test per row of section 7 of the interface ("Errors"): the status each refusal answers.
+ * One test per row of the interface's refusal statuses (the table in docs/api-notes.md): the
+ * status each refusal answers.
  * Two rows are covered where their setup lives: `POST tool_servers/verify` 403 (a server refusing
  * the credentials) in mcp.test.ts, and `POST /models/model/toggle` 400 (a model vanishing between
  * the checks and the write) cannot be provoked from outside.
  */
-describe('section 7 refusals', () => {
+describe('the interface\'s refusal statuses', () => {
   let server: TestServer;
   let admin: TestUser;
   let alice: TestUser;
