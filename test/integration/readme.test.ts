@@ -12,7 +12,8 @@ function repositoryFiles(dir = root): string[] {
   const skipped = new Set(['node_modules', 'dist', 'release', 'test-results', 'playwright-report', '.git', 'coverage']);
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
-    if (skipped.has(name)) continue;
+    // Build output is skipped at the root only: test/dist/ (the built-service suite) is source.
+    if (skipped.has(name) && (dir === root || name !== 'dist')) continue;
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) out.push(...repositoryFiles(full));
     else out.push(path.relative(root, full).split(path.sep).join('/'));
