@@ -30,9 +30,11 @@ import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
-import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
+import { createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
+import { createNotes } from './notes';
+import { createMemories } from './memories';
 
 /** What every service is built from. */
 export interface Platform {
@@ -163,11 +165,36 @@ export async function buildServices(platform: Platform) {
   // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
   onShutdown(async () => void (await Promise.allSettled([swept, sweptTemps, resumedIngestion, resumedGraph])));
 
+  const notes = createNotes({
+    db,
+    permissions,
+    enabled: async () => (await auth.getConfig()).ENABLE_NOTES,
+    findUser: async (id) => {
+      const row = await usersRepo.findById(id);
+      return row ? { id: row.id, name: row.name, email: row.email, role: row.role, profile_image_url: safeImageUrl(row.profile_image_url) } : undefined;
+    },
+    realtime: platform.realtime,
+    instance: platform.instance,
+    clock,
+    log,
+  });
+  completions.useNotes(async (user, ids) => {
+    await notes.service.mayUse(user);
+    return (await notes.service.attachable(user, ids)).map((note) => ({ source: { id: note.id, name: note.title || 'Untitled note', type: 'note' }, document: [note.md], metadata: [{ source: note.id, name: note.title }] }));
+  });
+  const memories = createMemories({ db, permissions, embedder: () => retrieval.embeddings.current(), instance: platform.instance, clock, log });
+  completions.useMemory(memories.plug);
+  // A deleted account's notes and memories went with it (foreign keys): the in-memory copies follow.
+  users.afterUserDeleted(async (userId) => {
+    memories.indexes.forget(userId);
+    await notes.catalog.refresh();
+  });
+
   const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -9,6 +9,8 @@ export type {
   CompletionCaller,
   FileRef,
   ImageGenerationPlug,
+  MemoryPlug,
+  NoteSourcer,
   PipelineEvent,
   PreparedCompletion,
   PreparedImageGeneration,

@@ -1,6 +1,7 @@
 import type { ChatMessage as ProviderMessage, ToolCall, ToolChoice, ToolSpec, Usage } from '../providers';
 import type { ResolvedModel } from '../models';
 import type { CompletionRequest, CompletionSource, CompletionStatus } from '../contracts/completions';
+import type { UsedMemory } from '../contracts/memories';
 import type { MessageToolStep } from '../contracts/chats';
 import type { Role } from '../contracts/auth';
 
@@ -86,6 +87,21 @@ export interface PreparedImageGeneration {
 export interface ImageGenerationPlug {
   prepare(input: { user: CompletionCaller }): Promise<PreparedImageGeneration>;
 }
+/**
+ * Memory for one answer (`features: {memory: true}`; the memories domain registers it). `recall`
+ * refuses (HttpError 403) a caller who may not use memories, else answers the caller's memories
+ * relevant to the conversation; `tools` are `remember` and `recall` for models calling tools natively.
+ */
+export interface MemoryPlug {
+  recall(input: { user: CompletionCaller; messages: CompletionRequest['messages']; signal: AbortSignal }): Promise<UsedMemory[]>;
+  tools(user: CompletionCaller): ToolSet;
+}
+
+/**
+ * The text of notes attached to a request (`files: [{type: 'note'}]`; the notes domain registers
+ * it): each note the caller may read becomes a source, like an attached file.
+ */
+export type NoteSourcer = (user: CompletionCaller, ids: readonly string[]) => Promise<CompletionSource[]>;
 
 /** Tools the model may call during one completion. */
 export interface ToolSet {
@@ -150,11 +166,15 @@ export interface PreparedCompletion {
   interpreter?: PreparedInterpreter & { mode: 'tool' | 'blocks' };
   /** Image generation, when the request turned it on: the image is made before the model answers. */
   imageGeneration?: PreparedImageGeneration;
+  /** The caller's memories the answer was given (memory on). */
+  memories?: UsedMemory[];
 }
 
 /** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */
 export type PipelineEvent =
   | { type: 'sources'; sources: CompletionSource[] }
+  /** The caller's memories the answer was given (sent to the caller only, never saved with the chat). */
+  | { type: 'memories'; memories: UsedMemory[] }
   | { type: 'status'; status: CompletionStatus }
   | { type: 'tool_step'; step: MessageToolStep }
   | { type: 'content'; text: string }

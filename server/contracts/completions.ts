@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSource, type MessageToolStep } from './chats';
+import { UsedMemory } from './memories';
 
 /** A part of a multimodal message (OpenAI form). */
 export const CompletionContentPart = z.union([
@@ -23,9 +24,9 @@ export const CompletionMessage = z.object({
 });
 export type CompletionMessage = z.infer<typeof CompletionMessage>;
 
-/** A file or knowledge base to answer from. */
+/** A file, knowledge base or note to answer from (a note's text reaches the model like an attached file's). */
 export const CompletionFileRef = z.looseObject({
-  type: z.enum(['file', 'collection']),
+  type: z.enum(['file', 'collection', 'note']),
   id: z.string().min(1).max(200),
 });
 export type CompletionFileRef = z.infer<typeof CompletionFileRef>;
@@ -63,7 +64,7 @@ export const CompletionRequest = z.object({
   regenerate: z.boolean().optional(),
   files: z.array(CompletionFileRef).max(100).optional(),
   tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
-  /** Abilities turned on for this answer (`code_interpreter`: the model runs Python; `image_generation`: an image is made first). */
+  /** Abilities turned on for this answer (`code_interpreter`: the model runs Python; `image_generation`: an image is made first; `memory`: what the caller's memories say joins the system context). */
   features: CompletionFeatures.optional(),
   ...Generation,
   /** The common workspace sends overrides here too; top-level values win. */
@@ -128,6 +129,8 @@ export const ChatCompletion = z.object({
   choices: z.array(z.object({ index: z.number(), message: z.object({ role: z.literal('assistant'), content: z.string() }), finish_reason: z.string().nullable() })),
   usage: CompletionUsage.optional(),
   sources: z.array(MessageSource).optional(),
+  /** The caller's memories the answer was given (memory on). */
+  memories: z.array(UsedMemory).optional(),
   chat_id: z.string().optional(),
   message_id: z.string().optional(),
   user_message_id: z.string().optional(),

@@ -1,13 +1,8 @@
 import { StoredFile } from '../contracts/files';
+import { contentDisposition } from '../platform/http/download';
 import { route, type Routes } from '../platform/http/route';
 import { presentStoredFile } from './files.present';
 import type { FilesService } from './files.service';
-
-/** Quotes a file name for Content-Disposition (ASCII fallback plus RFC 5987 UTF-8 form). */
-function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /** Stored file metadata and download. Mounted at `/api/v1/files`. */
 export function filesRoutes(files: FilesService): Routes {

@@ -7,6 +7,18 @@ import type { PostgresCluster } from './postgres-cluster';
 /** Resolves a socket's credential to its user (or refuses it). */
 export type SocketAuthenticator = (credential: string) => Promise<AuthContext | string>;
 
+/** Whether a user may follow one item of a topic (`note` and a note id); asked on every subscribe and every event sent. */
+export type TopicAuthorizer = (userId: string, id: string) => Promise<boolean>;
+
+/** The answer to a client's `subscribe` / `unsubscribe` (its acknowledgement). */
+export interface SubscribeAnswer {
+  ok: boolean;
+  detail?: string;
+}
+
+const TOPIC = /^([a-z]+):([A-Za-z0-9_-]{1,100})$/;
+const roomOf = (topic: string) => `topic:${topic}`;
+
 /**
  * The one place features push live events to a user's open clients (presence, ingestion and
  * graph progress, chat updates), and the source of "active users": a user is active while at
@@ -16,7 +28,19 @@ export type SocketAuthenticator = (credential: string) => Promise<AuthContext | 
  */
 export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
   const connections = new Map<string, Set<string>>();
+  const topics = new Map<string, TopicAuthorizer>();
   let io: SocketServer | undefined;
+
+  /** A client asks to follow `note:<id>`: joined only when the topic's authorizer allows it. */
+  async function subscribe(socket: Socket, payload: unknown): Promise<SubscribeAnswer> {
+    const topic = typeof payload === 'object' && payload !== null ? (payload as { topic?: unknown }).topic : undefined;
+    const match = typeof topic === 'string' ? TOPIC.exec(topic) : null;
+    const authorize = match ? topics.get(match[1]!) : undefined;
+    if (!match || !authorize) return { ok: false, detail: 'Unknown topic' };
+    if (!(await authorize(socket.data.userId as string, match[2]!))) return { ok: false, detail: 'Not allowed' };
+    await socket.join(roomOf(topic as string));
+    return { ok: true };
+  }
 
   function credentialOf(socket: Socket): string | undefined {
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
@@ -52,6 +76,18 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
       io.on('connection', (socket) => {
         const userId = socket.data.userId as string;
         void socket.join(`user:${userId}`);
+        socket.on('subscribe', (payload: unknown, ack?: unknown) => {
+          const reply = typeof ack === 'function' ? (ack as (answer: SubscribeAnswer) => void) : () => undefined;
+          subscribe(socket, payload).then(reply, (error: unknown) => {
+            log.warn({ err: error }, 'a live subscription failed');
+            reply({ ok: false, detail: 'Subscription failed' });
+          });
+        });
+        socket.on('unsubscribe', (payload: unknown, ack?: unknown) => {
+          const topic = typeof payload === 'object' && payload !== null ? (payload as { topic?: unknown }).topic : undefined;
+          if (typeof topic === 'string' && TOPIC.test(topic)) void socket.leave(roomOf(topic));
+          if (typeof ack === 'function') (ack as (answer: SubscribeAnswer) => void)({ ok: true });
+        });
         const set = connections.get(userId) ?? new Set<string>();
         set.add(socket.id);
         connections.set(userId, set);
@@ -71,6 +107,35 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
     /** Sends an event to every open client of a user. */
     emitToUser(userId: string, event: string, payload: unknown): void {
       io?.to(`user:${userId}`).emit(event, payload);
+    },
+
+    /** Lets clients follow items of a topic (`note:<id>`) that `authorize` allows them to see. */
+    defineTopic(name: string, authorize: TopicAuthorizer): void {
+      topics.set(name, authorize);
+    },
+
+    /**
+     * Sends an event to the clients following `topic` whose user the topic's authorizer still
+     * allows (asked again now: access may have changed since they subscribed); the others are
+     * dropped from it. `recheck: false` sends to every follower (news that the item is gone).
+     */
+    async emitToTopic(topic: string, event: string, payload: unknown, options: { recheck?: boolean } = {}): Promise<void> {
+      const match = TOPIC.exec(topic);
+      const authorize = match ? topics.get(match[1]!) : undefined;
+      if (!io || !match || !authorize) return;
+      if (options.recheck === false) {
+        io.to(roomOf(topic)).emit(event, payload);
+        return;
+      }
+      const sockets = await io.in(roomOf(topic)).fetchSockets();
+      const decided = new Map<string, Promise<boolean>>();
+      for (const socket of sockets) {
+        const userId = socket.data.userId as string;
+        let allowed = decided.get(userId);
+        if (!allowed) decided.set(userId, (allowed = authorize(userId, match[2]!).catch(() => false)));
+        if (await allowed) socket.emit(event, payload);
+        else socket.leave(roomOf(topic));
+      }
     },
 
     /** Sends an event to every connected client. */

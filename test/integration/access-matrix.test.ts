@@ -92,6 +92,8 @@ class Resources {
   share = () => this.once('share', async () => this.made(server.as(this.owner().token).post(`/api/v1/chats/${await this.chat()}/share`), (b) => b.share_id));
   prompt = () =>
     this.once('prompt', () => this.made(server.as(this.owner().token).post('/api/v1/prompts/create', { command: `p${Math.random().toString(36).slice(2, 10)}`, title: 'P', content: 'c' }), (b) => b.command.slice(1)));
+  note = () => this.once('note', () => this.made(server.as(this.owner().token).post('/api/v1/notes/create', { title: 'matrix note', data: { content: { md: 'words' } } }), (b) => b.id));
+  memory = () => this.once('memory', () => this.made(server.as(this.owner().token).post('/api/v1/memories/add', { content: 'I like matrices' }), (b) => b.id));
   backup = () =>
     this.once('backup', async () => {
       if (!testingOnPostgres()) return this.made(server.as(admin.token).post('/api/v1/backups'), (b) => b.name);
@@ -205,6 +207,23 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/prompts/command/:command': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}`) },
   'POST /api/v1/prompts/command/:command/update': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}/update`) },
   'DELETE /api/v1/prompts/command/:command/delete': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}/delete`) },
+  // Notes: someone else's private note answers like a missing one (404); memories are only ever the caller's own.
+  'GET /api/v1/notes': { access: 'user' },
+  'GET /api/v1/notes/search': { access: 'user' },
+  'POST /api/v1/notes/create': { access: 'user' },
+  'POST /api/v1/notes/assist': { access: 'user' },
+  'GET /api/v1/notes/export': { access: 'user' },
+  'GET /api/v1/notes/:id': { access: 'owned', path: P(async (r) => `/api/v1/notes/${await r.note()}`) },
+  'GET /api/v1/notes/:id/export': { access: 'owned', path: P(async (r) => `/api/v1/notes/${await r.note()}/export`) },
+  'POST /api/v1/notes/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/notes/${await r.note()}/update`) },
+  'DELETE /api/v1/notes/:id/delete': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/notes/${await r.note()}/delete`) },
+  'GET /api/v1/memories': { access: 'user' },
+  'POST /api/v1/memories/add': { access: 'user' },
+  'POST /api/v1/memories/query': { access: 'user' },
+  'POST /api/v1/memories/suggest': { access: 'user' },
+  'DELETE /api/v1/memories/delete/user': { access: 'user' },
+  'POST /api/v1/memories/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/memories/${await r.memory()}/update`) },
+  'DELETE /api/v1/memories/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/memories/${await r.memory()}`) },
   'DELETE /api/v1/chats/attachment/:file_id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/chats/attachment/${await r.attachment()}`), over: { other: 403, admin: 403 } },
   'GET /api/v1/files/:id': { access: 'owned', path: P(async (r) => `/api/v1/files/${await r.attachment()}`), over: { other: 403 } },
   'GET /api/v1/files/:id/content': { access: 'owned', path: P(async (r) => `/api/v1/files/${await r.attachment()}/content`), over: { other: 403 } },

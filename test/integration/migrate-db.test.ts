@@ -22,6 +22,8 @@ interface Snapshot {
   messages: string[];
   folders: Array<{ id: string; name: string; parent_id: string | null }>;
   tools: string[];
+  notes: Array<{ title: string; md: string; version: number }>;
+  memories: string[];
 }
 
 async function snapshot(server: TestServer, admin: TestUser, alice: TestUser, chatId: string): Promise<Snapshot> {
@@ -31,12 +33,16 @@ async function snapshot(server: TestServer, admin: TestUser, alice: TestUser, ch
   const messages = (chat.messages as Array<{ role: string; content: string }>).map((m) => `${m.role}: ${m.content}`);
   const folders = (await server.as(alice.token).get('/api/v1/folders/')).body as Array<{ id: string; name: string; parent_id: string | null }>;
   const tools = ((await server.as(admin.token).get('/api/v1/tools/')).body as Array<{ id: string }>).map((t) => t.id);
+  const notes = (await server.as(alice.token).get('/api/v1/notes/')).body as Array<{ title: string; data: { content: { md: string } }; version: number }>;
+  const memories = (await server.as(alice.token).get('/api/v1/memories/')).body as Array<{ content: string }>;
   return {
     users: users.map(({ id, email, role }) => ({ id, email, role })).sort((a, b) => a.id.localeCompare(b.id)),
     chats: chats.map(({ id, title }) => ({ id, title })),
     messages,
     folders: folders.map(({ id, name, parent_id }) => ({ id, name, parent_id })).sort((a, b) => a.name.localeCompare(b.name)),
     tools,
+    notes: notes.map((n) => ({ title: n.title, md: n.data.content.md, version: n.version })),
+    memories: memories.map((m) => m.content),
   };
 }
 
@@ -74,6 +80,9 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
         config: { url: 'http://127.0.0.1:9/weather', method: 'GET', api_key: 'tool-key-that-stays-in-the-store', parameters: { type: 'object', properties: {} } },
       });
       expect(tool.status).toBe(200);
+      const note = (await as.post('/api/v1/notes/create', { title: 'Café budget', data: { content: { md: 'Espresso machine: 2,400 €' } } })).body;
+      expect((await as.post(`/api/v1/notes/${note.id}/update`, { data: { content: { md: 'Espresso machine: 2,400 €\nGrinder: 600 €' } }, version: 1 })).status).toBe(200);
+      for (const content of ['I run a café in Lyon', 'I prefer answers in euros']) expect((await as.post('/api/v1/memories/add', { content })).status).toBe(200);
       before = await snapshot(server, admin, alice, chatId);
     } finally {
       await server.close();
@@ -94,6 +103,8 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
     expect(run.stdout).toMatch(/^\s+chats\s+8 →\s+8$/m);
     expect(run.stdout).toMatch(/^\s+chat_messages\s+2 →\s+2$/m);
     expect(run.stdout).toMatch(/^\s+folders\s+2 →\s+2$/m);
+    expect(run.stdout).toMatch(/^\s+notes\s+1 →\s+1$/m);
+    expect(run.stdout).toMatch(/^\s+memories\s+2 →\s+2$/m);
     expect(run.stdout).toContain('Secrets were not copied');
     expect(run.stdout).toContain('secrets.enc');
     // The closing hint names the commands that start the service, with the same data dir.
@@ -132,6 +143,11 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
       // Search on PostgreSQL finds the copied messages (accents folded), and new rows get fresh ids.
       const found = await server.as(signin.body.token).get(`/api/v1/chats/search?text=${encodeURIComponent('cafe budg')}`);
       expect(found.body.map((c: { id: string }) => c.id)).toEqual([chatId]);
+      // Notes are searched and memories recalled from what was copied (embeddings included).
+      const notes = await server.as(signin.body.token).get('/api/v1/notes/search?query=grinder');
+      expect(notes.body.items.map((n: { title: string }) => n.title)).toEqual(['Café budget']);
+      const recalled = await server.as(signin.body.token).post('/api/v1/memories/query', { content: 'where is my café', k: 1 });
+      expect(recalled.body.documents[0]).toEqual(['I run a café in Lyon']);
       const fresh = await server.as(signin.body.token).post('/api/v1/chats/new', { title: 'After the move' });
       expect(fresh.status).toBe(200);
       // The secret store stayed with the data dir: the tool's key is still there for admins.

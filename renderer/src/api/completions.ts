@@ -1,5 +1,6 @@
 import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, unreachable } from './http';
 import type { MessageToolStep, Source } from './chats';
+import type { UsedMemory } from '../../../server/contracts/memories';
 
 /** What the UI sends to POST /api/chat/completions. */
 export interface CompletionRequest {
@@ -14,10 +15,10 @@ export interface CompletionRequest {
   regenerate?: boolean;
   session_id?: string;
   /** Attachments and knowledge bases for this message. */
-  files?: Array<{ type: 'file' | 'collection'; id: string }>;
+  files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
-  /** Abilities turned on for this answer (the code interpreter, image generation). */
-  features?: { code_interpreter?: boolean; image_generation?: boolean };
+  /** Abilities turned on for this answer: the code interpreter, image generation, `memory` (the person's relevant memories join the model's context). */
+  features?: { code_interpreter?: boolean; image_generation?: boolean; memory?: boolean };
 }
 
 /** A tool or pipeline status line (extra stream field). */
@@ -38,6 +39,8 @@ export interface StreamStatus {
 export interface StreamHandlers {
   onDelta(text: string): void;
   onSources?(sources: Source[]): void;
+  /** The person's memories the answer was given. */
+  onMemories?(memories: UsedMemory[]): void;
   onStatus?(status: StreamStatus): void;
   /** A tool call that finished. */
   onToolStep?(step: MessageToolStep): void;
@@ -86,6 +89,7 @@ interface Chunk {
   choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string }; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   sources?: Source[];
+  memories?: UsedMemory[];
   status?: StreamStatus;
   tool_step?: MessageToolStep;
   follow_ups?: string[];
@@ -134,6 +138,7 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
       }
       if (chunk.chat_id) handlers.onSaved?.(chunk.chat_id, chunk.message_id);
       if (chunk.sources?.length) handlers.onSources?.(chunk.sources);
+      if (chunk.memories?.length) handlers.onMemories?.(chunk.memories);
       if (chunk.status) handlers.onStatus?.(chunk.status);
       if (chunk.tool_step) handlers.onToolStep?.(chunk.tool_step);
       if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);

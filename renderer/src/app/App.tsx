@@ -21,6 +21,7 @@ const ChatPage = lazy(() => import('../features/chat/ChatPage'));
 const AccountPage = lazy(() => page(['account'], () => import('../features/account/AccountPage')));
 const AdminPage = lazy(() => page(['admin'], () => import('../features/admin/AdminPage')));
 const WorkspacePage = lazy(() => page(['workspace'], () => import('../features/workspace/WorkspacePage')));
+const NotesPage = lazy(() => page(['workspace'], () => import('../features/notes/NotesPage')));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 const ApiReferencePage = lazy(() => page(['account'], () => import('../features/reference/ApiReferencePage')));
 const SetupScreen = lazy(() => page(['setup', 'admin'], () => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen }))));
@@ -96,6 +97,8 @@ export function App() {
           <Route path="account" element={<Page><AccountPage /></Page>} />
           <Route path="api-reference" element={<Page><ApiReferencePage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />
+          <Route path="notes" element={<Page><NotesPage /></Page>} />
+          <Route path="notes/:noteId" element={<Page><NotesPage /></Page>} />
           <Route path="admin/*" element={admin ? <Page><AdminPage /></Page> : <Navigate to="/" replace />} />
           <Route path="signin" element={<Navigate to="/" replace />} />
           <Route path="signup" element={<Navigate to="/" replace />} />

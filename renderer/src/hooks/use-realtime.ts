@@ -5,6 +5,29 @@ import { getToken } from '../api/http';
 type Listener = (payload: unknown) => void;
 const listeners = new Map<string, Set<Listener>>();
 
+/** The open connection's way to ask for a topic (set while connected). */
+type Emitter = (event: string, payload: unknown, ack: (answer: { ok: boolean }) => void) => void;
+let emitter: Emitter | undefined;
+/** Topics followed, with what to call with the service's answer; asked again on every (re)connection. */
+const followed = new Map<string, (ok: boolean) => void>();
+
+function askFor(topic: string): void {
+  emitter?.('subscribe', { topic }, (answer) => followed.get(topic)?.(answer?.ok === true));
+}
+
+/**
+ * Follows a live topic (`note:<id>`): the service sends its events only while it allows this
+ * user to see the item. `onAnswer` hears whether it did. Returns the unfollow.
+ */
+export function followTopic(topic: string, onAnswer: (ok: boolean) => void = () => undefined): () => void {
+  followed.set(topic, onAnswer);
+  askFor(topic);
+  return () => {
+    followed.delete(topic);
+    emitter?.('unsubscribe', { topic }, () => undefined);
+  };
+}
+
 /** Subscribes to a live event pushed by the service (socket.io); returns the unsubscribe. */
 export function onLiveEvent(event: string, listener: Listener): () => void {
   let set = listeners.get(event);
@@ -27,7 +50,14 @@ export function useRealtime(): void {
         if (event.startsWith('chat')) void qc.invalidateQueries({ queryKey: ['chats'] });
         if (event.startsWith('knowledge') || event.startsWith('file')) void qc.invalidateQueries({ queryKey: ['knowledge'] });
       });
-      disconnect = () => socket.disconnect();
+      socket.on('connect', () => {
+        emitter = (event, payload, ack) => socket.emit(event, payload, ack);
+        for (const topic of followed.keys()) askFor(topic);
+      });
+      disconnect = () => {
+        emitter = undefined;
+        socket.disconnect();
+      };
     });
     return () => {
       closed = true;

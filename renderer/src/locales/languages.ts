@@ -84,6 +84,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   workspace: 'workspace',
   knowledge: 'workspace',
   prompts: 'library',
+  notes: 'library',
   admin: 'admin',
   lan: 'admin',
   usage: 'admin',

@@ -18,6 +18,7 @@ import { useFormSubmit } from '../../hooks/use-form-submit';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
+import { PersonalizationSettings } from './PersonalizationSettings';
 
 /** Profile, password, API key and interface settings of the signed-in user. */
 export default function AccountPage() {
@@ -30,6 +31,7 @@ export default function AccountPage() {
       <Profile />
       <Interface />
       <ChatDefaultsSettings />
+      <PersonalizationSettings />
       <ApiKey />
       <Password />
     </div>

@@ -27,6 +27,7 @@ export function AuthPanel() {
           <Switch label={t('admin.enableSignup')} checked={d.ENABLE_SIGNUP} onChange={(v) => form.set('ENABLE_SIGNUP', v)} />
           <Switch label={t('admin.enableApiKey')} checked={d.ENABLE_API_KEY} onChange={(v) => form.set('ENABLE_API_KEY', v)} />
           <Switch label={t('admin.enableRating')} checked={d.ENABLE_MESSAGE_RATING} onChange={(v) => form.set('ENABLE_MESSAGE_RATING', v)} />
+          <Switch label={t('admin.enableNotes')} hint={t('admin.enableNotesHint')} checked={d.ENABLE_NOTES} onChange={(v) => form.set('ENABLE_NOTES', v)} />
           <Switch label={t('admin.showAdminDetails')} checked={d.SHOW_ADMIN_DETAILS} onChange={(v) => form.set('SHOW_ADMIN_DETAILS', v)} />
           <div className="form-grid">
             <SelectField label={t('admin.defaultRole')} value={d.DEFAULT_USER_ROLE} onChange={(e) => form.set('DEFAULT_USER_ROLE', e.target.value as AuthConfig['DEFAULT_USER_ROLE'])}>

@@ -7,6 +7,7 @@ import { modelsApi } from '../../api/models';
 import { ratingsApi, type MessageRating } from '../../api/ratings';
 import { useSession, useUser } from '../../app/session';
 import { useSettings } from '../../app/settings';
+import { useAbilities } from '../../app/abilities';
 import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
@@ -95,9 +96,13 @@ export default function ChatPage() {
   const pickedModel = models.data?.find((m) => m.id === model);
   const canCode = useFeatureAvailable('code_interpreter', pickedModel);
   const canImage = useFeatureAvailable('image_generation', pickedModel);
+  const abilities = useAbilities();
+  const chosenMemory = choicesOf(key).memory;
+  const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
+  const suggestMemories = abilities.memories && settings.memory_suggestions === true;
   const ctx: ChatContext = useMemo(
-    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { code_interpreter: canCode, image_generation: canImage } }),
-    [queryClient, navigate, systemPrompt, canCode, canImage],
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { code_interpreter: canCode, image_generation: canImage }, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, canCode, canImage, memory, suggestMemories],
   );
   const streaming = !!conversation?.streamingId;
 

@@ -3,6 +3,7 @@ import { Icon } from '../../components/Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { FileChip } from './FileChip';
+import { MemoriesUsed, MemorySuggestions, SaveToNote } from './MemoryNotes';
 import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
@@ -218,6 +219,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           )}
         </div>
       )}
+      {node.memories && node.memories.length > 0 && <MemoriesUsed memories={node.memories} />}
       {node.sources && node.sources.length > 0 && <Sources sources={node.sources} />}
       {cite !== null && node.sources && <PassageDialog sources={node.sources} n={cite} onClose={() => setCite(null)} />}
       {node.done && !editing && (
@@ -229,6 +231,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
             <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
           </button>
+          {node.content && <SaveToNote text={node.content} />}
           <button type="button" className="icon-btn small" onClick={() => void copy('markdown')} aria-label={t('chat.copyMarkdown')} title={t('chat.copyMarkdown')}>
             {copied === 'markdown' ? <Icon name="check" size={15} /> : <Icon name="markdown" size={15} />}
           </button>
@@ -240,6 +243,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           </button>
         </div>
       )}
+      {node.done && node.memorySuggestions && node.memorySuggestions.length > 0 && <MemorySuggestions suggestions={node.memorySuggestions} />}
       {isLast && node.done && node.followUps && node.followUps.length > 0 && (
         <div className="follow-ups" aria-label={t('chat.followUps')}>
           <div className="tiny muted">{t('chat.followUps')}</div>

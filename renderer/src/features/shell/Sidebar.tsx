@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useUser } from '../../app/session';
+import { useAbilities } from '../../app/abilities';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
@@ -17,6 +18,7 @@ const ChatDialogs = lazy(() => import('../library/ChatDialogs').then((m) => ({ d
 export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
   const t = useT();
   const user = useUser();
+  const abilities = useAbilities();
   const navigate = useNavigate();
   const { search, dialog } = useLibraryUi();
   const setSearch = setSidebarSearch;
@@ -68,6 +70,12 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
         )}
       </div>
       <div className="sidebar-foot">
+        {abilities.notes && (
+          <NavLink to="/notes" className="nav-link">
+            <Icon name="pencil" size={17} />
+            {t('nav.notes')}
+          </NavLink>
+        )}
         <NavLink to="/workspace" className="nav-link">
           <Icon name="grid" size={17} />
           {t('nav.workspace')}

@@ -29,6 +29,9 @@ import * as postgresCollectionChangeNotices from './202611270102-postgres-collec
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
 import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qualified-names';
+import * as createNotes from './202611281301-create-notes';
+import * as createMemories from './202611281302-create-memories';
+import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -71,6 +74,9 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
   ['202611281201-postgres-search-qualified-names', postgresSearchQualifiedNames],
+  ['202611281301-create-notes', createNotes],
+  ['202611281302-create-memories', createMemories],
+  ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
 ];
 
 /** knex migration source over the static list. */
