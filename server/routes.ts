@@ -80,6 +80,7 @@ export function mountRoutes(app: Express, services: Services): void {
     '/api/v1/memories',
     routerOf(memoriesRoutes({ memories: services.memories.service, suggest: (user, messages, known, model) => services.tasks.memorySuggestions(user, messages, known, { model }) })),
   );
+  app.use('/api/v1/channels', routerOf(services.channels.routes()));
   app.use('/api/v1/chats', routerOf(ratingsRoutes({ ratings: services.ratings, chats: services.chats })));
   app.use('/api/v1/files', routerOf(filesRoutes(services.files)));
   app.use('/api/chat', routerOf(completionsRoutes(services.completions)));

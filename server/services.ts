@@ -35,6 +35,7 @@ import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
 import { createNotes } from './notes';
 import { createMemories } from './memories';
+import { createChannels } from './channels';
 
 /** What every service is built from. */
 export interface Platform {
@@ -190,11 +191,25 @@ export async function buildServices(platform: Platform) {
     await notes.catalog.refresh();
   });
 
+  const channels = createChannels({
+    db,
+    permissions,
+    realtime: platform.realtime,
+    files,
+    models,
+    completions,
+    enabled: async () => (await auth.getConfig()).ENABLE_CHANNELS,
+    rateLimit: boot.channelRateLimit,
+    clock,
+    log,
+  });
+  onShutdown(() => channels.close());
+
   const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

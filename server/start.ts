@@ -19,6 +19,7 @@ import { restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
 import { createPostgresCluster, createRealtimeHub } from './realtime';
+import { watchTableChanges } from './platform/db/table-changes';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
 
@@ -56,6 +57,9 @@ export interface StartServerOptions extends StartOptions {
    */
   desktopOwner?: string;
 }
+
+/** Tables whose writes may end or change a session: sign-outs, API keys, accounts (roles, deletions). */
+const SESSION_TABLES = new Set(['revoked_tokens', 'api_keys', 'users']);
 
 function installId(dataDir: string): string {
   const file = path.join(dataDir, 'install-id');
@@ -124,9 +128,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const trustedOrigins = new Set([...boot.corsOrigins, ...boot.publicUrls].map((o) => o.toLowerCase()));
     realtime.attach(
       server,
-      (credential) => built.auth.authenticate(credential),
+      (credential, recheck) => built.auth.authenticate(credential, { recheck }),
       (req) => built.hostAllowlist.allows(req.headers.host) && isSameOrigin(req, trustedOrigins),
     );
+    // A signed-out, revoked or deleted session loses its live connection too (a demoted one its
+    // rights), whichever instance made the change.
+    watchTableChanges(db, (table) => {
+      if (SESSION_TABLES.has(table)) realtime.recheckSessionsSoon();
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(boot.port, boot.host, () => {

@@ -31,9 +31,11 @@ const features = {
   notes: z.boolean(),
   /** Memories (`/api/v1/memories`, memory in chats). */
   memories: z.boolean(),
+  /** Create channels (admins always may; ENABLE_CHANNELS must be on). */
+  channels: z.boolean(),
 };
 /** Optional features. Keys added later default, so objects saved before them still read. */
-export const FeaturePermissions = z.object({ ...features, notes: features.notes.default(true), memories: features.memories.default(true) });
+export const FeaturePermissions = z.object({ ...features, notes: features.notes.default(true), memories: features.memories.default(true), channels: features.channels.default(true) });
 
 /** The full Permissions object (all leaves boolean). */
 export const Permissions = z.object({
@@ -58,7 +60,7 @@ export const DEFAULT_PERMISSIONS: Permissions = {
   workspace: { models: true, knowledge: true, prompts: true, tools: false },
   sharing: { public_models: false, public_knowledge: false, public_tools: false, public_notes: false },
   chat: { file_upload: true, delete: true, share: true, export: true },
-  features: { web_search: true, image_generation: true, code_interpreter: true, notes: true, memories: true },
+  features: { web_search: true, image_generation: true, code_interpreter: true, notes: true, memories: true, channels: true },
 };
 
 /** One permission, named `area.name` (`workspace.prompts`, `chat.file_upload`). */

@@ -25,6 +25,8 @@ export const PublicConfig = z.object({
     enable_image_edit: z.boolean().optional(),
     /** Whether notes are on (ENABLE_NOTES); each person also needs `features.notes`. */
     enable_notes: z.boolean().optional(),
+    /** Whether channels exist on this workspace (ENABLE_CHANNELS). */
+    enable_channels: z.boolean().optional(),
   }),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

@@ -48,6 +48,8 @@ const BootSchema = z.object({
   signupRateLimit: NonNegativeInt,
   /** Requests per minute allowed to each API key (or session) on the OpenAI-compatible /v1 API; 0 turns limiting off. */
   v1RateLimit: NonNegativeInt,
+  /** Channel messages per minute allowed to each person (reactions twice as many, model answers a sixth); 0 turns limiting off. */
+  channelRateLimit: NonNegativeInt,
   /** Origins allowed to call the API from a browser (CORS); empty = same origin only. */
   corsOrigins: z.array(z.url()).default([]),
   /** Addresses (CIDR list) of reverse proxies whose forwarded headers and SSO header are believed. */
@@ -99,6 +101,7 @@ export const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   secretKey: 'PARLEY_SECRET_KEY',
   signupRateLimit: 'PARLEY_SIGNUP_RATE_LIMIT',
   v1RateLimit: 'PARLEY_V1_RATE_LIMIT',
+  channelRateLimit: 'PARLEY_CHANNEL_RATE_LIMIT',
   corsOrigins: 'PARLEY_CORS_ORIGINS',
   trustedProxies: 'PARLEY_TRUSTED_PROXIES',
   publicUrls: 'PARLEY_PUBLIC_URL',
@@ -149,6 +152,7 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     secretKey: pick(undefined, 'secretKey'),
     signupRateLimit: pick(undefined, 'signupRateLimit', 20),
     v1RateLimit: pick(undefined, 'v1RateLimit', 120),
+    channelRateLimit: pick(undefined, 'channelRateLimit', 60),
     corsOrigins: String(pick(undefined, 'corsOrigins', '') ?? '')
       .split(',')
       .map((o) => o.trim())

@@ -202,6 +202,30 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/folders/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/folders/${await r.folder()}/update`), over: { other: 403, admin: 403 } },
   'DELETE /api/v1/folders/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/folders/${await r.folder()}`), over: { other: 403, admin: 403 } },
   // A private prompt answers someone else like a missing one (404), which the guard counts as let through.
+  // Channels are off by default (ENABLE_CHANNELS): every route refuses every account, admins too
+  // (channels.test.ts holds their matrix with channels on: member, manager, outsider, admin).
+  ...Object.fromEntries(
+    [
+      'GET /api/v1/channels',
+      'POST /api/v1/channels/create',
+      'GET /api/v1/channels/search',
+      'GET /api/v1/channels/:id',
+      'GET /api/v1/channels/:id/members',
+      'POST /api/v1/channels/:id/update',
+      'DELETE /api/v1/channels/:id/delete',
+      'POST /api/v1/channels/:id/read',
+      'POST /api/v1/channels/:id/files',
+      'GET /api/v1/channels/:id/messages',
+      'POST /api/v1/channels/:id/messages/post',
+      'GET /api/v1/channels/:id/messages/:message_id',
+      'GET /api/v1/channels/:id/messages/:message_id/thread',
+      'POST /api/v1/channels/:id/messages/:message_id/update',
+      'DELETE /api/v1/channels/:id/messages/:message_id/delete',
+      'POST /api/v1/channels/:id/messages/:message_id/reactions/add',
+      'POST /api/v1/channels/:id/messages/:message_id/reactions/remove',
+      'GET /api/v1/channels/:id/messages/:message_id/files/:file_id',
+    ].map((k): [string, Row] => [k, { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } }]),
+  ),
   'GET /api/v1/prompts': { access: 'user' },
   'POST /api/v1/prompts/create': { access: 'user' },
   'GET /api/v1/prompts/command/:command': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}`) },

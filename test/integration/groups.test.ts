@@ -7,7 +7,7 @@ const ALL_FALSE = {
   workspace: { models: false, knowledge: false, prompts: false, tools: false },
   sharing: { public_models: false, public_knowledge: false, public_tools: false, public_notes: false },
   chat: { file_upload: false, delete: false, share: false, export: false },
-  features: { web_search: false, image_generation: false, code_interpreter: false, notes: false, memories: false },
+  features: { web_search: false, image_generation: false, code_interpreter: false, notes: false, memories: false, channels: false },
 };
 
 describe('groups', () => {
@@ -230,12 +230,12 @@ describe('permissions through defaults and groups', () => {
     expect((await perms(admin)).body.chat.file_upload).toBe(true);
   });
 
-  it('reads a Permissions object saved before notes and memories existed: the keys added later take their defaults', async () => {
+  it('reads a Permissions object saved before notes, memories and channels existed: the keys added later take their defaults', async () => {
     const older = { ...ALL_FALSE, sharing: { public_models: false, public_knowledge: false, public_tools: false }, features: { web_search: false, image_generation: false, code_interpreter: false } };
     const set = await server.as(admin.token).post('/api/v1/users/default/permissions', older);
     expect(set.status).toBe(200);
     const read = (await server.as(admin.token).get('/api/v1/users/default/permissions')).body;
-    expect(read.features).toEqual({ ...older.features, notes: true, memories: true });
+    expect(read.features).toEqual({ ...older.features, notes: true, memories: true, channels: true });
     expect(read.sharing.public_notes).toBe(false);
     await server.as(admin.token).post('/api/v1/users/default/permissions', ALL_FALSE);
   });

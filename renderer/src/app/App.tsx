@@ -25,6 +25,7 @@ const NotesPage = lazy(() => page(['workspace'], () => import('../features/notes
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 const ApiReferencePage = lazy(() => page(['account'], () => import('../features/reference/ApiReferencePage')));
 const SetupScreen = lazy(() => page(['setup', 'admin'], () => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen }))));
+const ChannelPage = lazy(() => page(['channels'], () => import('../features/channels/ChannelPage')));
 
 function Splash() {
   return (
@@ -94,6 +95,7 @@ export function App() {
           <Route index element={<Page><ChatPage /></Page>} />
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />
           <Route path="s/:shareId" element={<Page><SharedChatPage /></Page>} />
+          <Route path="channels/:channelId" element={<Page><ChannelPage /></Page>} />
           <Route path="account" element={<Page><AccountPage /></Page>} />
           <Route path="api-reference" element={<Page><ApiReferencePage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />

@@ -4,6 +4,15 @@ import { getToken } from '../api/http';
 
 type Listener = (payload: unknown) => void;
 const listeners = new Map<string, Set<Listener>>();
+let send: ((event: string, payload: unknown) => void) | undefined;
+
+/** The pseudo-event heard when the connection (re)opens: events may have been missed while it was down. */
+export const LIVE_CONNECTED = '$connected';
+
+/** Sends an event to the service over the open connection (dropped while it is down, e.g. typing notices). */
+export function sendLiveEvent(event: string, payload: unknown): void {
+  send?.(event, payload);
+}
 
 /** The open connection's way to ask for a topic (set while connected). */
 type Emitter = (event: string, payload: unknown, ack: (answer: { ok: boolean }) => void) => void;
@@ -45,6 +54,9 @@ export function useRealtime(): void {
     void import('socket.io-client').then(({ io }) => {
       if (closed) return;
       const socket = io({ path: '/socket.io', auth: { token: getToken() ?? undefined }, transports: ['websocket', 'polling'], reconnectionDelayMax: 10_000 });
+      send = (event, payload) => {
+        if (socket.connected) socket.emit(event, payload);
+      };
       socket.onAny((event: string, payload: unknown) => {
         for (const l of listeners.get(event) ?? []) l(payload);
         if (event.startsWith('chat')) void qc.invalidateQueries({ queryKey: ['chats'] });
@@ -53,8 +65,10 @@ export function useRealtime(): void {
       socket.on('connect', () => {
         emitter = (event, payload, ack) => socket.emit(event, payload, ack);
         for (const topic of followed.keys()) askFor(topic);
+        for (const l of listeners.get(LIVE_CONNECTED) ?? []) l(null);
       });
       disconnect = () => {
+        send = undefined;
         emitter = undefined;
         socket.disconnect();
       };

@@ -52,7 +52,7 @@ export const PSEUDO_LANGUAGES: readonly Language[] = [
 ];
 
 /** The catalog files of each language. `desktop` is read by the desktop shell only. */
-export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop'] as const;
+export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop', 'channels'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** The namespaces the UI loads. */
@@ -94,6 +94,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   setup: 'setup',
   errors: 'errors',
   desktop: 'desktop',
+  channels: 'channels',
 };
 
 /** The namespace of a key (`chat.send` → `chat`); unknown areas belong to `common`. */

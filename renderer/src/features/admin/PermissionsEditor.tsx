@@ -43,6 +43,7 @@ const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: Array<[s
       ['code_interpreter', 'admin.perm.codeInterpreter'],
       ['notes', 'admin.perm.notes'],
       ['memories', 'admin.perm.memories'],
+      ['channels', 'admin.perm.channels'],
     ],
   },
 ];

@@ -7,6 +7,7 @@ import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
+import { ChannelsSection } from '../channels/ChannelsSection';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
 
@@ -54,6 +55,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <input className="input" type="search" placeholder={t('sidebar.search')} title={t('library.searchHint')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
       </div>
+      <ChannelsSection />
       <div className="sidebar-list">
         {search.trim() ? (
           <Suspense fallback={null}>

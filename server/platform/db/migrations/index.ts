@@ -32,6 +32,7 @@ import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qu
 import * as createNotes from './202611281301-create-notes';
 import * as createMemories from './202611281302-create-memories';
 import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
+import * as createChannels from './202611282001-create-channels';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -77,6 +78,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611281301-create-notes', createNotes],
   ['202611281302-create-memories', createMemories],
   ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
+  ['202611282001-create-channels', createChannels],
 ];
 
 /** knex migration source over the static list. */
