@@ -25,6 +25,7 @@ import { promptsRoutes } from './prompts';
 import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } from './providers';
 import { ratingsRoutes } from './ratings';
 import { retrievalRoutes } from './retrieval';
+import { webRoutes } from './web';
 import type { Services } from './services';
 import { requireAdmin, sessionGuards } from './session';
 import { tasksRoutes } from './tasks';
@@ -57,7 +58,7 @@ export function mountRoutes(app: Express, services: Services): void {
       publicConfigRoutes({
         auth: services.auth,
         countUsers: () => services.usersRepo.count(),
-        signedInFeatures: [async () => services.code.features(), async () => services.images.service.features()],
+        signedInFeatures: [async () => services.code.features(), async () => services.images.service.features(), async () => ({ enable_web_search: await services.web.service.enabled() })],
       }),
     ),
   );
@@ -114,6 +115,9 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api', routerOf(openApiRoutes()));
   app.use(
     '/api/v1/retrieval',
-    routerOf(retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) })),
+    routerOf(
+      retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request), web: services.web.settings }),
+    ),
   );
+  app.use('/api/v1/retrieval', routerOf(webRoutes({ web: services.web.service, files: services.files, knowledge: services.knowledge.service })));
 }

@@ -87,6 +87,19 @@ export interface PreparedImageGeneration {
 export interface ImageGenerationPlug {
   prepare(input: { user: CompletionCaller }): Promise<PreparedImageGeneration>;
 }
+
+/**
+ * Web search for one answer (the web domain registers it). `prepare` decides how it takes part
+ * (throwing an HttpError 403 when web search is off, not allowed for the caller, or not a
+ * capability of the model): `search` before the answer, or `tools` for models calling tools
+ * natively. `search` runs as the answer starts, telling the stream how it goes.
+ */
+export interface WebSearchPlug {
+  prepare(input: { user: CompletionCaller; resolved: ResolvedModel }): Promise<'search' | 'tools'>;
+  search(input: { user: CompletionCaller; messages: CompletionRequest['messages']; modelId: string; signal: AbortSignal; status(status: CompletionStatus): void | Promise<void> }): Promise<CompletionSource[]>;
+  tools(user: CompletionCaller): ToolSet;
+}
+
 /**
  * Memory for one answer (`features: {memory: true}`; the memories domain registers it). `recall`
  * refuses (HttpError 403) a caller who may not use memories, else answers the caller's memories
@@ -166,6 +179,8 @@ export interface PreparedCompletion {
   interpreter?: PreparedInterpreter & { mode: 'tool' | 'blocks' };
   /** Image generation, when the request turned it on: the image is made before the model answers. */
   imageGeneration?: PreparedImageGeneration;
+  /** Web search to run as the answer starts: the conversation before the sources were added, memories kept (sources are numbered again with the web's). */
+  webSearch?: { messages: ProviderMessage[] };
   /** The caller's memories the answer was given (memory on). */
   memories?: UsedMemory[];
 }

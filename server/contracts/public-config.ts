@@ -23,6 +23,8 @@ export const PublicConfig = z.object({
     enable_image_generation: z.boolean().optional(),
     /** Whether images can be edited with a prompt (the engine supports it); only told to signed-in callers. */
     enable_image_edit: z.boolean().optional(),
+    /** Whether an admin turned web search on (ENABLE_WEB_SEARCH); only told to signed-in callers. */
+    enable_web_search: z.boolean().optional(),
     /** Whether notes are on (ENABLE_NOTES); each person also needs `features.notes`. */
     enable_notes: z.boolean().optional(),
     /** Whether channels exist on this workspace (ENABLE_CHANNELS). */

@@ -2,6 +2,14 @@ import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, unreachable } from './ht
 import type { MessageToolStep, Source } from './chats';
 import type { UsedMemory } from '../../../server/contracts/memories';
 
+/** The abilities a completion may ask for (`features`). */
+export interface CompletionFeatures {
+  web_search?: boolean;
+  code_interpreter?: boolean;
+  image_generation?: boolean;
+  memory?: boolean;
+}
+
 /** What the UI sends to POST /api/chat/completions. */
 export interface CompletionRequest {
   model: string;
@@ -17,8 +25,8 @@ export interface CompletionRequest {
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
-  /** Abilities turned on for this answer: the code interpreter, image generation, `memory` (the person's relevant memories join the model's context). */
-  features?: { code_interpreter?: boolean; image_generation?: boolean; memory?: boolean };
+  /** Abilities turned on for this answer: `web_search` searches the web first, the code interpreter, image generation, `memory` (the person's relevant memories join the model's context). */
+  features?: CompletionFeatures;
 }
 
 /** A tool or pipeline status line (extra stream field). */

@@ -14,6 +14,7 @@ import { TasksPanel } from './TasksPanel';
 import { ToolServersPanel } from './ToolServersPanel';
 import { UsagePanel } from './UsagePanel';
 import { UsersPanel } from './UsersPanel';
+import { WebSearchPanel } from './WebSearchPanel';
 
 const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'users', label: 'admin.users' },
@@ -24,6 +25,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'local-models', label: 'admin.localModels' },
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
+  { path: 'web-search', label: 'admin.webSearch' },
   { path: 'tasks', label: 'admin.tasks' },
   { path: 'code', label: 'admin.code' },
   { path: 'images', label: 'admin.images' },
@@ -56,6 +58,7 @@ export default function AdminPage() {
         <Route path="local-models" element={<BuiltinPanel />} />
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
+        <Route path="web-search" element={<WebSearchPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
         <Route path="code" element={<CodeExecutionPanel />} />
         <Route path="images" element={<ImagesPanel />} />

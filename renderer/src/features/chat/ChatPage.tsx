@@ -94,6 +94,7 @@ export default function ChatPage() {
   const artifact = useOpenArtifact();
   const codeContext = useMemo(() => ({ conversation: key }), [key]);
   const pickedModel = models.data?.find((m) => m.id === model);
+  const canSearch = useFeatureAvailable('web_search', pickedModel);
   const canCode = useFeatureAvailable('code_interpreter', pickedModel);
   const canImage = useFeatureAvailable('image_generation', pickedModel);
   const abilities = useAbilities();
@@ -101,8 +102,8 @@ export default function ChatPage() {
   const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
   const suggestMemories = abilities.memories && settings.memory_suggestions === true;
   const ctx: ChatContext = useMemo(
-    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { code_interpreter: canCode, image_generation: canImage }, memory, suggestMemories }),
-    [queryClient, navigate, systemPrompt, canCode, canImage, memory, suggestMemories],
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { web_search: canSearch, code_interpreter: canCode, image_generation: canImage }, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, canSearch, canCode, canImage, memory, suggestMemories],
   );
   const streaming = !!conversation?.streamingId;
 

@@ -8,7 +8,7 @@ import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
 import { passageCount, PassageDialog, Sources } from './Sources';
-import type { StreamStatus } from '../../api/completions';
+import { statusText } from './status-text';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
 
@@ -40,17 +40,6 @@ interface Props {
   actions: MessageActions;
   /** The user's rating of this answer, when rating is on. */
   rating?: { rating: number; reason?: string | null };
-}
-
-/** A status line in the person's language where the UI knows its action (the service words it in English). */
-function wordedStatus(status: StreamStatus, t: ReturnType<typeof useT>): string {
-  if (status.action === 'image_generation') {
-    if (status.error) return t('chat.statusImageFailed');
-    if (status.done) return t('chat.statusImageDone');
-    return typeof status.progress === 'number' ? t('chat.statusImageProgress', { progress: status.progress }) : t('chat.statusImage');
-  }
-  if (status.action === 'code_interpreter') return status.done ? t('chat.statusCodeDone') : t('chat.statusCodeRunning');
-  return status.description ?? '';
 }
 
 /** One message: a user bubble or an answer with its sources, status, actions and versions. */
@@ -142,7 +131,6 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
 
   const live = !node.done;
   const status = node.statuses?.filter((s) => s.description && s.action !== 'knowledge_unmatched').at(-1);
-  const statusText = status ? wordedStatus(status, t) : '';
   // A knowledge base searched without a match stays named under the answer (it was not skipped in silence).
   const unmatched = node.statuses?.find((s) => s.action === 'knowledge_unmatched');
   const canContinue = node.done && node.stopped && !node.error && !streaming;
@@ -155,7 +143,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       {status && (live || !status.done) && (
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
-          {statusText}
+          {statusText(status, t)}
         </div>
       )}
       {unmatched && (

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { chatsApi } from '../../api/chats';
-import { streamCompletion } from '../../api/completions';
+import { streamCompletion, type CompletionFeatures } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { memoriesApi } from '../../api/memories';
 import { settingsApi } from '../../api/settings';
@@ -17,8 +17,8 @@ export interface ChatContext {
   toolIds?: string[];
   /** The user's personal system prompt, sent first. */
   system?: string;
-  /** Chat features that can be used with the chosen model (turned on in the composer, they are sent). */
-  available?: { code_interpreter?: boolean; image_generation?: boolean };
+  /** Chat features that can be used now with the chosen model (on, permitted, the model can): turned on in the composer, they are sent. */
+  available?: { web_search?: boolean; code_interpreter?: boolean; image_generation?: boolean };
   /** Features for this answer only, whatever the composer says ("edit this image"). */
   features?: { code_interpreter?: boolean; image_generation?: boolean };
   /** Memory on: the person's relevant memories join the context. */
@@ -28,9 +28,10 @@ export interface ChatContext {
 }
 
 /** The `features` of a completion: what this answer asks for, else what is on in the composer and can be used. */
-function featuresOf(key: string, ctx: ChatContext): { code_interpreter?: boolean; image_generation?: boolean; memory?: boolean } | undefined {
+function featuresOf(key: string, ctx: ChatContext): CompletionFeatures | undefined {
   const chosen = choicesOf(key);
-  const features = ctx.features ?? {
+  const features: CompletionFeatures = ctx.features ?? {
+    ...(chosen.webSearch && ctx.available?.web_search ? { web_search: true } : {}),
     ...(chosen.codeInterpreter && ctx.available?.code_interpreter ? { code_interpreter: true } : {}),
     ...(chosen.imageGeneration && ctx.available?.image_generation ? { image_generation: true } : {}),
   };

@@ -100,6 +100,8 @@ export function setConversation(key: string, next: Conversation | ((c: Conversat
 export interface ComposerChoices {
   toolIds: string[];
   knowledge: FileRef[];
+  /** Search the web for the next answers (the globe). */
+  webSearch: boolean;
   /** The model may run Python for the next answers (the code interpreter). */
   codeInterpreter?: boolean;
   /** An image is made for the next answers. */
@@ -108,10 +110,10 @@ export interface ComposerChoices {
   memory?: boolean;
 }
 
-const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [] };
+const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [], webSearch: false };
 const choices = new Map<string, ComposerChoices>();
 
-/** The tools and knowledge turned on in the conversation under `key`. */
+/** The tools, knowledge and web search turned on in the conversation under `key`. */
 export function choicesOf(key: string): ComposerChoices {
   return choices.get(key) ?? NO_CHOICES;
 }

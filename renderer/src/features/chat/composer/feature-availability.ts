@@ -1,16 +1,16 @@
 import type { PickableModel } from '../../../api/models';
 import { useSession } from '../../../app/session';
 
-/** The chat features the composer can turn on. */
-export type MakeFeature = 'code_interpreter' | 'image_generation';
+/** The chat features the composer can turn on for the next answers. */
+export type ChatFeature = 'web_search' | 'code_interpreter' | 'image_generation';
 
-const SWITCH = { code_interpreter: 'enable_code_interpreter', image_generation: 'enable_image_generation' } as const;
+const SWITCH = { web_search: 'enable_web_search', code_interpreter: 'enable_code_interpreter', image_generation: 'enable_image_generation' } as const;
 
 /**
  * True when `feature` can be used with `model`: an admin turned it on, the person holds the
  * `features.*` permission, and the model does not say it cannot (`meta.capabilities`).
  */
-export function useFeatureAvailable(feature: MakeFeature, model: PickableModel | undefined): boolean {
+export function useFeatureAvailable(feature: ChatFeature, model: PickableModel | undefined): boolean {
   const { state } = useSession();
   if (state.status !== 'signedIn' || state.config?.features[SWITCH[feature]] !== true) return false;
   const permitted = state.user.role === 'admin' || state.user.permissions?.features[feature] !== false;

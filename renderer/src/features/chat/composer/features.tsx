@@ -12,6 +12,7 @@ import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
 import { CodeInterpreterToggle, ImageGenerationToggle } from './make-toggles';
+import { WebSearchToggle } from './web-search-toggle';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
 export interface ComposerFeatureProps {
@@ -158,6 +159,7 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'knowledge', Control: KnowledgeToggle },
   { id: 'notes', Control: NotesToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'web_search', Control: WebSearchToggle },
   { id: 'code_interpreter', Control: CodeInterpreterToggle },
   { id: 'image_generation', Control: ImageGenerationToggle },
   { id: 'memory', Control: MemoryToggle },
