@@ -1,9 +1,11 @@
 import type { Express } from 'express';
 import { z } from 'zod';
+import { artifactFrameRoutes } from './artifacts';
 import { authRoutes, publicConfigRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { builtinRoutes } from './builtin';
 import { attachmentRoutes, chatLibraryRoutes, chatsRoutes } from './chats';
+import { codeConfigRoutes, codeExecuteRoutes } from './code';
 import { completionsRoutes } from './completions';
 import { suggestionsRoutes } from './config';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
@@ -13,6 +15,7 @@ import { foldersRoutes } from './folders';
 import { gatewayRoutes, openAiFallbacks, usageRoutes } from './gateway';
 import { graphRoutes } from './graph';
 import { groupsRoutes } from './groups';
+import { imagesRoutes } from './images';
 import { knowledgeRoutes } from './knowledge';
 import { lanRoutes } from './lan';
 import { offlineRoutes } from './offline';
@@ -41,6 +44,7 @@ export function mountRoutes(app: Express, services: Services): void {
   const routerOf = (routes: Routes) => buildRouter(routes, access);
 
   app.use(routerOf(healthRoutes));
+  app.use(routerOf(artifactFrameRoutes()));
   const auths = routerOf(authRoutes(services.auth));
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);
@@ -50,7 +54,16 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use(routerOf(appIconRoutes(appIconPng)));
   app.use('/api/v1/users', routerOf(usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) })));
   app.use('/api/v1/groups', routerOf(groupsRoutes(services.groups)));
-  app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count(), webSearchEnabled: () => services.web.service.enabled() })));
+  app.use(
+    '/api/config',
+    routerOf(
+      publicConfigRoutes({
+        auth: services.auth,
+        countUsers: () => services.usersRepo.count(),
+        signedInFeatures: [async () => services.code.features(), async () => services.images.service.features(), async () => ({ enable_web_search: await services.web.service.enabled() })],
+      }),
+    ),
+  );
   app.use('/api/v1/configs/lan', routerOf(lanRoutes(services.lan, services.auth)));
   app.use('/api/v1/configs/offline', routerOf(offlineRoutes(services.offline)));
   app.use('/api/v1/configs/suggestions', routerOf(suggestionsRoutes(services.config)));
@@ -78,6 +91,9 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/tasks', routerOf(tasksRoutes(services.tasks)));
   app.use('/api/v1/tools', routerOf(toolsRoutes(services.tools.registry, services.tools.servers)));
   app.use('/api/v1/configs/tool_servers', routerOf(toolServersRoutes(services.tools.servers)));
+  app.use('/api/v1/configs/code_execution', routerOf(codeConfigRoutes(services.code.settings)));
+  app.use('/api/v1/utils', routerOf(codeExecuteRoutes({ settings: services.code.settings, runner: services.code.runner })));
+  app.use('/api/v1/images', routerOf(imagesRoutes({ settings: services.images.settings, images: services.images.service })));
   const knowledge = routerOf(knowledgeRoutes({ knowledge: services.knowledge.service, files: services.files }));
   app.use('/api/knowledge', knowledge);
   app.use('/api/v1/knowledge', knowledge);
@@ -93,6 +109,7 @@ export function mountRoutes(app: Express, services: Services): void {
         embedder: () => services.retrieval.embeddings.current(),
         usage: services.gateway.usage,
         rateLimit: services.boot.v1RateLimit,
+        images: { generate: (user, request, options) => services.images.service.generate(user, request, options), bytes: services.images.bytes, enabled: () => services.images.service.enabledConfig() },
       }),
     ),
     ...openAiFallbacks(services.log),

@@ -25,6 +25,8 @@ import { createHostAllowlist } from './platform/http/host-allowlist';
 import { addressSet } from './platform/http/trusted-proxies';
 import { createProviders } from './providers';
 import { createBuiltin } from './builtin';
+import { createCode } from './code';
+import { createImages } from './images';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './retrieval';
@@ -157,6 +159,9 @@ export async function buildServices(platform: Platform) {
     return { ...set, promptCalls };
   };
   onShutdown(() => tools.close());
+  const code = createCode({ config, files, allowed: (user) => permissions.allows(user, 'features.code_interpreter'), log });
+  onShutdown(() => code.close());
+  const images = createImages({ config, secrets, files, tasks, allowed: (user) => permissions.allows(user, 'features.image_generation'), log });
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
   const retrieval = createRetrieval({
@@ -183,7 +188,7 @@ export async function buildServices(platform: Platform) {
     assertOutboundAllowed(purpose === 'web-engine' ? 'web-search' : 'web-fetch', `http://${host.includes(':') ? `[${host}]` : host}/`);
   const web = createWeb({ config, secrets, permissions, log, gate: webGate, test: platform.webTest });
   const webSearch = createWebSearchPlug({ web: web.service, tasks, rank: retrieval.rankTexts, log });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, webSearch, clock, log });
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, webSearch, codeInterpreter: code.interpreter, imageGeneration: images.stage, clock, log });
   onShutdown(() => completions.shutdown());
   onShutdown(() => web.service.close());
   onShutdown(() => retrieval.stop());
@@ -240,7 +245,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

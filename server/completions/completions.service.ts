@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { forbidden } from '../platform/http/errors';
 import { STOPPED_BY_PERSON, type ChatsService } from '../chats';
-import type { CompletionRequest, StopAnswerRequest, StopAnswerResponse } from '../contracts/completions';
+import type { CompletionRequest, CompletionSource, StopAnswerRequest, StopAnswerResponse } from '../contracts/completions';
 import type { FilesService } from '../files';
 import type { Models } from '../models';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { CompletionSource } from '../contracts/completions';
-import type { AnswerOutcome, ClientTools, CompletionCaller, MemoryPlug, NoteSourcer, PreparedCompletion, Retriever, ToolResolver, WebSearchPlug } from './pipeline-types';
+import type { AnswerOutcome, ClientTools, CodeInterpreterPlug, CompletionCaller, ImageGenerationPlug, MemoryPlug, NoteSourcer, PreparedCompletion, Retriever, ToolResolver, WebSearchPlug } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { RunningAnswers, type RunningAnswer } from './running-answers';
@@ -23,6 +22,8 @@ import { injectContext, noRetrieval, unmatchedStatus } from './stages/retrieval'
 import { afterAnswerStage } from './stages/tasks';
 import { injectMemories } from './stages/memory';
 import { EMPTY_TOOLS, mergeToolSets, noTools } from './stages/tools';
+import { withInterpreter } from './stages/interpreter';
+import { makeImageFirst } from './stages/image';
 
 export interface CompletionsDeps {
   models: Pick<Models, 'resolveForChat'>;
@@ -36,6 +37,10 @@ export interface CompletionsDeps {
   tools?: ToolResolver;
   /** Web search for turns that ask for it (`features.web_search`); refused without it. */
   webSearch?: WebSearchPlug;
+  /** `features.code_interpreter` (the code domain); refused without it. */
+  codeInterpreter?: CodeInterpreterPlug;
+  /** `features.image_generation` (the images domain); refused without it. */
+  imageGeneration?: ImageGenerationPlug;
   clock: Clock;
   log: Logger;
 }
@@ -55,6 +60,8 @@ export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
   let retriever: Retriever = deps.retriever ?? noRetrieval;
   let toolResolver: ToolResolver = deps.tools ?? noTools;
+  let codeInterpreter: CodeInterpreterPlug | undefined = deps.codeInterpreter;
+  let imageGeneration: ImageGenerationPlug | undefined = deps.imageGeneration;
   const webSearch: WebSearchPlug | undefined = deps.webSearch;
   let memory: MemoryPlug | undefined;
   let noteSources: NoteSourcer | undefined;
@@ -93,6 +100,16 @@ export function createCompletionsService(deps: CompletionsDeps) {
       toolResolver = next;
     },
 
+    /** Replaces image generation (tests plug a fake one in). */
+    useImageGeneration(next: ImageGenerationPlug): void {
+      imageGeneration = next;
+    },
+
+    /** Replaces the code interpreter (tests plug a fake one in). */
+    useCodeInterpreter(next: CodeInterpreterPlug): void {
+      codeInterpreter = next;
+    },
+
     /** Registers memory (the memories domain); without it `features.memory` is refused. */
     useMemory(next: MemoryPlug): void {
       memory = next;
@@ -112,6 +129,8 @@ export function createCompletionsService(deps: CompletionsDeps) {
       // Memory: the caller's relevant memories join the system context, before any sources.
       const recalled = request.features?.memory ? await recallStage(user, request, signal) : undefined;
       if (recalled) messages = injectMemories(messages, recalled);
+      // What the web's sources are added to once found (memories kept, no sources yet).
+      const beforeSources = messages;
 
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
       const seen = await imagesStage({ files }, refs, messages, seesImages(resolved.meta.all, resolved.providerRef.kind));
@@ -135,10 +154,23 @@ export function createCompletionsService(deps: CompletionsDeps) {
       if (request.features?.web_search) {
         if (!webSearch) throw forbidden('Web search is not available', 'WEB_SEARCH_DISABLED');
         if ((await webSearch.prepare({ user, resolved })) === 'tools') tools = mergeToolSets(tools, webSearch.tools(user));
-        else web = { messages: modelStage.messages };
+        else web = { messages: beforeSources };
       }
       // Models calling tools natively also get `remember` and `recall` while memory is on.
       if (recalled && memory && resolved.params.extra?.function_calling === 'native') tools = mergeToolSets(tools, memory.tools(user));
+
+      let interpreter: PreparedCompletion['interpreter'];
+      if (request.features?.code_interpreter) {
+        if (!codeInterpreter) throw forbidden('The code interpreter is not available', 'CODE_INTERPRETER_DISABLED');
+        if (resolved.meta.capabilities?.code_interpreter === false) throw forbidden(`The model ${request.model} cannot use the code interpreter`, 'CODE_INTERPRETER_NOT_SUPPORTED');
+        ({ interpreter, messages } = withInterpreter(await codeInterpreter.prepare({ user, chatId: chat?.id, fileIds: refs.filter((r) => r.type === 'file').map((r) => r.id) }), resolved, messages));
+      }
+
+      let image: PreparedCompletion['imageGeneration'];
+      if (request.features?.image_generation) {
+        if (!imageGeneration) throw forbidden('Image generation is not available', 'IMAGE_GENERATION_DISABLED');
+        image = await imageGeneration.prepare({ user });
+      }
 
       return {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
@@ -154,6 +186,8 @@ export function createCompletionsService(deps: CompletionsDeps) {
         ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
         ...(web ? { webSearch: web } : {}),
+        ...(interpreter ? { interpreter } : {}),
+        ...(image ? { imageGeneration: image } : {}),
         ...(recalled && recalled.length > 0 ? { memories: recalled } : {}),
       };
     },
@@ -185,7 +219,9 @@ export function createCompletionsService(deps: CompletionsDeps) {
           // Knowledge first, then the web: one numbering for both.
           const sources = [...prepared.retrieval.sources, ...found];
           const retrieval = { ...prepared.retrieval, sources };
-          answering = { ...prepared, retrieval, messages: injectContext(prepared.webSearch.messages, retrieval) };
+          const messages = injectContext(prepared.webSearch.messages, retrieval);
+          // The interpreter's prompt goes after the sources, as in `prepare`.
+          answering = { ...prepared, retrieval, messages: prepared.interpreter ? withInterpreter(prepared.interpreter, prepared.resolved, messages).messages : messages };
         }
       }
       if (prepared.memories?.length) await emit({ type: 'memories', memories: prepared.memories });
@@ -193,7 +229,9 @@ export function createCompletionsService(deps: CompletionsDeps) {
       if (sources.length > 0) await emit({ type: 'sources', sources });
       const unmatched = unmatchedStatus(prepared.retrieval);
       if (unmatched) await emit({ type: 'status', status: unmatched });
-      let outcome = await answerStage(answering, signal, emit, draft);
+      const image = await makeImageFirst(answering, signal, emit);
+      let outcome = image.stopped ?? (await answerStage(image.prepared, signal, emit, draft));
+      if (image.step) outcome.toolSteps = [image.step, ...(outcome.toolSteps ?? [])];
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
       // Stopped by the person: what their screen showed is what is kept (words still on their way are dropped).
       const shown = running?.shown;

@@ -66,7 +66,7 @@ export const CompletionRequest = z.object({
   tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
   /** The caller's name for this answer (with `chat_id`): `POST /api/chat/stop` can stop it by this name before the saved ids arrive. */
   stream_id: z.string().min(1).max(100).optional(),
-  /** Abilities turned on for this answer (`web_search`: search the web first, or give the model web tools; `memory`: what the caller's memories say joins the system context). */
+  /** Abilities turned on for this answer (`web_search`: search the web first, or give the model web tools; `code_interpreter`: the model runs Python; `image_generation`: an image is made first; `memory`: what the caller's memories say joins the system context). */
   features: CompletionFeatures.optional(),
   ...Generation,
   /** The common workspace sends overrides here too; top-level values win. */
@@ -100,6 +100,8 @@ export interface CompletionStatus {
   /** The line in English; the UI words it from the other fields where it knows the action. */
   description: string;
   done: boolean;
+  /** Image generation: how far the engine is, in percent, when it tells. */
+  progress?: number;
   /** Web search: the queries searched. */
   queries?: string[];
   /** Web search: the pages being read, or read. */

@@ -60,7 +60,7 @@ export const V1ChatCompletionRequest = z.object({
   stop: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(16)]).nullish(),
   /** Only one choice is generated. */
   n: z.literal(1).nullish(),
-  /** Parley extension (Open WebUI's `features`): `{web_search: true}` searches the web for the answer; `{memory: true}` adds what the caller's memories say to the system context. */
+  /** Parley extension (Open WebUI's `features`): `{web_search: true}` searches the web for the answer, `{code_interpreter: true}` lets the model run Python, `{image_generation: true}` makes an image first, `{memory: true}` adds what the caller's memories say to the system context. */
   features: CompletionFeatures.optional(),
   /** The end user, for the caller's own records; not used. */
   user: z.string().max(256).optional(),

@@ -1,9 +1,11 @@
+import { V1ImageGenerationRequest, V1ImagesResponse } from '../contracts/images';
 import { V1ChatCompletion, V1ChatCompletionRequest, V1EmbeddingsRequest, V1EmbeddingsResponse, V1Model, V1ModelList } from '../contracts/openai';
 import type { Models } from '../models';
 import { notFound } from '../platform/http/errors';
 import { route, type Routes } from '../platform/http/route';
 import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
 import { embeddings, type EmbeddingsDeps } from './embeddings';
+import { imageGenerations, type V1ImagesDeps } from './images';
 import { presentV1Model } from './models-list';
 import { v1RateLimit } from './rate-limit';
 
@@ -12,6 +14,8 @@ export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   models: Pick<Models, 'available'>;
   /** Requests per minute per key; 0 = unlimited. */
   rateLimit: number;
+  /** Image generation (the images domain); refusals (off, no permission) come from it. */
+  images: V1ImagesDeps & { enabled(): Promise<unknown> };
 }
 
 /**
@@ -47,6 +51,29 @@ export function gatewayRoutes(deps: GatewayRoutesDeps): Routes {
       async (ctx) => {
         await chatCompletions(deps, ctx);
         return undefined;
+      },
+    ),
+    route(
+      {
+        method: 'post',
+        path: '/images/generations',
+        guard: 'user',
+        permission: 'features.image_generation',
+        authorize: async (ctx) => {
+          await deps.images.enabled();
+          await rateLimit(ctx);
+        },
+        body: V1ImageGenerationRequest,
+        invalid: 400,
+        summary: 'OpenAI image generation through the configured engine (b64_json by default)',
+        response: V1ImagesResponse,
+      },
+      ({ user, body, res }) => {
+        const stop = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) stop.abort();
+        });
+        return imageGenerations(deps.images, user, body, stop.signal, () => Math.floor(Date.now() / 1000));
       },
     ),
     route(

@@ -54,6 +54,8 @@ test('an admin turns web search on with SearXNG; the globe searches, the status 
   await expect(globe).toHaveAttribute('aria-pressed', 'false');
   await globe.click();
   await expect(globe).toHaveAttribute('aria-pressed', 'true');
+  // The globe sits beside the code interpreter's toggle (on by default), which stays off.
+  await expect(page.getByTestId('code-interpreter-toggle')).toHaveAttribute('aria-pressed', 'false');
 
   openai.reply({ text: 'High tide is at 06:40 on Saturday [1].', chunks: 8, delayMs: 150 });
   await sendMessage(page, 'When is high tide at Gull Bay on Saturday?');

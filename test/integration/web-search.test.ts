@@ -154,6 +154,21 @@ describe('web search', () => {
       expect(system.content).not.toContain('Copyright');
     });
 
+    it('searches with the code interpreter and memory on together: the model gets the memory, the web pages and how to run Python', async () => {
+      expect((await server.as(alice.token).get('/api/config')).body.features).toMatchObject({ enable_web_search: true, enable_code_interpreter: true });
+      await server.as(alice.token).post('/api/v1/memories/add', { content: 'My boat is moored at Gull Bay' });
+      const res = await server.as(alice.token).post('/api/chat/completions', { model: 'gpt-fake', messages: [{ role: 'user', content: 'When is high tide at Gull Bay for my boat?' }], features: { web_search: true, code_interpreter: true, memory: true } });
+      expect(res.status).toBe(200);
+      expect(res.body.sources.map((s: any) => s.source.url)).toContain(page('tides'));
+      expect(res.body.memories.map((m: any) => m.content)).toEqual(['My boat is moored at Gull Bay']);
+      const sent = openai.lastChat()!.body;
+      const system = sent.messages[0].content as string;
+      expect(system).toContain('My boat is moored at Gull Bay');
+      expect(system).toMatch(/<source id="1" name="Tides of Gull Bay">[^<]*06:40/);
+      expect(system).toContain('#### Code interpreter');
+      expect(sent.tools.map((t: any) => t.function.name)).toContain('execute_python');
+    });
+
     it('answers JSON with the web sources, and on /v1 too', async () => {
       const json = await server.as(alice.token).post('/api/chat/completions', { model: 'gpt-fake', messages: [{ role: 'user', content: 'Gull Bay ferry last crossing' }], features: { web_search: true } });
       expect(json.status).toBe(200);

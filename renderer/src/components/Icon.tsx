@@ -3,6 +3,9 @@ import type { SVGProps } from 'react';
 // A small set of line icons (24×24, stroke), drawn after the Lucide set (ISC licence).
 const PATHS = {
   plus: 'M12 5v14M5 12h14',
+  code: 'M16 18l6-6-6-6M8 6l-6 6 6 6',
+  image: 'M3 5h18v14H3zM8.5 11a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zM21 15l-5-5L5 19',
+  panel: 'M3 5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zM15 3v18',
   menu: 'M4 6h16M4 12h16M4 18h16',
   sidebar: 'M3 5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zM9 3v18',
   search: 'M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16zM21 21l-4.3-4.3',

@@ -5,6 +5,8 @@ import { usePendingSignups } from '../../hooks/use-pending-signups';
 import { useT, type StringKey } from '../../lib/i18n';
 import { BuiltinPanel } from '../builtin/BuiltinPanel';
 import { AuthPanel } from './AuthPanel';
+import { CodeExecutionPanel } from './CodeExecutionPanel';
+import { ImagesPanel } from './ImagesPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
 import { LanPanel } from './LanPanel';
@@ -28,6 +30,8 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'web-search', label: 'admin.webSearch' },
   { path: 'tasks', label: 'admin.tasks' },
+  { path: 'code', label: 'admin.code' },
+  { path: 'images', label: 'admin.images' },
   { path: 'lan', label: 'admin.lan' },
   { path: 'api-usage', label: 'admin.apiUsage' },
 ];
@@ -79,6 +83,8 @@ export default function AdminPage() {
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="web-search" element={<WebSearchPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
+        <Route path="code" element={<CodeExecutionPanel />} />
+        <Route path="images" element={<ImagesPanel />} />
         <Route
           path="lan"
           element={

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { requestedModel } from '../../app/chat-link';
@@ -16,7 +16,11 @@ import { useT } from '../../lib/i18n';
 import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './composer/Composer';
-import { useWebSearchAvailable } from './composer/web-search-toggle';
+import { useFeatureAvailable } from './composer/feature-availability';
+import { CodeBlockContext } from '../../components/markdown/code-actions';
+import { useOpenArtifact } from '../artifacts/artifacts';
+
+const ArtifactPanel = lazy(() => import('../artifacts/ArtifactPanel'));
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
@@ -91,14 +95,19 @@ export default function ChatPage() {
     localStorage.setItem(MODEL_KEY, id);
   };
 
-  const webSearchAvailable = useWebSearchAvailable(models.data?.find((m) => m.id === model));
+  const artifact = useOpenArtifact();
+  const codeContext = useMemo(() => ({ conversation: key }), [key]);
+  const pickedModel = models.data?.find((m) => m.id === model);
+  const canSearch = useFeatureAvailable('web_search', pickedModel);
+  const canCode = useFeatureAvailable('code_interpreter', pickedModel);
+  const canImage = useFeatureAvailable('image_generation', pickedModel);
   const abilities = useAbilities();
   const chosenMemory = choicesOf(key).memory;
   const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
   const suggestMemories = abilities.memories && settings.memory_suggestions === true;
   const ctx: ChatContext = useMemo(
-    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, webSearchAvailable, memory, suggestMemories }),
-    [queryClient, navigate, systemPrompt, webSearchAvailable, memory, suggestMemories],
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { web_search: canSearch, code_interpreter: canCode, image_generation: canImage }, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, canSearch, canCode, canImage, memory, suggestMemories],
   );
   const streaming = !!conversation?.streamingId;
 
@@ -112,6 +121,7 @@ export default function ChatPage() {
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
       onContinue: (id) => model && void continueAnswer(key, id, model),
       onEditAnswer: (id, text) => void editAnswer(key, id, text),
+      onEditImage: (file, prompt) => model && void sendMessage(key, prompt, model, [{ type: 'file', id: file.id, name: file.name }], { ...ctx, features: { image_generation: true } }),
       onRate:
         ratingOn && ratingsChat
           ? (id, rating, reason) =>
@@ -144,7 +154,7 @@ export default function ChatPage() {
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}
-      webSearchAvailable={webSearchAvailable}
+      model={pickedModel}
       onStop={() => stop(key)}
       onSend={(text, files, options?: SendOptions) => {
         const answerWith = options?.model ?? model;
@@ -165,6 +175,8 @@ export default function ChatPage() {
   }
 
   return (
+    <CodeBlockContext.Provider value={codeContext}>
+    <div className="chat-split">
     <div className="chat-page">
       {topbar ? (
         createPortal(picker, topbar)
@@ -229,5 +241,12 @@ export default function ChatPage() {
         </Modal>
       )}
     </div>
+    {artifact && artifact.conversation === key && (
+      <Suspense fallback={<aside className="artifact-panel"><Loading /></aside>}>
+        <ArtifactPanel artifact={artifact} />
+      </Suspense>
+    )}
+    </div>
+    </CodeBlockContext.Provider>
   );
 }

@@ -25,6 +25,8 @@ export interface MessageActions {
   onContinue(id: string): void;
   /** Saves a changed answer as a new version. */
   onEditAnswer(id: string, text: string): void;
+  /** Asks for a changed version of an image an answer made ("edit this image"). */
+  onEditImage?: (file: { id: string; name: string }, prompt: string) => void;
   /** Rates an answer (1, -1, or 0 to take the rating back); undefined when rating is off. */
   onRate?: (id: string, rating: number, reason?: string) => void;
 }
@@ -150,7 +152,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           {t('chat.knowledgeUnmatched', { names: (unmatched.names ?? []).join(', ') })}
         </div>
       )}
-      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} />}
+      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} onEditImage={streaming ? undefined : actions.onEditImage} />}
       {editing ? (
         <form
           className="edit-box"

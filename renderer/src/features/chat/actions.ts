@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { chatsApi, type ChatMessage } from '../../api/chats';
-import { stopAnswer, streamCompletion } from '../../api/completions';
+import { stopAnswer, streamCompletion, type CompletionFeatures } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { memoriesApi } from '../../api/memories';
 import { settingsApi } from '../../api/settings';
@@ -15,14 +15,28 @@ export interface ChatContext {
   navigate(to: string, options?: { replace?: boolean }): void;
   /** Tool ids to offer the model; by default those turned on in the conversation's composer. */
   toolIds?: string[];
-  /** Web search can be used now (on, permitted, and the model can): the composer's globe then applies. */
-  webSearchAvailable?: boolean;
   /** The user's personal system prompt, sent first. */
   system?: string;
+  /** Chat features that can be used now with the chosen model (on, permitted, the model can): turned on in the composer, they are sent. */
+  available?: { web_search?: boolean; code_interpreter?: boolean; image_generation?: boolean };
+  /** Features for this answer only, whatever the composer says ("edit this image"). */
+  features?: { code_interpreter?: boolean; image_generation?: boolean };
   /** Memory on: the person's relevant memories join the context. */
   memory?: boolean;
   /** After an answer, ask the task model for things worth remembering (memory suggestions on). */
   suggestMemories?: boolean;
+}
+
+/** The `features` of a completion: what this answer asks for, else what is on in the composer and can be used. */
+function featuresOf(key: string, ctx: ChatContext): CompletionFeatures | undefined {
+  const chosen = choicesOf(key);
+  const features: CompletionFeatures = ctx.features ?? {
+    ...(chosen.webSearch && ctx.available?.web_search ? { web_search: true } : {}),
+    ...(chosen.codeInterpreter && ctx.available?.code_interpreter ? { code_interpreter: true } : {}),
+    ...(chosen.imageGeneration && ctx.available?.image_generation ? { image_generation: true } : {}),
+  };
+  const withMemory = ctx.memory ? { ...features, memory: true } : features;
+  return Object.keys(withMemory).length > 0 ? withMemory : undefined;
 }
 
 /** How the service should save a turn. */
@@ -87,7 +101,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
   const files = lastUser?.files?.map((f) => ({ type: f.type, id: f.id }));
   // Regenerations and follow-ups use the tools still turned on in the composer.
   const toolIds = ctx.toolIds ?? choicesOf(key).toolIds;
-  const webSearch = ctx.webSearchAvailable === true && choicesOf(key).webSearch;
+  const features = featuresOf(key, ctx);
   const controller = new AbortController();
   controllers.get(key)?.abort();
   controllers.set(key, controller);
@@ -117,7 +131,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, stream_id: assistantId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(toolIds.length ? { tool_ids: toolIds } : {}),
-        ...(webSearch || ctx.memory ? { features: { ...(webSearch ? { web_search: true } : {}), ...(ctx.memory ? { memory: true } : {}) } } : {}),
+        ...(features ? { features } : {}),
       },
       {
         onDelta: (text) => {

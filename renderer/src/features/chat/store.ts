@@ -102,6 +102,10 @@ export interface ComposerChoices {
   knowledge: FileRef[];
   /** Search the web for the next answers (the globe). */
   webSearch: boolean;
+  /** The model may run Python for the next answers (the code interpreter). */
+  codeInterpreter?: boolean;
+  /** An image is made for the next answers. */
+  imageGeneration?: boolean;
   /** Memory on for this conversation; undefined follows the person's setting. */
   memory?: boolean;
 }

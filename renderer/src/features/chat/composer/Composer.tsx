@@ -34,7 +34,7 @@ export function Composer({
   models = [],
   choices,
   onChoices,
-  webSearchAvailable = false,
+  model,
 }: {
   onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
   onStop: () => void;
@@ -48,8 +48,8 @@ export function Composer({
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
-  /** Web search is on, permitted, and the chosen model can use it: the globe is shown. */
-  webSearchAvailable?: boolean;
+  /** The model the next message goes to. */
+  model?: PickableModel;
 }) {
   const t = useT();
   const [text, setText] = useState('');
@@ -113,7 +113,7 @@ export function Composer({
 
   const feature: ComposerFeatureProps = {
     disabled,
-    webSearchAvailable,
+    model,
     choices,
     onChoices,
     addFiles: uploads.add,
