@@ -17,7 +17,7 @@ import type { Clock } from './platform/clock';
 import { dialectOf, type Db } from './platform/db/knex';
 import { tableFeed } from './platform/db/table-cache';
 import { createJobs } from './platform/jobs';
-import { assertOutboundAllowed } from './platform/net/outbound';
+import { assertOutboundAllowed, outboundFetch } from './platform/net/outbound';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
@@ -161,7 +161,17 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   const code = createCode({ config, files, allowed: (user) => permissions.allows(user, 'features.code_interpreter'), log });
   onShutdown(() => code.close());
-  const images = createImages({ config, secrets, files, tasks, allowed: (user) => permissions.allows(user, 'features.image_generation'), log });
+  // Image engines pass the offline guard on every request, redirect and ComfyUI socket.
+  const images = createImages({
+    config,
+    secrets,
+    files,
+    tasks,
+    allowed: (user) => permissions.allows(user, 'features.image_generation'),
+    log,
+    fetch: outboundFetch('image'),
+    beforeConnect: (url) => assertOutboundAllowed('image', url),
+  });
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
   const retrieval = createRetrieval({

@@ -25,6 +25,8 @@ const EXTERNAL = {
   model: 'https://huggingface.co/example/tiny/resolve/main/tiny.Q4_K_M.gguf',
   searxng: 'https://searx.example.com/search',
   page: 'https://news.example.com/article',
+  images: 'https://images.example.com/v1',
+  comfyui: 'https://comfy.example.com',
 };
 
 let server: TestServer | undefined;
@@ -167,6 +169,31 @@ const STEPS: Step[] = [
       if (offline) {
         expect(res.status).toBe(403);
         expect(res.body.detail).toContain('news.example.com (web-fetch)');
+      }
+    },
+  },
+  {
+    name: 'making an image (OpenAI-compatible)',
+    async run({ server: s, admin, offline }) {
+      const config = (await s.as(admin.token).get('/api/v1/images/config')).body as Record<string, unknown>;
+      const saved = await s.as(admin.token).post('/api/v1/images/config/update', { ...config, ENABLE_IMAGE_GENERATION: true, IMAGE_GENERATION_ENGINE: 'openai', IMAGES_OPENAI_API_BASE_URL: EXTERNAL.images, IMAGES_OPENAI_API_KEY: 'sk-outside' });
+      expect(saved.status, saved.text).toBe(200);
+      const res = await s.as(admin.token).post('/api/v1/images/generations', { prompt: 'a lighthouse' });
+      if (offline) {
+        expect(res.status).toBe(403);
+        expect(res.body.detail).toContain('images.example.com (image)');
+      }
+    },
+  },
+  {
+    name: 'making an image (ComfyUI)',
+    async run({ server: s, admin, offline }) {
+      const config = (await s.as(admin.token).get('/api/v1/images/config')).body as Record<string, unknown>;
+      expect((await s.as(admin.token).post('/api/v1/images/config/update', { ...config, ENABLE_IMAGE_GENERATION: true, IMAGE_GENERATION_ENGINE: 'comfyui', COMFYUI_BASE_URL: EXTERNAL.comfyui })).status).toBe(200);
+      const res = await s.as(admin.token).post('/api/v1/images/generations', { prompt: 'a lighthouse' });
+      if (offline) {
+        expect(res.status).toBe(403);
+        expect(res.body.detail).toContain('comfy.example.com (image)');
       }
     },
   },

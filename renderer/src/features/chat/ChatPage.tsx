@@ -150,7 +150,6 @@ export default function ChatPage() {
     <Composer
       streaming={streaming}
       disabled={!model}
-      model={model}
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}

@@ -30,7 +30,6 @@ export function Composer({
   streaming,
   disabled,
   prefill,
-  model,
   models = [],
   choices,
   onChoices,
@@ -41,14 +40,12 @@ export function Composer({
   streaming: boolean;
   disabled?: boolean;
   prefill?: string;
-  /** The model chosen to answer (an `@` mention answers instead). */
-  model?: string | null;
   /** Models that can be mentioned with `@`. */
   models?: PickableModel[];
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
-  /** The model the next message goes to. */
+  /** The model chosen to answer the next message (an `@` mention answers instead). */
   model?: PickableModel;
 }) {
   const t = useT();
@@ -75,7 +72,7 @@ export function Composer({
     };
   }, []);
 
-  const answering = models.find((m) => m.id === (mentions.mention?.id ?? model));
+  const answering = models.find((m) => m.id === (mentions.mention?.id ?? model?.id));
   const blindToImages = uploads.hasImage && !!answering && !seesImages(answering.meta, answering.provider);
   const canSend = !disabled && !streaming && !uploads.busy && text.trim().length > 0;
 
