@@ -1,10 +1,11 @@
+import type * as WhisperBinding from '@fugood/whisper.node';
 import type { TranscribeResult, WhisperContext } from '@fugood/whisper.node';
 import { AudioDecodeError, decodeSpeech } from '../decode/decode-audio';
 import { toInt16, WHISPER_RATE } from '../decode/resample';
 import { speechWindows } from './speech-windows';
 import type { EngineErrorCode, EngineReply, EngineRequest, TranscribeOptions, TranscriptResult, WhisperModelRef } from './protocol';
 
-type Binding = typeof import('@fugood/whisper.node');
+type Binding = typeof WhisperBinding;
 
 class EngineFailure extends Error {
   constructor(
