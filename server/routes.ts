@@ -1,4 +1,6 @@
 import type { Express } from 'express';
+import { buildRouter, type RouteAccess, type Routes } from './platform/http/route';
+import { sessionGuards } from './session';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { attachmentRoutes, chatsRoutes } from './chats';
@@ -18,7 +20,7 @@ import { builtinRoutes } from './builtin';
 import { retrievalRoutes } from './retrieval';
 import { ratingsRoutes } from './ratings';
 import { desktopHandoverRoutes, firstRunSetupRoutes } from './desktop';
-import { suggestionsRoutes } from './config/suggestions';
+import { suggestionsRoutes } from './config';
 import type { Services } from './services';
 import { toolServersRoutes, toolsRoutes } from './tools';
 import { groupsRoutes } from './groups';
@@ -29,6 +31,10 @@ import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
 
 /** Mounts every domain's routes. Each domain adds one line here. */
 export function mountRoutes(app: Express, services: Services): void {
+  const access: RouteAccess = { guards: sessionGuards, allows: (user, permission) => services.permissions.allows(user, permission) };
+  /** The Express router of a domain's declared routes, with the session's guards and the permissions service. */
+  const routerOf = (routes: Routes) => buildRouter(routes, access);
+
   app.get('/health', (_req, res) => {
     res.json({ status: true });
   });
@@ -54,7 +60,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/models', modelsRoutes(services.models));
   app.use('/api/v1/chats', attachmentRoutes(services), chatLibraryRoutes({ chats: services.chats, ...services.chatLibrary }), chatsRoutes(services.chats));
   app.use('/api/v1/folders', foldersRoutes(services.folders));
-  app.use('/api/v1/prompts', promptsRoutes(services.prompts));
+  app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
   app.use('/api/v1/chats', ratingsRoutes({ ratings: services.ratings, chats: services.chats }));
   app.use('/api/v1/files', filesRoutes(services.files));
   app.use('/api/chat', completionsRoutes(services.completions));

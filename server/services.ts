@@ -11,8 +11,7 @@ import { createGateway } from './gateway';
 import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
-import { createMembershipsRepo } from './groups/memberships.repo';
-import { createGroupsRepo, createGroupsService } from './groups';
+import { createGroupsRepo, createGroupsService, createMembershipsRepo } from './groups';
 import { hashPassword } from './auth/passwords';
 import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
@@ -61,7 +60,7 @@ export async function buildServices(platform: Platform) {
   const config = createConfigService(createConfigRepo(db), clock);
   await config.warm();
   const memberships = createMembershipsRepo(db);
-  const permissions = createPermissionsService({ config, memberships });
+  const permissions = createPermissionsService({ config, groupsOf: (userId) => memberships.grantsOf(userId) });
   const tokens = createTokenService(await loadJwtKey(secrets));
   const authRepo = createAuthRepo(db);
   const auth = createAuthService({
@@ -168,7 +167,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, memberships, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

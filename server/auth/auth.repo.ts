@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/knex';
-import { createTableCache, tableFeed } from '../users/table-cache';
+import { createTableCache, tableFeed } from '../platform/db/table-cache';
 
 interface ApiKeyRow {
   user_id: string;

@@ -3,7 +3,7 @@ import { AddUserRequest, AuthConfigUpdate, SigninRequest, SignupRequest, UpdateP
 import { cameThroughLan } from '../platform/http/listener-tags';
 import { validateBody } from '../platform/http/validate';
 import type { AuthService } from './auth.service';
-import { authOf, requireAdmin, requireSession, requireUser } from './authenticate';
+import { authOf, requireAdmin, requireSession, requireUser } from '../session';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 /** Section 4.1: accounts, sessions, API keys and the auth admin settings. Mounted at `/auths` and `/api/v1/auths`. */

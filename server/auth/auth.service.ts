@@ -6,7 +6,7 @@ import type { Clock } from '../platform/clock';
 import { sha256Hex } from '../platform/crypto';
 import { readJson, writeJson } from '../platform/db/json';
 import { onUniqueViolation } from '../platform/db/translate-error';
-import { badRequest, forbidden, type HttpError, notFound, unauthorized } from '../platform/http/errors';
+import { badRequest, forbidden, notFound } from '../platform/http/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { parseDuration } from '../platform/duration';
@@ -14,7 +14,7 @@ import type { AddressSet } from '../platform/http/trusted-proxies';
 import type { PermissionsService } from '../permissions';
 import type { SecretStore } from '../secrets';
 import { isPrimaryAdmin, presentUser, safeImageUrl, type UserRow, type UsersRepo } from '../users';
-import type { AuthContext, AuthFailure } from './auth-context';
+import type { AuthContext, AuthFailure } from '../session';
 import { AuthConfigSection } from './auth-config';
 import type { AuthRepo } from './auth.repo';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
@@ -319,11 +319,3 @@ export function createAuthService(deps: AuthServiceDeps) {
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
-
-/** 401 for a request whose credentials failed, with a message saying why. */
-export function authFailureError(failure: AuthFailure | undefined): HttpError {
-  if (failure === 'expired') return unauthorized('Your session has expired; sign in again', 'TOKEN_EXPIRED');
-  if (failure === 'api_key_disabled') return forbidden('API keys are disabled by the administrator', 'API_KEYS_DISABLED');
-  if (failure === 'invalid') return unauthorized('Invalid token or API key', 'INVALID_TOKEN');
-  return unauthorized('Not authenticated', 'NOT_AUTHENTICATED');
-}

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Router } from 'express';
-import { packageRoot } from '../platform/paths';
+import { appVersion } from '../platform/app-version';
 import type { PublicConfig } from '../contracts/public-config';
 import type { AuthService } from './auth.service';
 
@@ -9,19 +7,6 @@ import type { AuthService } from './auth.service';
 export interface PublicConfigDeps {
   auth: Pick<AuthService, 'getConfig'>;
   countUsers(): Promise<number>;
-}
-
-let cachedVersion: string | undefined;
-/** The version in package.json, read once. */
-export function appVersion(): string {
-  if (cachedVersion === undefined) {
-    try {
-      cachedVersion = String((JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0.0.0');
-    } catch {
-      cachedVersion = '0.0.0';
-    }
-  }
-  return cachedVersion;
 }
 
 /** `GET /api/config`, without authentication: onboarding state and the sign-up switch for the first screen. */

@@ -1,6 +1,6 @@
 import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../platform/http/errors';
-import { limiterClass } from './limiter-class';
+import { limiterClass } from '../platform/limiter-class';
 
 /** How many failures per IP are allowed for each one allowed per account. */
 const IP_FACTOR = 5;

@@ -1,6 +1,6 @@
 import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../platform/http/errors';
-import { limiterClass } from './limiter-class';
+import { limiterClass } from '../platform/limiter-class';
 
 /**
  * Caps account creation by sign-up per IP per hour, so a stranger on the LAN cannot flood the

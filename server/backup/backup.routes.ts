@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireAdmin } from '../auth';
+import { requireAdmin } from '../session';
 import type { BackupService } from './backup.service';
 
 /** Admin backups: create, list, download, delete. Restores run offline (`npm run restore`). */

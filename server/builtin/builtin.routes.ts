@@ -1,11 +1,11 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { Router } from 'express';
-import { authOf, requireAdmin, requireUser } from '../auth';
+import { authOf, requireAdmin, requireUser } from '../session';
 import { BuiltinConfigUpdate, BuiltinDownloadRequest, BuiltinImportPathRequest, BuiltinModelKind, BuiltinModelUpdate, type BuiltinModel } from '../contracts/builtin';
 import { badRequest } from '../platform/http/errors';
 import { parseOrThrow, validateBody } from '../platform/http/validate';
-import type { Builtin } from './index';
+import type { Builtin } from './builtin.module';
 import { recommendedFor } from './recommended-models';
 
 const AS_400 = { status: 400 } as const;

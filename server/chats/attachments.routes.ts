@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { presentAttachment, receiveUploads, type FilesService } from '../files';
 import { forbidden } from '../platform/http/errors';
 import type { PermissionsService } from '../permissions';

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { ChatExportQuery, ChatImportRequest, ChatSearchQuery, ChatTagRequest } from '../contracts/chat-library';
 import { MoveChatToFolderRequest } from '../contracts/folders';
 import { validateBody, validateQuery } from '../platform/http/validate';

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import {
   AddMessageRequest,
   ArchiveRequest,

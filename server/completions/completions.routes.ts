@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { Router } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { CompletionRequest, type ChatCompletion } from '../contracts/completions';
 import { HttpError } from '../platform/http/errors';
 import { validateBody } from '../platform/http/validate';

@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/knex';
-import { tableFeed } from '../users/table-cache';
+import { tableFeed } from '../platform/db/table-cache';
 
 interface ConfigRow {
   key: string;

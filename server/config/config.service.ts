@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../platform/clock';
-import { createTableCache } from '../users/table-cache';
+import { createTableCache } from '../platform/db/table-cache';
 import type { ConfigRepo } from './config.repo';
 
 /** A named settings section: its schema and its defaults. */

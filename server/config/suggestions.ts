@@ -1,8 +1,5 @@
-import { Router } from 'express';
-import { requireAdmin, requireUser } from '../auth';
 import { PromptSuggestions, type PromptSuggestion } from '../contracts/suggestions';
-import { validateBody } from '../platform/http/validate';
-import { defineSection, type ConfigService } from './config.service';
+import { defineSection } from './config.service';
 
 /** What a fresh install suggests on the empty chat. */
 export const DEFAULT_SUGGESTIONS: PromptSuggestion[] = [
@@ -14,15 +11,3 @@ export const DEFAULT_SUGGESTIONS: PromptSuggestion[] = [
 
 /** The suggested prompts (Open WebUI's `suggestion_prompts` of the UI settings), admin-editable. */
 export const SuggestionsSection = defineSection('ui_suggestions', PromptSuggestions, { suggestions: DEFAULT_SUGGESTIONS });
-
-/** `/api/v1/configs/suggestions`: any user reads the suggested prompts, admins replace the list. */
-export function suggestionsRoutes(config: ConfigService): Router {
-  const router = Router();
-  router.get('/', requireUser, async (_req, res) => {
-    res.json(await config.get(SuggestionsSection));
-  });
-  router.post('/', requireAdmin, validateBody(PromptSuggestions), async (req, res) => {
-    res.json(await config.set(SuggestionsSection, req.body as PromptSuggestions));
-  });
-  return router;
-}

@@ -52,3 +52,12 @@ export const DEFAULT_PERMISSIONS: Permissions = {
   chat: { file_upload: true, delete: true, share: true, export: true },
   features: { web_search: true, image_generation: true, code_interpreter: true },
 };
+
+/** One permission, named `area.name` (`workspace.prompts`, `chat.file_upload`). */
+export type PermissionKey = { [A in keyof Permissions]: `${A}.${keyof Permissions[A] & string}` }[keyof Permissions];
+
+/** Whether a permissions object grants one permission. */
+export function grants(permissions: Permissions, key: PermissionKey): boolean {
+  const [area, name] = key.split('.') as [keyof Permissions, string];
+  return (permissions[area] as Record<string, boolean>)[name] === true;
+}

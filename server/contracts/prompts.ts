@@ -19,14 +19,15 @@ export const PromptForm = z.object({
 export type PromptForm = z.infer<typeof PromptForm>;
 
 /** A prompt of the library. */
-export interface Prompt {
-  command: string;
-  user_id: string;
-  title: string;
-  content: string;
+export const Prompt = z.object({
+  command: z.string(),
+  user_id: z.string(),
+  title: z.string(),
+  content: z.string(),
   /** Last change, epoch seconds. */
-  timestamp: number;
-  access_control: AccessControl;
+  timestamp: z.number(),
+  access_control: AccessControl,
   /** Whether the caller may change or delete it. */
-  write_access: boolean;
-}
+  write_access: z.boolean(),
+});
+export type Prompt = z.infer<typeof Prompt>;

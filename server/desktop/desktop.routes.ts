@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireAdmin } from '../auth/authenticate';
-import { setSessionCookie } from '../auth/session-cookie';
+import { requireAdmin } from '../session';
+import { setSessionCookie } from '../auth';
 import { forbidden } from '../platform/http/errors';
 import { cameThroughLan } from '../platform/http/listener-tags';
 import { validateQuery } from '../platform/http/validate';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { presentStoredFile } from './files.present';
 import type { FilesService } from './files.service';
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { authOf } from '../auth';
+import { authOf } from '../session';
 import type { CompletionRequest } from '../contracts/completions';
 import type { V1ChatCompletion, V1ChatCompletionRequest } from '../contracts/openai';
 import type { ClientTools, CompletionResult, CompletionsService, PreparedCompletion } from '../completions';

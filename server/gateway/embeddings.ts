@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { authOf } from '../auth';
+import { authOf } from '../session';
 import type { V1EmbeddingsRequest, V1EmbeddingsResponse } from '../contracts/openai';
 import { HttpError, badRequest } from '../platform/http/errors';
 import type { Embedder } from '../retrieval';

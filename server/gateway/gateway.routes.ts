@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { V1ChatCompletionRequest, V1EmbeddingsRequest, type V1ModelList } from '../contracts/openai';
 import type { Models } from '../models';
 import type { Logger } from '../platform/log';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
-import { limiterClass } from '../auth/limiter-class';
-import { authOf } from '../auth';
+import { limiterClass } from '../platform/limiter-class';
+import { authOf } from '../session';
 import { tooManyRequests } from '../platform/http/errors';
 
 /**

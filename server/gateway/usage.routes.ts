@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireAdmin } from '../auth';
+import { requireAdmin } from '../session';
 import { ApiUsageQuery } from '../contracts/api-usage';
 import { validateQuery } from '../platform/http/validate';
 import type { UsageService } from './usage';

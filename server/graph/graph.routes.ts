@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser, type AuthService } from '../auth';
+import type { AuthService } from '../auth';
+import { authOf, requireUser } from '../session';
 import { GraphStatusQuery, GraphToggleRequest, type GraphStatusResponse } from '../contracts/graph';
 import { validateBody, validateQuery } from '../platform/http/validate';
 import { forceGraphSource } from './graph-library';

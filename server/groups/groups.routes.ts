@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authOf, requireAdmin, requireUser } from '../auth';
+import { authOf, requireAdmin, requireUser } from '../session';
 import { CreateGroupRequest, GroupUserIdsRequest, UpdateGroupRequest } from '../contracts/groups';
 import { validateBody } from '../platform/http/validate';
 import type { GroupsService } from './groups.service';

@@ -6,13 +6,9 @@ export interface GroupGrantRow {
   permissions: string;
 }
 
-/** Read access to group memberships, used by permission resolution and access checks. */
+/** Read access to group memberships, used by permission resolution and access checks (as `groupsOf`). */
 export function createMembershipsRepo(db: Db) {
   return {
-    async groupIdsOf(userId: string): Promise<string[]> {
-      const rows = await db('group_members').where({ user_id: userId }).select<{ group_id: string }[]>('group_id');
-      return rows.map((r) => r.group_id);
-    },
     async grantsOf(userId: string): Promise<GroupGrantRow[]> {
       return db('groups')
         .join('group_members', 'groups.id', 'group_members.group_id')

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import yazl from 'yazl';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import { KnowledgeCreate, KnowledgeFileRequest, KnowledgeUpdate } from '../contracts/knowledge';
 import type { FilesService } from '../files';
 import { validateBody } from '../platform/http/validate';

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { authOf, requireAdmin, type AuthService } from '../auth';
+import type { AuthService } from '../auth';
+import { authOf, requireAdmin } from '../session';
 import { LanConfigUpdate, lanQrText } from '../contracts/lan';
 import { badRequest, conflict } from '../platform/http/errors';
 import { validateBody, validateQuery } from '../platform/http/validate';

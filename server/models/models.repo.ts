@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/knex';
-import { createTableCache, tableFeed } from '../users/table-cache';
+import { createTableCache, tableFeed } from '../platform/db/table-cache';
 
 /** Rows kept by id at most; past this the cache starts over. */
 const CACHE_LIMIT = 2_000;

@@ -1,9 +1,9 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireAdmin, requireUser } from '../auth';
+import { authOf, requireAdmin, requireUser } from '../session';
 import { CreateModelRequest, ModelIdQuery, ModelListQuery, ModelsConfigUpdate, UpdateModelRequest } from '../contracts/models';
 import { validateBody, validateQuery } from '../platform/http/validate';
 import { modelsPermissionRequired } from './models.errors';
-import type { Models } from './index';
+import type { Models } from './models.module';
 
 /** GET /api/models (admin): the merged base models of every enabled provider. Mounted at `/api/models`. */
 export function baseModelsRoutes(models: Models): Router {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { V1Error } from '../contracts/openai';
+import { V1ChatCompletionChunk, V1Error } from '../contracts/openai';
+import { docOf, type Guard, type RouteDoc } from '../platform/http/route';
 import type { RouteEntry } from '../platform/http/route-table';
-import { VALIDATES, type ValidatedPart } from '../platform/http/validate';
-import { STREAM_CHUNK, type Access, type OperationDoc } from './operations';
+import { legacyDocOf } from './operations';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -38,23 +38,14 @@ function createConverter(components: Record<string, JsonSchema>) {
   };
 }
 
-/** The access a route's own guards demand, else the catalogue's, else public. */
-function accessOf(route: RouteEntry, doc: OperationDoc): Access {
-  const names = route.handlers.map((h) => (typeof h === 'function' ? h.name : ''));
-  if (names.includes('requireAdmin')) return 'admin';
-  if (names.includes('requireUser')) return 'user';
-  if (names.includes('requireSession')) return 'session';
-  return doc.access ?? 'public';
-}
-
-const ACCESS_TEXT: Record<Access, string> = {
+const ACCESS_TEXT: Record<Guard, string> = {
   public: 'No authentication.',
   session: 'Any signed-in account, pending ones included.',
   user: 'A verified account (role user or admin).',
   admin: 'Administrators only.',
 };
 
-function responseContent(doc: OperationDoc, schema: JsonSchema): Record<string, unknown> {
+function responseContent(doc: RouteDoc, schema: JsonSchema): Record<string, unknown> {
   const chunk = { $ref: '#/components/schemas/ChatCompletionChunk' };
   switch (doc.produces) {
     case 'event-stream':
@@ -67,6 +58,8 @@ function responseContent(doc: OperationDoc, schema: JsonSchema): Record<string, 
       return { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } };
     case 'png':
       return { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } };
+    case 'svg':
+      return { 'image/svg+xml': { schema: { type: 'string', contentMediaType: 'image/svg+xml' } } };
     case 'html':
       return { 'text/html': { schema: { type: 'string' } } };
     default:
@@ -74,15 +67,21 @@ function responseContent(doc: OperationDoc, schema: JsonSchema): Record<string, 
   }
 }
 
+/** The success answer of an operation: 200 with its content, or 303 for a redirect. */
+function successResponse(doc: RouteDoc, schema: JsonSchema): Record<string, unknown> {
+  if (doc.produces === 'redirect') return { '303': { description: 'See Other: the `Location` header says where to go' } };
+  return { '200': { description: 'OK', content: responseContent(doc, schema) } };
+}
+
 /**
- * Builds the OpenAPI 3.1 document from the mounted routes: request bodies and query parameters
- * from the zod schemas their validators use, responses from the zod contracts named in the
- * catalogue, access from their guards. Routes without a catalogue entry are reported, not guessed.
+ * Builds the OpenAPI 3.1 document from the mounted routes and the declaration each carries
+ * (`route()` in platform/http/route.ts): summary, access, permission, request body and query
+ * parameters, the 200 answer's schema. Routes mounted without a declaration are reported, not guessed.
  */
-export function buildOpenApiDocument(routes: RouteEntry[], catalogue: Record<string, OperationDoc>, version: string): OpenApiBuild {
+export function buildOpenApiDocument(routes: RouteEntry[], version: string): OpenApiBuild {
   const components: Record<string, JsonSchema> = {};
   const convert = createConverter(components);
-  components.ChatCompletionChunk = convert(STREAM_CHUNK, 'output');
+  components.ChatCompletionChunk = convert(V1ChatCompletionChunk, 'output');
   components.Error = ERROR_DETAIL;
   components.OpenAIError = convert(V1Error, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
@@ -90,38 +89,36 @@ export function buildOpenApiDocument(routes: RouteEntry[], catalogue: Record<str
 
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
-    const doc = catalogue[key];
+    const doc = docOf(route.handlers) ?? legacyDocOf(route);
     if (!doc) {
       missing.push(key);
       continue;
     }
-    const validated = route.handlers.map((h) => (h as { [VALIDATES]?: ValidatedPart })[VALIDATES]).filter((v): v is ValidatedPart => v !== undefined);
-    const body = validated.find((v) => v.part === 'body');
-    const query = validated.find((v) => v.part === 'query');
     const parameters: unknown[] = pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-    if (query) {
-      const schema = convert(query.schema, 'input');
+    if (doc.query) {
+      const schema = convert(doc.query, 'input');
       const required = new Set((schema.required as string[] | undefined) ?? []);
       for (const [name, property] of Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {})) {
         parameters.push({ name, in: 'query', required: required.has(name), schema: property, ...(typeof property.description === 'string' ? { description: property.description } : {}) });
       }
     }
-    const access = accessOf(route, doc);
+    const access = doc.guard;
     const isV1 = route.path.startsWith('/v1/');
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       summary: doc.summary,
-      description: `Access: ${ACCESS_TEXT[access]}`,
+      description: `Access: ${ACCESS_TEXT[access]}${doc.permission ? ` Needs the permission \`${doc.permission}\` (admins hold every permission).` : ''}`,
       tags: [tagOf(route.path)],
       'x-parley-access': access,
+      ...(doc.permission ? { 'x-parley-permission': doc.permission } : {}),
       security: access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
       ...(parameters.length > 0 ? { parameters } : {}),
       responses: {
-        '200': { description: 'OK', content: responseContent(doc, doc.response ? convert(doc.response, 'output') : {}) },
+        ...successResponse(doc, doc.response ? convert(doc.response, 'output') : {}),
         default: { description: isV1 ? 'Error, in OpenAI’s shape' : 'Error', content: { 'application/json': { schema: { $ref: isV1 ? '#/components/schemas/OpenAIError' : '#/components/schemas/Error' } } } },
       },
     };
-    if (body) operation.requestBody = { required: true, content: { 'application/json': { schema: convert(body.schema, 'input') } } };
+    if (doc.body) operation.requestBody = { required: true, content: { 'application/json': { schema: convert(doc.body, 'input') } } };
     else if (doc.consumes === 'multipart') operation.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } };
     const template = openApiPath(route.path);
     paths[template] = { ...paths[template], [route.method.toLowerCase()]: operation };

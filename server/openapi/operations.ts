@@ -1,6 +1,9 @@
 import type { z } from 'zod';
+import type { RouteDoc } from '../platform/http/route';
+import type { RouteEntry } from '../platform/http/route-table';
+import { VALIDATES, type ValidatedPart } from '../platform/http/validate';
 import { ApiUsageReport } from '../contracts/api-usage';
-import { V1ChatCompletion, V1ChatCompletionChunk, V1EmbeddingsResponse, V1Model, V1ModelList } from '../contracts/openai';
+import { V1ChatCompletion, V1EmbeddingsResponse, V1Model, V1ModelList } from '../contracts/openai';
 
 /** Who may call an operation, when its guard is not on the route itself. */
 export type Access = 'public' | 'session' | 'user' | 'admin';
@@ -230,5 +233,20 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/embeddings': op('Embeddings from the configured engine (float or base64)', { response: V1EmbeddingsResponse }),
 };
 
-/** The chunk schema of streamed /v1 answers, published as a component. */
-export const STREAM_CHUNK = V1ChatCompletionChunk;
+/** The declaration of a route not yet declared with `route()`, from this table, its guards' names and its validators. */
+export function legacyDocOf(route: RouteEntry): RouteDoc | undefined {
+  const doc = OPERATIONS[`${route.method} ${route.path}`];
+  if (!doc) return undefined;
+  const names = route.handlers.map((h) => (typeof h === 'function' ? h.name : ''));
+  const guard = names.includes('requireAdmin') ? 'admin' : names.includes('requireUser') ? 'user' : names.includes('requireSession') ? 'session' : (doc.access ?? 'public');
+  const validated = route.handlers.map((h) => (h as { [VALIDATES]?: ValidatedPart })[VALIDATES]).filter((v): v is ValidatedPart => v !== undefined);
+  return {
+    summary: doc.summary,
+    guard,
+    body: validated.find((v) => v.part === 'body')?.schema,
+    query: validated.find((v) => v.part === 'query')?.schema,
+    response: doc.response,
+    produces: doc.produces ?? 'json',
+    consumes: doc.consumes,
+  };
+}

@@ -14,6 +14,8 @@ export interface PromptCaller {
 }
 
 const promptNotFound = () => notFound('Prompt not found', 'PROMPT_NOT_FOUND');
+/** The refusal without the `workspace.prompts` permission. */
+export const promptsForbidden = () => forbidden('You are not allowed to create prompts', 'PROMPTS_FORBIDDEN');
 
 function accessOf(row: PromptRow): AccessControl {
   return row.access_control === null ? null : readJson<AccessControl>(row.access_control, {});
@@ -37,9 +39,7 @@ export function createPromptsService(deps: { repo: PromptsRepo; permissions: Per
   });
 
   async function mayCreate(caller: PromptCaller): Promise<void> {
-    if (caller.role !== 'admin' && !(await permissions.effective(caller)).workspace.prompts) {
-      throw forbidden('You are not allowed to create prompts', 'PROMPTS_FORBIDDEN');
-    }
+    if (!(await permissions.allows(caller, 'workspace.prompts'))) throw promptsForbidden();
   }
 
   /** A prompt the caller may read; one they may not read answers like a missing one. */
@@ -61,14 +61,11 @@ export function createPromptsService(deps: { repo: PromptsRepo; permissions: Per
   /** Without `sharing`-style rights a non-admin's public prompt stays private, like models. */
   async function storedAccess(caller: PromptCaller, value: AccessControl | undefined): Promise<string | null> {
     if (value === undefined) return writeJson({});
-    if (value === null && caller.role !== 'admin' && !(await permissions.effective(caller)).sharing.public_models) return writeJson({});
+    if (value === null && !(await permissions.allows(caller, 'sharing.public_models'))) return writeJson({});
     return value === null ? null : writeJson(value);
   }
 
   return {
-    /** Checks `workspace.prompts` (routes call it before validating the body). */
-    requireCreate: mayCreate,
-
     /** Prompts the caller may read, by command. */
     async list(caller: PromptCaller): Promise<Prompt[]> {
       const who = await permissions.principal(caller);

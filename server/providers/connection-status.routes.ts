@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import type { ConnectionStatus } from '../contracts/connection-status';
 import type { ModelCatalog } from './model-catalog';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireAdmin } from '../auth';
+import { requireAdmin } from '../session';
 import {
   CompatSettingsUpdate,
   CompatVerifyRequest,

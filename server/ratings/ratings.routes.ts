@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authOf, requireUser } from '../auth';
+import { authOf, requireUser } from '../session';
 import type { ChatsService } from '../chats';
 import { RateMessageRequest } from '../contracts/ratings';
 import { validateBody } from '../platform/http/validate';

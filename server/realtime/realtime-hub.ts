@@ -1,6 +1,6 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server as SocketServer, type Socket } from 'socket.io';
-import type { AuthContext } from '../auth/auth-context';
+import type { AuthContext } from '../session';
 import type { Logger } from '../platform/log';
 import type { PostgresCluster } from './postgres-cluster';
 

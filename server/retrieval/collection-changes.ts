@@ -1,5 +1,5 @@
 import { dialectOf, type Db } from '../platform/db/knex';
-import { watchTableChanges } from '../users/table-changes';
+import { watchTableChanges } from '../platform/db/table-changes';
 
 /** A change another instance made, as announced on PostgreSQL (migration 202611270102). */
 export interface CollectionChange {

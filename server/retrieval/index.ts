@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ConfigService } from '../config';
 import { dialectOf, type DatabaseLocation, type Db } from '../platform/db/knex';
-import { watchTableChanges } from '../users/table-changes';
+import { watchTableChanges } from '../platform/db/table-changes';
 import type { Clock } from '../platform/clock';
 import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';

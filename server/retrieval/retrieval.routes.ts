@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf, requireAdmin, requireUser } from '../auth';
-import type { UserRow } from '../users';
+import { authOf, requireAdmin, requireUser } from '../session';
+import type { SessionUser } from '../session';
 import { EmbeddingConfigUpdate, QueryCollectionRequest, RetrievalConfigUpdate, type QueryCollectionResponse } from '../contracts/retrieval';
 import { validateBody } from '../platform/http/validate';
 import type { EmbeddingService } from './embedding/embedding.service';
@@ -14,7 +14,7 @@ export function retrievalRoutes(deps: {
   settings: RetrievalSettings;
   embeddings: EmbeddingService;
   /** Runs a query over collections the caller may read (the knowledge domain checks access). */
-  query: (user: UserRow, request: QueryCollectionRequest) => Promise<QueryCollectionResponse>;
+  query: (user: SessionUser, request: QueryCollectionRequest) => Promise<QueryCollectionResponse>;
 }): Router {
   const router = Router();
   router.get('/config', requireAdmin, async (_req, res) => {

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { authOf, requireAdmin, requireUser } from '../auth';
+import { authOf, requireAdmin, requireUser } from '../session';
 import { ToolCreateRequest, ToolServersConfig, ToolServerVerifyRequest, ToolUpdateRequest, type OAuthAuthorizeResponse } from '../contracts/tools';
 import { publicOriginOf } from '../platform/http/public-origin';
 import { validateBody, validateQuery } from '../platform/http/validate';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../platform/db/knex';
 import type { Role } from '../contracts/auth';
 import type { UserOrderBy } from '../contracts/users';
-import { createTableCache, tableFeed } from './table-cache';
+import { createTableCache, tableFeed } from '../platform/db/table-cache';
 
 /** A row of `users`. JSON columns are text. */
 export interface UserRow {

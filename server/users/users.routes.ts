@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { authOf, requireAdmin, requireUser } from '../auth';
+import { authOf, requireAdmin, requireUser } from '../session';
 import { Permissions } from '../contracts/permissions';
 import {
   AdminUserUpdate,

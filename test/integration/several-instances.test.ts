@@ -2,7 +2,7 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../server/secrets';
-import { FEED_APPLICATION_NAME } from '../../server/users/table-changes-postgres';
+import { FEED_APPLICATION_NAME } from '../../server/platform/db/table-changes-postgres';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { createTestDatabase, dropTestDatabase, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
 import { startTestServer, type TestServer } from '../helpers/server';

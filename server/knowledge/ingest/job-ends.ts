@@ -1,5 +1,5 @@
 import { dialectOf, type Db } from '../../platform/db/knex';
-import { watchTableChanges } from '../../users/table-changes';
+import { watchTableChanges } from '../../platform/db/table-changes';
 
 /**
  * Calls `listener` with the key of every job of `kind` another instance than `instance` ended

@@ -7,7 +7,7 @@ const TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config'];
  * Dialect fork (PostgreSQL only; SQLite's update hook already reports every write on its one
  * connection): after any insert, update or delete on a cached table, `pg_notify` on the
  * `parley_table_changes` channel with the table's name, so every instance on this database (each
- * LISTENing, see server/users/table-changes-postgres.ts) drops what it cached. One notice per
+ * LISTENing, see server/platform/db/table-changes-postgres.ts) drops what it cached. One notice per
  * statement; PostgreSQL delivers it on commit and folds repeats within a transaction.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db } from '../platform/db/knex';
+import type { Db } from './knex';
 
 /** The channel the `parley_table_changes` triggers notify, with the changed table's name as payload. */
 export const TABLE_CHANGES_CHANNEL = 'parley_table_changes';

@@ -1,8 +1,26 @@
-import type { UserRow } from '../users/users.repo';
+import type { Role } from '../contracts/auth';
+
+/**
+ * The signed-in account as a request sees it: the stored user row's columns (JSON columns as
+ * text). `users`' `UserRow` satisfies it; it lives here so the guards need no domain.
+ */
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  is_primary_admin: number | boolean;
+  profile_image_url: string;
+  info: string;
+  settings: string;
+  created_at: number;
+  updated_at: number;
+  last_active_at: number;
+}
 
 /** Who made a request, and how they proved it. */
 export interface AuthContext {
-  user: UserRow;
+  user: SessionUser;
   /** `jwt` for a session token (header or cookie), `api_key` for an `sk-` key. */
   via: 'jwt' | 'api_key';
   /** The session token's id and expiry, for sign-out and refresh. */

@@ -1,4 +1,4 @@
-import { dialectOf, type Db } from '../platform/db/knex';
+import { dialectOf, type Db } from './knex';
 import { connectionStringOf, startPostgresChangeFeed } from './table-changes-postgres';
 
 /** Called with the table name after a row of it was inserted, updated or deleted. */

@@ -1,4 +1,4 @@
-import type { Db } from '../platform/db/knex';
+import type { Db } from './knex';
 import { watchTableChanges } from './table-changes';
 
 /** Subscribes to changes of some tables; `isActive()` false means a change may go unseen. */
