@@ -20,11 +20,6 @@ export function setLanguage(code: string | undefined): void {
   for (const l of listeners) l();
 }
 
-/** The current language code. */
-export function getLanguage(): string {
-  return language;
-}
-
 /**
  * Picks the plural form of `one form|other form` for the number in `count` (or `n`), by the
  * language's plural rules; texts without `|` are returned as they are.

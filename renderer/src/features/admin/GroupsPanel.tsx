@@ -4,12 +4,12 @@ import type { Group } from '../../../../server/contracts/groups';
 import type { PartialPermissions } from '../../../../server/contracts/permissions';
 import { groupsApi } from '../../api/groups';
 import { usersApi } from '../../api/users';
-import { useConfirm } from '../../components/Confirm';
-import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { ErrorNotice, messageOf } from '../../components/Feedback';
 import { TextArea, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
+import { ItemActions, ResourceIcon, ResourceList, ResourceRow } from '../../components/ResourceList';
 import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
@@ -20,7 +20,6 @@ export function GroupsPanel() {
   const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
-  const confirm = useConfirm();
   const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const remove = useMutation({ mutationFn: (id: string) => groupsApi.remove(id), onSuccess: () => void qc.invalidateQueries({ queryKey: ['groups'] }), onError: (e) => toast(messageOf(e), 'error') });
@@ -33,38 +32,21 @@ export function GroupsPanel() {
           {t('admin.addGroup')}
         </button>
       </div>
-      {groups.isPending && <Loading />}
-      {groups.isError && <ErrorNotice error={groups.error} onRetry={() => void groups.refetch()} />}
-      {groups.data?.length === 0 && <div className="empty card">{t('admin.noGroups')}</div>}
-      {groups.data && groups.data.length > 0 && (
-        <div className="list">
-          {groups.data.map((g) => (
-            <div key={g.id} className="list-item">
-              <span className="avatar" style={{ background: 'var(--accent-soft)', color: 'var(--accent)' }}>
-                <Icon name="users" size={16} />
-              </span>
-              <div className="grow">
-                <div style={{ fontWeight: 600 }}>{g.name}</div>
-                <div className="small muted truncate">{g.description || '—'}</div>
-              </div>
-              <span className="badge">{t('admin.groupMembersCount', { count: g.user_ids.length })}</span>
-              <button type="button" className="icon-btn small" onClick={() => setEditing(g)} aria-label={`${t('common.edit')}: ${g.name}`}>
-                <Icon name="pencil" size={15} />
-              </button>
-              <button
-                type="button"
-                className="icon-btn small"
-                aria-label={`${t('common.delete')}: ${g.name}`}
-                onClick={async () => {
-                  if (await confirm(t('admin.deleteGroupConfirm', { name: g.name }), { action: t('common.delete') })) remove.mutate(g.id);
-                }}
-              >
-                <Icon name="trash" size={15} />
-              </button>
-            </div>
-          ))}
-        </div>
-      )}
+      <ResourceList query={groups} layout="rows" empty={t('admin.noGroups')} itemKey={(g) => g.id}>
+        {(g) => (
+          <ResourceRow
+            icon={<ResourceIcon name="users" />}
+            title={g.name}
+            subtitle={g.description}
+            end={
+              <>
+                <span className="badge">{t('admin.groupMembersCount', { count: g.user_ids.length })}</span>
+                <ItemActions name={g.name} onEdit={() => setEditing(g)} onDelete={() => remove.mutate(g.id)} confirmDelete={t('admin.deleteGroupConfirm', { name: g.name })} />
+              </>
+            }
+          />
+        )}
+      </ResourceList>
       {editing && <GroupEditor group={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={() => (setEditing(null), void qc.invalidateQueries({ queryKey: ['groups'] }))} />}
     </section>
   );

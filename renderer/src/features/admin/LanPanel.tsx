@@ -9,7 +9,7 @@ import { copyText } from '../../lib/clipboard';
 import { desktop, openLink } from '../../lib/desktop';
 import { useT } from '../../lib/i18n';
 import { LanPasswordDialog } from './LanPasswordDialog';
-import { NumberField, numberError } from './NumberField';
+import { NumberField, numberError } from '../../components/NumberField';
 
 const KEY = ['config', 'lan'];
 

@@ -3,7 +3,7 @@ import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
 import { useConfigForm } from '../../hooks/use-config-form';
 import { useT } from '../../lib/i18n';
-import { NumberField, numberError } from './NumberField';
+import { NumberField, numberError } from '../../components/NumberField';
 import { SaveBar } from './SaveBar';
 
 type NumKey = 'CHUNK_SIZE' | 'CHUNK_OVERLAP' | 'PARENT_CHUNK_SIZE' | 'PARENT_CHUNK_OVERLAP' | 'CHILD_CHUNK_SIZE' | 'CHILD_CHUNK_OVERLAP' | 'HTML_CHUNK_SIZE' | 'HTML_MIN_CHUNK_SIZE' | 'HTML_CHUNK_OVERLAP' | 'HTML_CONTEXT_WINDOW' | 'TOP_K' | 'TOP_K_RERANKER';

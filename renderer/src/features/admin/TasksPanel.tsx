@@ -5,7 +5,7 @@ import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { useConfigForm } from '../../hooks/use-config-form';
 import { useT } from '../../lib/i18n';
-import { NumberField, numberError } from './NumberField';
+import { NumberField, numberError } from '../../components/NumberField';
 import { SaveBar } from './SaveBar';
 
 type Flag = 'ENABLE_TITLE_GENERATION' | 'ENABLE_TAGS_GENERATION' | 'ENABLE_FOLLOW_UP_GENERATION' | 'ENABLE_AUTOCOMPLETE_GENERATION' | 'ENABLE_SEARCH_QUERY_GENERATION' | 'ENABLE_RETRIEVAL_QUERY_GENERATION';

@@ -7,7 +7,7 @@ import { groupsApi } from '../../api/groups';
 import { usersApi } from '../../api/users';
 import { useUser } from '../../app/session';
 import { Avatar } from '../../components/Avatar';
-import { useConfirm } from '../../components/Confirm';
+import { ItemActions } from '../../components/ResourceList';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
@@ -27,7 +27,6 @@ export function UsersPanel() {
   const me = useUser();
   const qc = useQueryClient();
   const toast = useToast();
-  const confirm = useConfirm();
   const [query, setQuery] = useState('');
   const [debounced, setDebounced] = useState('');
   const [groupId, setGroupId] = useState('');
@@ -126,20 +125,14 @@ export function UsersPanel() {
                           {t('admin.approve')}
                         </button>
                       )}
-                      <button type="button" className="icon-btn small" onClick={() => setEditing(u)} aria-label={`${t('admin.editUser')}: ${u.name}`}>
-                        <Icon name="pencil" size={15} />
-                      </button>
-                      <button
-                        type="button"
-                        className="icon-btn small"
-                        disabled={u.id === me.id}
-                        aria-label={`${t('common.delete')}: ${u.name}`}
-                        onClick={async () => {
-                          if (await confirm(t('admin.deleteUserConfirm', { name: u.name, email: u.email }), { action: t('common.delete') })) remove.mutate(u.id);
-                        }}
-                      >
-                        <Icon name="trash" size={15} />
-                      </button>
+                      <ItemActions
+                        name={u.name}
+                        onEdit={() => setEditing(u)}
+                        editLabel={t('admin.editUser')}
+                        onDelete={() => remove.mutate(u.id)}
+                        confirmDelete={t('admin.deleteUserConfirm', { name: u.name, email: u.email })}
+                        deleteDisabled={u.id === me.id}
+                      />
                     </div>
                   </td>
                 </tr>

@@ -4,10 +4,10 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { builtinApi, type BuiltinConfigResponse, type BuiltinModel } from '../../api/builtin';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
-import { useConfirm } from '../../components/Confirm';
+import { ItemActions } from '../../components/ResourceList';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
-import { NumberField } from '../admin/NumberField';
+import { NumberField } from '../../components/NumberField';
 import { DownloadProgress } from './DownloadProgress';
 import { formatBytes } from './format';
 import { RecommendedModelSetup } from './recommended-model-setup';
@@ -168,7 +168,6 @@ function StatusCell({ model }: { model: BuiltinModel }) {
 function Library() {
   const qc = useQueryClient();
   const toast = useToast();
-  const confirm = useConfirm();
   const models = useBuiltinModels();
   const act = useMutation({
     mutationFn: async ({ id, action }: { id: string; action: 'pause' | 'resume' | 'cancel' | 'remove' }): Promise<unknown> => builtinApi[action](id),
@@ -232,16 +231,7 @@ function Library() {
                       Cancel
                     </button>
                   ) : (
-                    <button
-                      type="button"
-                      className="btn small"
-                      aria-label={`Delete ${m.name}`}
-                      onClick={async () => {
-                        if (await confirm(`Delete ${m.name} and its file (${formatBytes(m.size)})?`, { action: 'Delete' })) act.mutate({ id: m.id, action: 'remove' });
-                      }}
-                    >
-                      <Icon name="trash" size={14} />
-                    </button>
+                    <ItemActions name={m.name} onDelete={() => act.mutate({ id: m.id, action: 'remove' })} confirmDelete={`Delete ${m.name} and its file (${formatBytes(m.size)})?`} />
                   )}
                 </div>
               </td>

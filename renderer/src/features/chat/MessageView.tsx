@@ -3,7 +3,6 @@ import { Icon } from '../../components/Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { FileChip } from './FileChip';
-import { ChatIcon } from './ChatIcon';
 import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
@@ -11,7 +10,7 @@ import { passageCount, PassageDialog, Sources } from './Sources';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
 
-const Markdown = lazy(() => import('./Markdown'));
+const Markdown = lazy(() => import('../../components/markdown/Markdown'));
 
 export interface MessageActions {
   onCopy(text: string): void;
@@ -188,7 +187,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           <span>{t('chat.stopped')}</span>
           {canContinue && (
             <button type="button" className="btn small ghost" onClick={() => actions.onContinue(node.id)}>
-              <ChatIcon name="play" size={12} />
+              <Icon name="play" size={12} />
               {t('chat.continue')}
             </button>
           )}
@@ -206,7 +205,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
             <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
           </button>
           <button type="button" className="icon-btn small" onClick={() => void copy('markdown')} aria-label={t('chat.copyMarkdown')} title={t('chat.copyMarkdown')}>
-            {copied === 'markdown' ? <Icon name="check" size={15} /> : <ChatIcon name="markdown" size={15} />}
+            {copied === 'markdown' ? <Icon name="check" size={15} /> : <Icon name="markdown" size={15} />}
           </button>
           <ReadAloud text={() => body.current?.innerText ?? node.content} />
           {actions.onRate && <RateAnswer value={rating} onRate={(value, reason) => actions.onRate?.(node.id, value, reason)} />}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PickableModel } from '../../api/models';
 import { Icon } from '../../components/Icon';
+import { useDismiss } from '../../hooks/use-dismiss';
 import { useT } from '../../lib/i18n';
 
 type Pickable = PickableModel & { kind?: string; provider?: string | null; provider_index?: number | null };
@@ -48,12 +49,7 @@ export function ModelPicker({ models, value, onChange, loading, unreachable }: {
   }, [filtered, t]);
   const ordered = useMemo(() => groups.flatMap((g) => g.models.map((e) => e.m)), [groups]);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setOpen(false);
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
   useEffect(() => setCursor(0), [query]);
 
   const choose = (id: string) => {

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useDismiss } from '../../hooks/use-dismiss';
+import { Icon } from '../../components/Icon';
 import { useT } from '../../lib/i18n';
-import { ChatIcon } from './ChatIcon';
 
 const REASONS = ['chat.reasonAccurate', 'chat.reasonHelpful', 'chat.reasonWrong', 'chat.reasonUnhelpful', 'chat.reasonIncomplete'] as const;
 
@@ -10,17 +11,7 @@ export function RateAnswer({ value, onRate }: { value?: { rating: number; reason
   const [asking, setAsking] = useState<number | null>(null);
   const [reason, setReason] = useState('');
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (asking === null) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setAsking(null);
-    const onDown = (e: globalThis.MouseEvent) => !box.current?.contains(e.target as Node) && setAsking(null);
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('mousedown', onDown);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('mousedown', onDown);
-    };
-  }, [asking]);
+  useDismiss(box, asking !== null, () => setAsking(null));
 
   const rate = (rating: number) => {
     if (value?.rating === rating) {
@@ -39,10 +30,10 @@ export function RateAnswer({ value, onRate }: { value?: { rating: number; reason
   return (
     <span className="rate" ref={box}>
       <button type="button" className={`icon-btn small${value?.rating === 1 ? ' active' : ''}`} onClick={() => rate(1)} aria-label={t('chat.goodAnswer')} title={t('chat.goodAnswer')} aria-pressed={value?.rating === 1}>
-        <ChatIcon name="thumbsUp" size={15} />
+        <Icon name="thumbsUp" size={15} />
       </button>
       <button type="button" className={`icon-btn small${value?.rating === -1 ? ' active' : ''}`} onClick={() => rate(-1)} aria-label={t('chat.badAnswer')} title={t('chat.badAnswer')} aria-pressed={value?.rating === -1}>
-        <ChatIcon name="thumbsDown" size={15} />
+        <Icon name="thumbsDown" size={15} />
       </button>
       {asking !== null && (
         <div className="menu rate-menu" role="dialog" aria-label={t('chat.rateWhy')}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
+import { Icon } from '../../components/Icon';
 import { useT } from '../../lib/i18n';
-import { ChatIcon } from './ChatIcon';
 
 /** Reads an answer aloud with the system's speech voices (the browser's speech synthesis); a second click stops. */
 export function ReadAloud({ text }: { text: () => string }) {
@@ -26,7 +26,7 @@ export function ReadAloud({ text }: { text: () => string }) {
   const label = speaking ? t('chat.stopReading') : t('chat.readAloud');
   return (
     <button type="button" className={`icon-btn small${speaking ? ' active' : ''}`} onClick={toggle} aria-label={label} title={label} aria-pressed={speaking}>
-      <ChatIcon name="volume" size={15} />
+      <Icon name="volume" size={15} />
     </button>
   );
 }

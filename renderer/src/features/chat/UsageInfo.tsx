@@ -1,5 +1,5 @@
+import { Icon } from '../../components/Icon';
 import { useT } from '../../lib/i18n';
-import { ChatIcon } from './ChatIcon';
 import type { MessageUsageInfo } from './store';
 
 /** Lines of an answer's usage: tokens, time to first token, tokens per second (what is known). */
@@ -22,7 +22,7 @@ export function UsageInfo({ usage }: { usage: MessageUsageInfo | undefined }) {
   return (
     <span className="usage-info">
       <button type="button" className="icon-btn small" aria-label={t('chat.usage')} aria-describedby={undefined}>
-        <ChatIcon name="info" size={15} />
+        <Icon name="info" size={15} />
       </button>
       <span role="tooltip" className="usage-tip">
         {lines.map((l) => (

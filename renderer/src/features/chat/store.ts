@@ -125,12 +125,6 @@ export function renameConversation(from: string, to: string, chatId: string): vo
   emit();
 }
 
-/** Forgets a conversation. */
-export function dropConversation(key: string): void {
-  conversations.delete(key);
-  emit();
-}
-
 /** Changes one message of a conversation. */
 export function patchNode(key: string, id: string, patch: Partial<MessageNode> | ((n: MessageNode) => Partial<MessageNode>)): void {
   const c = conversations.get(key);

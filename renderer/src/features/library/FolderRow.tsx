@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Folder } from '../../api/library';
 import { useConfirm } from '../../components/Confirm';
 import { Icon } from '../../components/Icon';
+import { useDismiss } from '../../hooks/use-dismiss';
 import { useT } from '../../lib/i18n';
 import { DRAG_FOLDER, isSidebarDrag, readDrop } from './drag';
 import { NameDialog } from './NameDialog';
@@ -19,12 +20,7 @@ export function FolderRow({ folder, depth }: { folder: Folder; depth: number }) 
   const [asking, setAsking] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!menu) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setMenu(false);
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [menu]);
+  useDismiss(ref, menu, () => setMenu(false));
 
   const finishRename = () => {
     setRenaming(false);

@@ -5,7 +5,7 @@ import { libraryApi } from '../../api/library';
 import { isMissing, messageOf } from '../../components/Feedback';
 import { formatDateTime } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
-import { Markdown } from '../chat/Markdown';
+import { Markdown } from '../../components/markdown/Markdown';
 
 /** `/s/{share_id}`: the read-only snapshot of a shared chat, with who shared it. */
 export default function SharedChatPage() {

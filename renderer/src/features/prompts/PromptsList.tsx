@@ -2,23 +2,22 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AccessControl } from '../../../../server/contracts/access';
 import { promptsApi, type Prompt } from '../../api/library';
-import { useConfirm } from '../../components/Confirm';
-import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { messageOf } from '../../components/Feedback';
 import { TextArea, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
+import { ItemActions, ResourceCard, ResourceIcon, ResourceList, ResourceTitle } from '../../components/ResourceList';
 import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
-import { AccessEditor } from '../workspace/AccessEditor';
+import { AccessEditor } from '../../components/AccessEditor';
 
 /** The workspace prompts page: the library of `/commands`, with create, edit and delete. */
 export function PromptsList() {
   const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
-  const confirm = useConfirm();
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
   const [filter, setFilter] = useState('');
   const list = useQuery({ queryKey: ['prompts'], queryFn: promptsApi.list });
@@ -35,47 +34,29 @@ export function PromptsList() {
           {t('prompts.new')}
         </button>
       </div>
-      {list.isPending && <Loading />}
-      {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
-      {list.data?.length === 0 && <div className="empty card">{t('prompts.empty')}</div>}
-      <div className="cards">
-        {shown.map((p) => (
-          <article key={p.command} className="item-card" data-testid="prompt-card">
-            <div className="row">
-              <span className="avatar" style={{ background: 'var(--accent-soft)', color: 'var(--accent)' }}>
-                /
-              </span>
-              <div className="grow" style={{ minWidth: 0 }}>
-                <span className="title truncate" style={{ display: 'block' }}>
-                  {p.title}
-                </span>
-                <div className="row gap-s">
-                  <span className="badge">{p.command}</span>
-                  <span className="badge">{p.access_control === null ? t('prompts.public') : t('prompts.private')}</span>
+      <ResourceList query={list} items={list.data ? shown : undefined} empty={q && list.data?.length ? t('prompts.none', { query: filter.trim() }) : t('prompts.empty')} itemKey={(p) => p.command}>
+        {(p) => (
+          <ResourceCard
+            testId="prompt-card"
+            icon={<ResourceIcon>/</ResourceIcon>}
+            title={<ResourceTitle>{p.title}</ResourceTitle>}
+            meta={
+              <div className="row gap-s">
+                <span className="badge">{p.command}</span>
+                <span className="badge">{p.access_control === null ? t('prompts.public') : t('prompts.private')}</span>
+              </div>
+            }
+            description={p.content.length > 160 ? `${p.content.slice(0, 160)}…` : p.content}
+            footer={
+              p.write_access && (
+                <div className="row end">
+                  <ItemActions name={p.command} onEdit={() => setEditing(p)} onDelete={() => remove.mutate(p.command)} confirmDelete={t('prompts.deleteConfirm', { command: p.command })} />
                 </div>
-              </div>
-            </div>
-            <div className="desc">{p.content.length > 160 ? `${p.content.slice(0, 160)}…` : p.content}</div>
-            {p.write_access && (
-              <div className="row end">
-                <button type="button" className="icon-btn small" aria-label={`${t('common.edit')}: ${p.command}`} onClick={() => setEditing(p)}>
-                  <Icon name="pencil" size={15} />
-                </button>
-                <button
-                  type="button"
-                  className="icon-btn small"
-                  aria-label={`${t('common.delete')}: ${p.command}`}
-                  onClick={async () => {
-                    if (await confirm(t('prompts.deleteConfirm', { command: p.command }), { action: t('common.delete') })) remove.mutate(p.command);
-                  }}
-                >
-                  <Icon name="trash" size={15} />
-                </button>
-              </div>
-            )}
-          </article>
-        ))}
-      </div>
+              )
+            }
+          />
+        )}
+      </ResourceList>
       {editing && <PromptEditor prompt={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </section>
   );

@@ -6,7 +6,7 @@ import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
 import { useRealtime } from '../../hooks/use-realtime';
 import { Sidebar } from './Sidebar';
-import { TopbarSlotContext } from './topbar-slot';
+import { TopbarSlotContext } from '../../components/topbar-slot';
 import './shell.css';
 
 /** The signed-in frame: sidebar (drawer on phones), top bar on phones, and the page. */

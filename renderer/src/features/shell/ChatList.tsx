@@ -8,6 +8,7 @@ import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
+import { useDismiss } from '../../hooks/use-dismiss';
 import { bucketLabel, dateBucket, type DateBucket } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import type { Folder } from '../../api/library';
@@ -157,17 +158,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
   const [title, setTitle] = useState(chat.title);
   const ref = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!menu) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setMenu(false);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenu(false);
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [menu]);
+  useDismiss(ref, menu, () => setMenu(false));
 
   const patch = (changes: Partial<ChatListEntry>) => editPages(qc, (list) => list.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
   const onError = (error: unknown) => {

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useSession, useUser } from '../../app/session';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
+import { useDismiss } from '../../hooks/use-dismiss';
 import { useT } from '../../lib/i18n';
 
 /** The account button at the bottom of the sidebar, with theme and sign out. */
@@ -13,17 +14,7 @@ export function UserMenu() {
   const { signOut } = useSession();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
   return (
     <div ref={ref} style={{ position: 'relative' }}>
       <button type="button" className="user-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>

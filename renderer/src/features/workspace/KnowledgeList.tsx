@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { knowledgeApi } from '../../api/knowledge';
-import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
+import { messageOf } from '../../components/Feedback';
 import { TextArea, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
+import { ResourceCard, ResourceIcon, ResourceList, ResourceTitle } from '../../components/ResourceList';
 import { formatDate } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 
@@ -23,29 +24,22 @@ export function KnowledgeList() {
           {t('workspace.newKnowledge')}
         </button>
       </div>
-      {list.isPending && <Loading />}
-      {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
-      {list.data?.length === 0 && <div className="empty card">{t('workspace.noKnowledge')}</div>}
-      <div className="cards">
-        {list.data?.map((kb) => (
-          <article key={kb.id} className="item-card">
-            <div className="row">
-              <span className="avatar" style={{ background: 'var(--accent-soft)', color: 'var(--accent)' }}>
-                <Icon name="book" size={16} />
-              </span>
-              <Link to={`/workspace/knowledge/${kb.id}`} className="title grow truncate">
-                {kb.name}
-              </Link>
-            </div>
-            <div className="desc">{kb.description || '—'}</div>
-            <div className="row tiny muted">
-              <span>{t('workspace.files', { count: kb.file_count ?? 0 })}</span>
-              <span>·</span>
-              <span>{formatDate(kb.updated_at)}</span>
-            </div>
-          </article>
-        ))}
-      </div>
+      <ResourceList query={list} empty={t('workspace.noKnowledge')} itemKey={(kb) => kb.id}>
+        {(kb) => (
+          <ResourceCard
+            icon={<ResourceIcon name="book" />}
+            title={<ResourceTitle to={`/workspace/knowledge/${kb.id}`}>{kb.name}</ResourceTitle>}
+            description={kb.description ?? ''}
+            footer={
+              <div className="row tiny muted">
+                <span>{t('workspace.files', { count: kb.file_count ?? 0 })}</span>
+                <span>·</span>
+                <span>{formatDate(kb.updated_at)}</span>
+              </div>
+            }
+          />
+        )}
+      </ResourceList>
       {creating && <CreateKnowledge onClose={() => setCreating(false)} />}
     </section>
   );

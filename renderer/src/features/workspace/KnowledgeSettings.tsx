@@ -8,7 +8,7 @@ import { FormFooter } from '../../components/FormFooter';
 import { Modal } from '../../components/Modal';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
-import { AccessEditor } from './AccessEditor';
+import { AccessEditor } from '../../components/AccessEditor';
 import { languageName, ReindexProgress } from './ReindexProgress';
 
 /** Renames a knowledge base, changes its description, its documents' language and who may read and change it. */

@@ -142,6 +142,7 @@ export const en = {
   'chat.toolError': 'Error',
   'chat.dropFiles': 'Drop files to attach',
   'chat.uploadFailed': 'Upload of {name} failed: {detail}',
+  'chat.uploadNoFile': 'The service returned no file.',
   'chat.removeAttachment': 'Remove {name}',
   'chat.notFound': 'This chat does not exist or was deleted.',
   'chat.shortcuts': 'Keyboard shortcuts',

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { useMediaQuery } from '../../hooks/use-media-query';
+import { useMediaQuery } from '../hooks/use-media-query';
 
 /** The free middle of the shell's top bar, where a page may put its own controls. */
 export const TopbarSlotContext = createContext<HTMLElement | null>(null);

@@ -2,7 +2,7 @@ import { memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
-import { Icon } from '../../components/Icon';
+import { Icon } from '../Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import './markdown.css';

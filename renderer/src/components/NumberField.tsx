@@ -1,5 +1,5 @@
-import { TextField } from '../../components/Field';
-import { t } from '../../lib/i18n';
+import { TextField } from './Field';
+import { t } from '../lib/i18n';
 
 /** Checks a number against bounds; returns the message to show, or null. */
 export function numberError(value: unknown, min: number, max: number, integer: boolean): string | null {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AccessControl } from '../../../../server/contracts/access';
-import { groupsApi } from '../../api/groups';
-import { useT } from '../../lib/i18n';
+import type { AccessControl } from '../../../server/contracts/access';
+import { groupsApi } from '../api/groups';
+import { useT } from '../lib/i18n';
 
 function toggleIn(list: string[], id: string): string[] {
   return list.includes(id) ? list.filter((x) => x !== id) : [...list, id];

@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import type { PickableModel } from '../../../api/models';
+import { Icon } from '../../../components/Icon';
+import { useT } from '../../../lib/i18n';
+import { usePromptCommands } from '../../prompts/usePromptCommands';
+import type { ComposerChoices, FileRef } from '../store';
+import { Attachments } from './Attachments';
+import { AutosizeTextarea } from './AutosizeTextarea';
+import { COMPOSER_FEATURES, type ComposerFeatureProps } from './features';
+import { useMentions } from './use-mentions';
+import { useUploads } from './use-uploads';
+
+/** What else a message is sent with: a model mentioned with `@` (this message only) and the tools turned on. */
+export interface SendOptions {
+  model?: string;
+  toolIds?: string[];
+}
+
+/**
+ * The message box: text (Enter sends, Shift+Enter adds a line), `@model` mentions, `/` prompts,
+ * attachments with progress, the toolbar's features (files, knowledge, tools…), send/stop.
+ */
+export function Composer({
+  onSend,
+  onStop,
+  streaming,
+  disabled,
+  prefill,
+  models = [],
+  choices,
+  onChoices,
+}: {
+  onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
+  onStop: () => void;
+  streaming: boolean;
+  disabled?: boolean;
+  prefill?: string;
+  /** Models that can be mentioned with `@`. */
+  models?: PickableModel[];
+  /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
+  choices: ComposerChoices;
+  onChoices: (patch: Partial<ComposerChoices>) => void;
+}) {
+  const t = useT();
+  const [text, setText] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const uploads = useUploads();
+  const mentions = useMentions({ models, setText, area });
+  const prompts = usePromptCommands({ text, setText, area });
+  const { knowledge, toolIds } = choices;
+
+  useEffect(() => {
+    if (prefill !== undefined) setText(prefill);
+  }, [prefill]);
+
+  const canSend = !disabled && !streaming && !uploads.busy && text.trim().length > 0;
+
+  const send = () => {
+    if (!canSend) return;
+    const { mention } = mentions;
+    onSend(text.trim(), [...uploads.saved(), ...knowledge], { ...(mention ? { model: mention.id } : {}), ...(toolIds.length ? { toolIds } : {}) });
+    setText('');
+    uploads.clear();
+    mentions.reset();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (prompts.onKeyDown(e)) return;
+    if (mentions.onKeyDown(e)) return;
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+    if (e.key === 'Escape' && streaming) onStop();
+  };
+
+  const onPaste = (e: ClipboardEvent) => {
+    if (e.clipboardData.files.length > 0) {
+      e.preventDefault();
+      uploads.add(e.clipboardData.files);
+    }
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    if (e.dataTransfer.files.length) uploads.add(e.dataTransfer.files);
+  };
+
+  const feature: ComposerFeatureProps = {
+    disabled,
+    choices,
+    onChoices,
+    addFiles: uploads.add,
+    insertText: (inserted) => {
+      const el = area.current;
+      const start = el?.selectionStart ?? text.length;
+      const end = el?.selectionEnd ?? start;
+      setText((current) => current.slice(0, start) + inserted + current.slice(end));
+      requestAnimationFrame(() => {
+        el?.focus();
+        el?.setSelectionRange(start + inserted.length, start + inserted.length);
+      });
+    },
+    focusInput: () => area.current?.focus(),
+  };
+
+  return (
+    <div
+      className={`composer${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => !e.currentTarget.contains(e.relatedTarget as Node) && setDragging(false)}
+      onDrop={onDrop}
+    >
+      {dragging && <div className="drop-hint">{t('chat.dropFiles')}</div>}
+      <Attachments uploads={uploads.uploads} knowledge={knowledge} onRemoveUpload={uploads.remove} onRemoveKnowledge={(k) => onChoices({ knowledge: knowledge.filter((x) => x.id !== k.id) })} />
+      {mentions.ui}
+      {prompts.ui}
+      <AutosizeTextarea
+        id="chat-input"
+        area={area}
+        className="composer-input"
+        placeholder={t('chat.placeholder')}
+        aria-label={t('chat.placeholder')}
+        value={text}
+        onChange={(e) => {
+          const caret = e.target.selectionStart ?? e.target.value.length;
+          setText(e.target.value);
+          prompts.onChange(e.target.value, caret);
+          mentions.onChange(e.target.value, caret);
+        }}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+        disabled={disabled}
+      />
+      <div className="composer-bar">
+        {COMPOSER_FEATURES.map(({ id, Control }) => (
+          <Control key={id} {...feature} />
+        ))}
+        <div className="grow" />
+        {streaming ? (
+          <button type="button" className="send-btn stop" onClick={onStop} aria-label={t('chat.stop')} title={t('chat.stop')}>
+            <Icon name="stop" size={16} />
+          </button>
+        ) : (
+          <button type="button" className="send-btn" onClick={send} disabled={!canSend} aria-label={t('chat.send')} title={t('chat.send')}>
+            <Icon name="send" size={18} />
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
