@@ -17,6 +17,7 @@ import { lanRoutes } from './lan';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } from './providers';
 import { builtinRoutes } from './builtin';
+import { audioGatewayRoutes, audioRoutes } from './audio';
 import { retrievalRoutes } from './retrieval';
 import { ratingsRoutes } from './ratings';
 import { desktopHandoverRoutes, firstRunSetupRoutes } from './desktop';
@@ -61,6 +62,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/chats', attachmentRoutes(services), chatLibraryRoutes({ chats: services.chats, ...services.chatLibrary }), chatsRoutes(services.chats));
   app.use('/api/v1/folders', foldersRoutes(services.folders));
   app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
+  app.use('/api/v1/audio', routerOf(audioRoutes(services.audio.service, services.audio.settings)));
   app.use('/api/v1/chats', ratingsRoutes({ ratings: services.ratings, chats: services.chats }));
   app.use('/api/v1/files', filesRoutes(services.files));
   app.use('/api/chat', completionsRoutes(services.completions));
@@ -81,6 +83,7 @@ export function mountRoutes(app: Express, services: Services): void {
       embedder: () => services.retrieval.embeddings.current(),
       usage: services.gateway.usage,
       rateLimit: services.boot.v1RateLimit,
+      audio: (router, guard) => audioGatewayRoutes(router, guard, { audio: services.audio.service, allows: (user, key) => services.permissions.allows(user, key) }),
       log: services.log,
     }),
   );

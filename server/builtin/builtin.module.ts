@@ -20,6 +20,8 @@ export interface BuiltinDeps {
   /** Download retry tuning (tests use short back-offs). */
   downloadRetries?: number;
   downloadBackoffMs?: number;
+  /** The speech engine that loads transcription models (whisper.cpp files) before they are listed. */
+  speech?: { probe: (file: string) => Promise<void>; unload: (file: string) => Promise<void> };
 }
 
 /**
@@ -38,6 +40,7 @@ export async function createBuiltin(deps: BuiltinDeps) {
     dir: path.join(deps.dataDir, 'models'),
     probe: (file) => runtime.probe(file),
     unload: (id) => runtime.unload(id),
+    speech: deps.speech,
     clock,
     log,
     retries: deps.downloadRetries,

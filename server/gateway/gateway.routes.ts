@@ -17,6 +17,8 @@ export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   /** Requests per minute per key; 0 = unlimited. */
   rateLimit: number;
   log: Logger;
+  /** `/v1/audio/*`: registers the audio endpoints with the gateway's guard. */
+  audio?: (router: Router, guard: RequestHandler[]) => void;
 }
 
 /**
@@ -43,6 +45,8 @@ export function gatewayRoutes(deps: GatewayRoutesDeps): Router {
   router.post('/chat/completions', ...guard, validateBody(V1ChatCompletionRequest, { status: 400 }), (req, res) => chatCompletions(deps, req, res));
 
   router.post('/embeddings', ...guard, validateBody(V1EmbeddingsRequest, { status: 400 }), (req, res) => embeddings(deps, req, res));
+
+  deps.audio?.(router, guard);
 
   router.use(openAiNotFound);
   router.use(openAiErrorHandler(deps.log));

@@ -211,3 +211,15 @@ export async function readWhisperFile(file: string): Promise<WhisperFileInfo> {
     await handle.close();
   }
 }
+
+/** Whether a file starts with the ggml magic of whisper.cpp model files (GGUF files do not). */
+export async function isWhisperFile(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.readUInt32LE(0) === MAGIC;
+  } finally {
+    await handle.close();
+  }
+}
