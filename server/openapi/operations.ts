@@ -231,6 +231,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     produces: 'json-or-event-stream',
   }),
   'POST /v1/embeddings': op('Embeddings from the configured engine (float or base64)', { response: V1EmbeddingsResponse }),
+  'POST /v1/audio/transcriptions': op('OpenAI transcription: multipart `file` (wav, webm, ogg, mp3, flac; m4a through a provider), `response_format` json, text or verbose_json; needs chat.stt', { consumes: 'multipart' }),
+  'POST /v1/audio/speech': op('OpenAI speech: `{model, input, voice, response_format, speed}` → audio bytes (wav or pcm from the offline voice); needs chat.tts', { produces: 'binary' }),
 };
 
 /** The declaration of a route not yet declared with `route()`, from this table, its guards' names and its validators. */

@@ -199,6 +199,14 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/folders/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/folders/${await r.folder()}/update`), over: { other: 403, admin: 403 } },
   'DELETE /api/v1/folders/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/folders/${await r.folder()}`), over: { other: 403, admin: 403 } },
   // A private prompt answers someone else like a missing one (404), which the guard counts as let through.
+  'GET /api/v1/audio/config': { access: 'admin' },
+  'POST /api/v1/audio/config/update': { access: 'admin' },
+  'GET /api/v1/audio/engines': { access: 'user' },
+  'POST /api/v1/audio/transcriptions': { access: 'user' },
+  'POST /api/v1/audio/speech': { access: 'user' },
+  'GET /api/v1/audio/models': { access: 'user' },
+  'GET /api/v1/audio/voices': { access: 'user' },
+
   'GET /api/v1/prompts': { access: 'user' },
   'POST /api/v1/prompts/create': { access: 'user' },
   'GET /api/v1/prompts/command/:command': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}`) },
@@ -304,6 +312,8 @@ const ROWS: Record<string, Row> = {
   'GET /v1/models/*id': { access: 'user', path: P(() => '/v1/models/no/such-model') },
   'POST /v1/chat/completions': { access: 'user' },
   'POST /v1/embeddings': { access: 'user' },
+  'POST /v1/audio/transcriptions': { access: 'user' },
+  'POST /v1/audio/speech': { access: 'user' },
   'GET /api/v1/usage': { access: 'admin' },
   'GET /api/openapi.json': { access: 'public' },
 };
