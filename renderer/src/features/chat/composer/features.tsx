@@ -7,6 +7,7 @@ import { useT } from '../../../lib/i18n';
 import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
+import { MicButton } from '../../audio/MicButton';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
 export interface ComposerFeatureProps {
@@ -105,4 +106,5 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'attach', Control: AttachFiles },
   { id: 'knowledge', Control: KnowledgeToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'mic', Control: MicButton },
 ];
