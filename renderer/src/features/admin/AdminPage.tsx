@@ -2,6 +2,7 @@ import './admin.css';
 import { NavLink, Navigate, Route, Routes } from 'react-router';
 import { useT, type StringKey } from '../../lib/i18n';
 import { BuiltinPanel } from '../builtin/BuiltinPanel';
+import { AudioPanel } from './AudioPanel';
 import { AuthPanel } from './AuthPanel';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { GroupsPanel } from './GroupsPanel';
@@ -20,6 +21,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'auth', label: 'admin.auth' },
   { path: 'connections', label: 'admin.connections' },
   { path: 'local-models', label: 'admin.localModels' },
+  { path: 'audio', label: 'admin.audio' },
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'tasks', label: 'admin.tasks' },
@@ -50,6 +52,7 @@ export default function AdminPage() {
         <Route path="auth" element={<AuthPanel />} />
         <Route path="connections" element={<ConnectionsPanel />} />
         <Route path="local-models" element={<BuiltinPanel />} />
+        <Route path="audio" element={<AudioPanel />} />
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
