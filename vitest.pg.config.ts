@@ -12,7 +12,6 @@ export const SQLITE_ONLY: Record<string, string> = {
   'test/integration/data-permissions.test.ts': 'checks the file modes of parley.db and its -wal/-shm files',
   'test/integration/secrets-leak.test.ts': 'scans the SQLite database file and WAL on disk for secrets in clear text',
   'test/integration/packaging.test.ts': 'checks the packaged desktop app (SQLite only), not the database',
-  'test/integration/built-server.test.ts': 'starts the built service as a child process on its own SQLite data dir',
   'test/integration/safe-operations.test.ts': 'runs the built service and backup CLI on SQLite data dirs (files, locks, VACUUM INTO)',
 };
 

@@ -31,7 +31,7 @@ describe('service host', () => {
   it('starts on loopback only, in the given data dir, with the chosen secret store', async () => {
     const calls: StartServerOptions[] = [];
     await startHost({ startServer: fakeStart(calls), dataDir: '/data', secretStore: 'keychain', log: recordingLog() });
-    expect(calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: '/data', secretStore: 'keychain' }]);
+    expect(calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: '/data', secretStore: 'keychain', ownsProcess: true, desktopOwner: 'Owner' }]);
   });
 
   it('reuses the remembered port so the UI keeps its sign-in', async () => {

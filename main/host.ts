@@ -33,12 +33,15 @@ export interface HostOptions {
   /** The port of the last run, kept so the UI keeps its origin (cookies, local storage). */
   rememberedPort?: number;
   isPortFree?: (port: number) => Promise<boolean>;
+  /** The desktop owner's name: a new workspace gets its owner before the service listens. */
+  ownerName?: string;
   log: ShellLog;
 }
 
 /**
  * Starts the service in-process, on loopback only: the remembered port when it is free, else
- * any free port. LAN sharing, when on, adds its own listener (server/lan).
+ * any free port; as the owner of this process, and with the desktop owner in place before the
+ * first connection. LAN sharing, when on, adds its own listener (server/lan).
  */
 export async function startHost(options: HostOptions): Promise<RunningServer> {
   const isFree = options.isPortFree ?? isLoopbackPortFree;
@@ -47,5 +50,12 @@ export async function startHost(options: HostOptions): Promise<RunningServer> {
     if (await isFree(options.rememberedPort)) port = options.rememberedPort;
     else options.log.warn(`port ${options.rememberedPort} is taken; starting on a free port (you may need to sign in again)`);
   }
-  return options.startServer({ host: '127.0.0.1', port, dataDir: options.dataDir, secretStore: options.secretStore });
+  return options.startServer({
+    host: '127.0.0.1',
+    port,
+    dataDir: options.dataDir,
+    secretStore: options.secretStore,
+    ownsProcess: true,
+    desktopOwner: options.ownerName ?? 'Owner',
+  });
 }

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
-import { startServer } from '../server';
-import { qrPngDataUrl } from '../server/lan';
+import { loadExports, qrPngDataUrl, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 
@@ -48,10 +47,11 @@ runShell({
   createTray: () => new Tray(trayIcon()),
   buildMenu: (items) => Menu.buildFromTemplate(items),
   setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
+  preferredLanguages: () => app.getPreferredSystemLanguages(),
   ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.
-  updater: async (): Promise<UpdaterLike> => (await import('electron-updater')).default.autoUpdater,
+  updater: async (): Promise<UpdaterLike> => (await loadExports(import('electron-updater'), 'electron-updater', 'autoUpdater')).autoUpdater,
   packageType: () => {
     try {
       return readFileSync(path.join(process.resourcesPath, 'package-type'), 'utf8');

@@ -4,4 +4,5 @@ export const IPC = {
   lanSharing: 'parley:lan-sharing',
   lanSharingChanged: 'parley:lan-sharing-changed',
   openExternal: 'parley:open-external',
+  language: 'parley:language',
 } as const;

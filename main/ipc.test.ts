@@ -12,14 +12,24 @@ const lan: LanControl = { status: async () => STATUS, update: async () => STATUS
 function setup() {
   const handlers = new Map<string, (event: IpcInvokeEvent, ...args: unknown[]) => unknown>();
   const shell = new FakeShell();
-  registerIpc({ ipc: { handle: (channel, handler) => handlers.set(channel, handler) }, version: '1.2.3', lan, open: (u) => shell.openExternal(u), origin: () => ORIGIN, log: recordingLog() });
+  const languages: string[] = [];
+  registerIpc({ ipc: { handle: (channel, handler) => handlers.set(channel, handler) }, version: '1.2.3', lan, open: (u) => shell.openExternal(u), origin: () => ORIGIN, log: recordingLog(), setLanguage: (code) => languages.push(code) });
   const call = (channel: string, frameUrl: string | null, ...args: unknown[]) => Promise.resolve().then(() => handlers.get(channel)?.({ senderFrame: frameUrl === null ? null : { url: frameUrl } }, ...args));
-  return { handlers, shell, call };
+  return { handlers, shell, call, languages };
 }
 
 describe('what the window may ask the shell', () => {
-  it('offers exactly the app version, the LAN sharing state and opening links', () => {
-    expect([...setup().handlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal].sort());
+  it('offers exactly the app version, the LAN sharing state, opening links and telling the UI’s language', () => {
+    expect([...setup().handlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language].sort());
+  });
+
+  it('takes the UI’s language from the Parley window only, and only as a language code', async () => {
+    const { call, languages } = setup();
+    await call(IPC.language, `${ORIGIN}/`, 'de');
+    await call(IPC.language, `${ORIGIN}/`, 'pt-BR');
+    for (const junk of ['', 'x'.repeat(200), '../../etc', { code: 'de' }, 42]) await call(IPC.language, `${ORIGIN}/`, junk);
+    await expect(call(IPC.language, 'https://evil.example/', 'ar')).rejects.toThrow(/Refused/);
+    expect(languages).toEqual(['de', 'pt-BR']);
   });
 
   it('answers the Parley window', async () => {

@@ -32,9 +32,11 @@ export interface IpcDeps {
   open: (url: string) => Promise<void>;
   origin: () => string | undefined;
   log: ShellLog;
+  /** Takes the UI's language for the shell's menus and dialogs. */
+  setLanguage?: (code: string) => void;
 }
 
-/** The three things the preload may ask for; every call from another origin is refused. */
+/** The four things the preload may ask for; every call from another origin is refused. */
 export function registerIpc(deps: IpcDeps): void {
   const guard = (event: IpcInvokeEvent) => {
     if (!isTrustedSender(event, deps.origin())) throw new Error('Refused: this call may only come from the Parley window');
@@ -50,5 +52,9 @@ export function registerIpc(deps: IpcDeps): void {
   deps.ipc.handle(IPC.openExternal, (event, url) => {
     guard(event);
     return typeof url === 'string' && openExternal(url, deps.open, deps.log);
+  });
+  deps.ipc.handle(IPC.language, (event, code) => {
+    guard(event);
+    if (typeof code === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) deps.setLanguage?.(code);
   });
 }

@@ -1,5 +1,6 @@
 import type { LanConfigUpdate, LanStatus } from '../server/contracts/lan';
 import type { ClipboardLike, DialogLike, ShellLog } from './facade';
+import { createShellText, type ShellText } from './shell-text';
 
 /** The part of the service's LAN sharing (services.lan) the shell drives. */
 export interface LanControl {
@@ -19,11 +20,15 @@ export interface LanActionDeps {
   passwordNeeded?: () => Promise<boolean>;
   /** Opens the window on the admin LAN page, whose switch asks for the password first. */
   openLanSettings?: () => void;
+  /** The dialogs' language (English when left out). */
+  text?: ShellText;
 }
 
 /** The tray's LAN sharing actions: toggle (with the open sign-up warning), copy the address, show a QR code. */
 export function createLanActions(deps: LanActionDeps) {
   const { lan, dialog, clipboard, log } = deps;
+  const text = deps.text ?? createShellText();
+  const t: ShellText['t'] = (key, vars) => text.t(key, vars);
   return {
     /** Turns sharing on or off; warns when strangers on the network could sign up. */
     async setSharing(enabled: boolean): Promise<LanStatus | undefined> {
@@ -32,10 +37,10 @@ export function createLanActions(deps: LanActionDeps) {
         deps.openLanSettings?.();
         await dialog.showMessageBox({
           type: 'info',
-          title: 'Set a password first',
-          message: 'Set a password before sharing on the local network.',
-          detail: 'Colleagues and your other devices sign in with your email and a password. Choose one in the window (Share on local network), then sharing turns on.',
-          buttons: ['OK'],
+          title: t('desktop.lan.passwordTitle'),
+          message: t('desktop.lan.passwordMessage'),
+          detail: t('desktop.lan.passwordDetail'),
+          buttons: [t('desktop.button.ok')],
         });
         return undefined;
       }
@@ -45,16 +50,16 @@ export function createLanActions(deps: LanActionDeps) {
       } catch (error) {
         const message = (error as Error).message;
         log.warn(`LAN sharing could not be turned ${enabled ? 'on' : 'off'}: ${message}`);
-        dialog.showErrorBox('Could not share on the local network', message);
+        dialog.showErrorBox(t('desktop.lan.failedTitle'), message);
         return undefined;
       }
       if (enabled && status.warnings.length > 0) {
         await dialog.showMessageBox({
           type: 'warning',
-          title: 'Shared on the local network',
-          message: 'Parley is now open to your local network.',
-          detail: [...status.warnings, '', `Address: ${status.urls.join(', ') || 'none yet'}`, 'You can turn sign-up off in the admin settings.'].join('\n'),
-          buttons: ['OK'],
+          title: t('desktop.lan.sharedTitle'),
+          message: t('desktop.lan.sharedMessage'),
+          detail: [...status.warnings, '', t('desktop.lan.addresses', { urls: status.urls.join(', ') || t('desktop.lan.noAddressYet') }), t('desktop.lan.signupHint')].join('\n'),
+          buttons: [t('desktop.button.ok')],
         });
       }
       return status;
@@ -72,16 +77,16 @@ export function createLanActions(deps: LanActionDeps) {
       const status = await lan.status();
       const url = status.urls[0];
       if (!url) {
-        await dialog.showMessageBox({ type: 'info', message: 'This machine has no LAN address right now.', detail: 'Connect to a network and try again.' });
+        await dialog.showMessageBox({ type: 'info', message: t('desktop.lan.noAddressMessage'), detail: t('desktop.lan.noAddressDetail') });
         return;
       }
       await dialog.showMessageBox({
         type: 'none',
-        title: 'Open Parley on another device',
-        message: 'Scan the code or type the address in a browser on the same network:',
-        detail: status.urls.join('\n') + (status.listening ? '' : '\n\nSharing is off: turn on "Share on local network" first.'),
+        title: t('desktop.lan.qrTitle'),
+        message: t('desktop.lan.qrMessage'),
+        detail: status.urls.join('\n') + (status.listening ? '' : `\n\n${t('desktop.lan.sharingOff')}`),
         icon: await deps.qrImage(url),
-        buttons: ['Close'],
+        buttons: [t('desktop.button.close')],
       });
     },
   };

@@ -19,18 +19,19 @@ describe('preload bridge', () => {
     await import('./preload');
   });
 
-  it('exposes only window.parley with four functions, never ipcRenderer itself', () => {
+  it('exposes only window.parley with five functions, never ipcRenderer itself', () => {
     expect(Object.keys(exposed)).toEqual(['parley']);
     const api = exposed.parley as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual(['appVersion', 'lanSharing', 'onLanSharingChange', 'openExternal']);
+    expect(Object.keys(api).sort()).toEqual(['appVersion', 'lanSharing', 'onLanSharingChange', 'openExternal', 'setLanguage']);
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
   });
 
   it('forwards calls to the matching main-process channels', async () => {
-    const api = exposed.parley as { appVersion(): Promise<unknown>; lanSharing(): Promise<unknown>; openExternal(url: unknown): Promise<unknown> };
+    const api = exposed.parley as { appVersion(): Promise<unknown>; lanSharing(): Promise<unknown>; openExternal(url: unknown): Promise<unknown>; setLanguage(code: unknown): Promise<unknown> };
     expect(await api.appVersion()).toEqual([IPC.appVersion]);
     expect(await api.lanSharing()).toEqual([IPC.lanSharing]);
     expect(await api.openExternal({ toString: () => 'https://example.com/' })).toEqual([IPC.openExternal, 'https://example.com/']);
+    expect(await api.setLanguage('de')).toEqual([IPC.language, 'de']);
   });
 
   it('delivers LAN sharing changes until unsubscribed', () => {

@@ -15,6 +15,7 @@ const bridge: DesktopBridge = {
     };
   },
   openExternal: (url) => ipcRenderer.invoke(IPC.openExternal, String(url)) as Promise<boolean>,
+  setLanguage: (code) => ipcRenderer.invoke(IPC.language, String(code)) as Promise<void>,
 };
 
 contextBridge.exposeInMainWorld('parley', bridge);

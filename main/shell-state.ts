@@ -10,6 +10,8 @@ const ShellState = z.object({
   window: z.object({ bounds: Bounds, maximized: z.boolean() }).optional(),
   /** The loopback port of the last run: the UI's cookies and storage belong to that origin. */
   port: z.number().int().min(1).max(65_535).optional(),
+  /** The language of the shell's menus and dialogs, as the UI last reported it. */
+  language: z.string().max(20).optional(),
 });
 export type ShellState = z.infer<typeof ShellState>;
 

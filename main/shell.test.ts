@@ -100,14 +100,36 @@ describe('desktop shell lifecycle', () => {
   it('starts the service on loopback in the user-data folder, then opens the window on it', async () => {
     const h = harness();
     const runtime = await h.ready;
-    expect(h.calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: path.join(h.userData, 'data'), secretStore: 'auto' }]);
+    expect(h.calls).toEqual([{ host: '127.0.0.1', port: 0, dataDir: path.join(h.userData, 'data'), secretStore: 'auto', ownsProcess: true, desktopOwner: 'Owner' }]);
     // The owner is signed in through a one-time handover, never a sign-in form.
     expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}/auths/desktop-handover?code=one-time-code`]);
     expect(h.windows[0]?.visible).toBe(true);
     expect(h.windows[0]?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/main/preload.cjs' });
-    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal].sort());
+    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language].sort());
     expect(h.session.requestHandler).toBeDefined();
     expect(h.tray.menu.length).toBeGreaterThan(0);
+  });
+
+  it('speaks the OS language at first, then the language the window reports, and remembers it for the next start', async () => {
+    let menu: Array<{ label?: string }> = [];
+    const h = harness({ preferredLanguages: () => ['de-DE'], setApplicationMenu: (built) => void (menu = built as typeof menu) });
+    const runtime = await h.ready;
+    await until(() => h.tray.menu.length > 0);
+    expect(h.tray.menu.map((i) => i.label).filter(Boolean)).toContain('Parley beenden');
+    expect(menu.map((i) => i.label).filter(Boolean)).toEqual(['Datei', 'Ansicht']);
+
+    const origin = new URL(runtime!.server.url).origin;
+    const setLanguage = h.ipcHandlers.get(IPC.language) as (event: { senderFrame: { url: string } }, code: unknown) => unknown;
+    setLanguage({ senderFrame: { url: `${origin}/` } }, 'en');
+    await until(() => h.tray.menu.some((i) => i.label === 'Quit Parley'));
+    expect(menu.map((i) => i.label).filter(Boolean)).toEqual(['File', 'View']);
+    h.app.quit();
+    await until(() => h.app.quitted);
+
+    const again = harness({ userData: h.userData, preferredLanguages: () => ['de-DE'] });
+    await again.ready;
+    await until(() => again.tray.menu.length > 0);
+    expect(again.tray.menu.map((i) => i.label).filter(Boolean)).toContain('Quit Parley');
   });
 
   it('asks for the OS keychain on macOS', async () => {
@@ -315,12 +337,38 @@ describe('desktop shell lifecycle', () => {
 });
 
 describe('desktop shell with the real service', () => {
+  it('has the desktop owner before the port accepts anyone: a local account signing up first gets no admin, and the window opens as the owner', async () => {
+    let intruder: { status: number; role?: string } | undefined;
+    const h = harness({
+      ownerName: 'Grace',
+      startServer: async (options) => {
+        const running = await startServer({ ...options, ownsProcess: false, logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') });
+        // Another OS account on this machine signs up the moment the port answers, before the window exists.
+        const res = await fetch(`${running.url}/api/v1/auths/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Mallory', email: 'mallory@example.com', password: 'mallory-password' }) });
+        intruder = { status: res.status, role: ((await res.json()) as { role?: string }).role };
+        return running;
+      },
+      env: { PARLEY_SECRET_STORE: 'file' },
+    });
+    const runtime = await h.ready;
+    expect(intruder).toEqual({ status: 200, role: 'pending' });
+    await until(() => (h.windows[0]?.loaded.length ?? 0) > 0);
+    const handover = h.windows[0]!.loaded[0]!;
+    expect(handover).toMatch(/\/auths\/desktop-handover\?code=/);
+    const handed = await fetch(handover, { redirect: 'manual' });
+    const cookie = (handed.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const me = (await (await fetch(`${runtime!.server.url}/api/v1/auths`, { headers: { cookie } })).json()) as { name: string; role: string };
+    expect(me).toMatchObject({ name: 'Grace', role: 'admin' });
+    h.tray.click('Quit Parley');
+    await until(() => h.app.quitted);
+  });
+
   it('shares on the LAN from the tray: reachable on the LAN address only while on, closed on quit', async () => {
     const dataDirs: string[] = [];
     const h = harness({
       startServer: (options) => {
         if (options.dataDir) dataDirs.push(options.dataDir);
-        return startServer({ ...options, logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') });
+        return startServer({ ...options, ownsProcess: false, logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') });
       },
       env: { PARLEY_SECRET_STORE: 'file' },
     });

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { RunningServer, StartServerOptions } from '../server';
-import { adoptLegacyDataDir } from '../server/platform/paths';
+import { adoptLegacyDataDir, type RunningServer, type StartServerOptions } from '../server';
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
 } from './facade';
@@ -11,6 +10,7 @@ import { createLanActions } from './lan-actions';
 import { guardWebContents } from './navigation';
 import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
+import { createShellText, type ShellText } from './shell-text';
 import { createTrayController } from './tray';
 import { setupAutoUpdates, updateRoute } from './updater';
 import { focusWindow, mainWindowOptions, rememberWindowState } from './window';
@@ -45,6 +45,8 @@ export interface ShellDeps {
   ownerName?: string;
   /** Installs the application menu (Menu.setApplicationMenu). */
   setApplicationMenu?: (menu: unknown) => void;
+  /** The OS's languages, most preferred first (app.getPreferredSystemLanguages). */
+  preferredLanguages?: () => readonly string[];
 }
 
 /** The running shell, for index.ts and tests. */
@@ -63,7 +65,7 @@ export function isKeychainUnavailable(error: unknown): boolean {
  * The application menu: only what a chat app needs (edit commands for the text fields, zoom,
  * window, quit). Reload and developer tools only when running from source.
  */
-export function applicationMenu(platform: NodeJS.Platform, development: boolean): MenuItemOptions[] {
+export function applicationMenu(platform: NodeJS.Platform, development: boolean, text: ShellText = createShellText()): MenuItemOptions[] {
   const view: MenuItemOptions[] = [
     ...(development ? [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] : []),
     { role: 'resetZoom' },
@@ -73,9 +75,9 @@ export function applicationMenu(platform: NodeJS.Platform, development: boolean)
     { role: 'togglefullscreen' },
   ] as MenuItemOptions[];
   return [
-    ...(platform === 'darwin' ? [{ role: 'appMenu' } as MenuItemOptions] : [{ label: 'File', submenu: [{ role: 'quit' }] } as MenuItemOptions]),
+    ...(platform === 'darwin' ? [{ role: 'appMenu' } as MenuItemOptions] : [{ label: text.t('desktop.menu.file'), submenu: [{ role: 'quit' }] } as MenuItemOptions]),
     { role: 'editMenu' },
-    { label: 'View', submenu: view },
+    { label: text.t('desktop.menu.view'), submenu: view },
     { role: 'windowMenu' },
   ];
 }
@@ -100,6 +102,11 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
   }
 
   const state = createStateStore(path.join(app.getPath('userData'), 'shell-state.json'));
+  // Menus and dialogs speak the language the UI last reported, else the OS's (the UI reports the owner's choice).
+  const remembered = state.read().language;
+  const text = createShellText([...(remembered ? [remembered] : []), ...(deps.preferredLanguages?.() ?? [])]);
+  const t: ShellText['t'] = (key, vars) => text.t(key, vars);
+  const installMenu = () => deps.setApplicationMenu?.(deps.buildMenu(applicationMenu(deps.platform, !app.isPackaged, text)));
   let phase: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
   let server: RunningServer | undefined;
   let win: BrowserWindowLike | undefined;
@@ -187,7 +194,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
   const ready = (async (): Promise<ShellRuntime | undefined> => {
     await app.whenReady();
     secureSession(deps.session(), origin);
-    deps.setApplicationMenu?.(deps.buildMenu(applicationMenu(deps.platform, !app.isPackaged)));
+    installMenu();
     // Parley's data lives in userData/data, apart from Chromium's own profile files; data an
     // earlier version kept in userData itself moves there once.
     const dataDir = path.join(app.getPath('userData'), 'data');
@@ -201,6 +208,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
           dataDir,
           secretStore: chooseSecretStore(deps.platform, deps.env),
           rememberedPort: state.read().port,
+          ownerName: deps.ownerName,
           log,
         });
       } catch (error) {
@@ -212,16 +220,16 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
         if (isKeychainUnavailable(error) && deps.platform !== 'linux' && phase === 'starting') {
           const choice = await deps.dialog.showMessageBox({
             type: 'warning',
-            title: 'Parley',
-            message: 'Parley cannot open its keys in the system keychain',
-            detail: `${message}\n\nUnlock the keychain (or sign in to your account again), then choose Try again.`,
-            buttons: ['Try again', 'Quit'],
+            title: t('desktop.tray.tooltip'),
+            message: t('desktop.start.keychainMessage'),
+            detail: t('desktop.start.keychainDetail', { reason: message }),
+            buttons: [t('desktop.start.tryAgain'), t('desktop.start.quit')],
             defaultId: 0,
             cancelId: 1,
           });
           if (choice.response === 0) continue;
         } else {
-          deps.dialog.showErrorBox('Parley could not start', message);
+          deps.dialog.showErrorBox(t('desktop.start.failedTitle'), message);
         }
         phase = 'stopped';
         app.exit(1);
@@ -231,7 +239,13 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     server = running;
     state.write({ port: running.port });
     const lan = running.services.lan;
-    registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log });
+    const setLanguage = (code: string) => {
+      if (!text.setLanguage(code)) return;
+      state.write({ language: text.language() });
+      installMenu();
+      void tray?.refresh();
+    };
+    registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log, setLanguage });
     if (phase !== 'starting') return { server: running, window: () => win, updatesEnabled: false };
     phase = 'running';
 
@@ -248,6 +262,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
       clipboard: deps.clipboard,
       qrImage: deps.qrImage,
       log,
+      text,
       passwordNeeded: async () => {
         const owner = await running.services.auth.ensureOwner(deps.ownerName ?? 'Owner');
         return owner ? running.services.auth.needsPassword(owner.id) : false;
@@ -262,6 +277,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
       createTray: deps.createTray,
       buildMenu: deps.buildMenu,
       lan,
+      text,
       startAtLogin: () => (canLogin ? app.getLoginItemSettings().openAtLogin : undefined),
       actions: {
         open: showWindow,
@@ -282,7 +298,7 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     await tray.refresh();
 
     const route = updateRoute({ app, platform: deps.platform, env: deps.env, packageType: deps.packageType ?? (() => undefined) });
-    updates = setupAutoUpdates({ route, updater: deps.updater, dialog: deps.dialog, log, beforeRestart: stop });
+    updates = setupAutoUpdates({ route, updater: deps.updater, dialog: deps.dialog, log, beforeRestart: stop, text });
     return { server: running, window: () => win, updatesEnabled: updates.enabled };
   })();
 

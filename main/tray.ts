@@ -1,6 +1,7 @@
 import type { LanStatus } from '../server/contracts/lan';
 import type { MenuItemOptions, TrayLike } from './facade';
 import type { LanControl } from './lan-actions';
+import { createShellText, type ShellText } from './shell-text';
 
 /** What the tray menu does. */
 export interface TrayActions {
@@ -20,22 +21,23 @@ export interface TrayState {
 }
 
 /** The tray menu for a state: open, share on LAN on/off, copy LAN address, QR code, start at login, quit. */
-export function trayMenu(state: TrayState, actions: TrayActions): MenuItemOptions[] {
+export function trayMenu(state: TrayState, actions: TrayActions, text: ShellText = createShellText()): MenuItemOptions[] {
   const { lan } = state;
+  const { t } = text;
   const address = lan.listening ? lan.urls[0] : undefined;
   const items: MenuItemOptions[] = [
-    { label: 'Open Parley', click: () => actions.open() },
+    { label: t('desktop.tray.open'), click: () => actions.open() },
     { type: 'separator' },
-    { label: 'Share on local network', type: 'checkbox', checked: lan.enabled, click: () => actions.setSharing(!lan.enabled) },
-    { label: address ? `Copy LAN address (${address})` : 'Copy LAN address', enabled: address !== undefined, click: () => actions.copyAddress() },
-    { label: 'Show QR code…', enabled: address !== undefined, click: () => actions.showQrCode() },
+    { label: t('desktop.tray.share'), type: 'checkbox', checked: lan.enabled, click: () => actions.setSharing(!lan.enabled) },
+    { label: address ? t('desktop.tray.copyAt', { address }) : t('desktop.tray.copy'), enabled: address !== undefined, click: () => actions.copyAddress() },
+    { label: t('desktop.tray.qr'), enabled: address !== undefined, click: () => actions.showQrCode() },
   ];
-  if (lan.enabled && !lan.listening && lan.error) items.push({ label: `Not shared: ${lan.error}`, enabled: false });
+  if (lan.enabled && !lan.listening && lan.error) items.push({ label: t('desktop.tray.notShared', { reason: lan.error }), enabled: false });
   if (state.startAtLogin !== undefined && actions.setStartAtLogin) {
     const set = actions.setStartAtLogin;
-    items.push({ type: 'separator' }, { label: 'Start at login', type: 'checkbox', checked: state.startAtLogin, click: () => set(!state.startAtLogin) });
+    items.push({ type: 'separator' }, { label: t('desktop.tray.startAtLogin'), type: 'checkbox', checked: state.startAtLogin, click: () => set(!state.startAtLogin) });
   }
-  items.push({ type: 'separator' }, { label: 'Quit Parley', click: () => actions.quit() });
+  items.push({ type: 'separator' }, { label: t('desktop.tray.quit'), click: () => actions.quit() });
   return items;
 }
 
@@ -45,25 +47,29 @@ export interface TrayDeps {
   lan: LanControl;
   startAtLogin: () => boolean | undefined;
   actions: TrayActions;
+  /** The menu's language (English when left out). */
+  text?: ShellText;
 }
 
 /** The tray icon: its menu follows the LAN sharing state; clicking the icon opens the window. */
 export function createTrayController(deps: TrayDeps) {
   const tray = deps.createTray();
-  tray.setToolTip('Parley');
+  const text = deps.text ?? createShellText();
+  tray.setToolTip(text.t('desktop.tray.tooltip'));
   tray.on('click', () => deps.actions.open());
   let destroyed = false;
 
   const render = (lan: LanStatus) => {
     if (destroyed) return;
-    tray.setToolTip(lan.listening ? `Parley — shared at ${lan.urls[0] ?? `port ${lan.port}`}` : 'Parley');
-    tray.setContextMenu(deps.buildMenu(trayMenu({ lan, startAtLogin: deps.startAtLogin() }, deps.actions)));
+    const { t } = text;
+    tray.setToolTip(lan.listening ? t('desktop.tray.tooltipShared', { address: lan.urls[0] ?? t('desktop.tray.port', { port: lan.port }) }) : t('desktop.tray.tooltip'));
+    tray.setContextMenu(deps.buildMenu(trayMenu({ lan, startAtLogin: deps.startAtLogin() }, deps.actions, text)));
   };
   const refresh = () => deps.lan.status().then(render);
   const unsubscribe = deps.lan.onChange(render);
 
   return {
-    /** Rebuilds the menu from the current state. */
+    /** Rebuilds the menu from the current state (and the current language). */
     refresh,
     destroy(): void {
       destroyed = true;

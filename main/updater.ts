@@ -1,4 +1,5 @@
 import type { AppLike, DialogLike, ShellLog, UpdaterLike } from './facade';
+import { createShellText, type ShellText } from './shell-text';
 
 /** How often a running app looks for an update. */
 export const UPDATE_INTERVAL_MS = 4 * 60 * 60 * 1000;
@@ -38,11 +39,11 @@ export function updateRoute({ app, platform, env, packageType }: UpdateRouteInpu
 }
 
 /** What to tell a deb/rpm/pacman user when a new version is out. */
-export function packageManagerHint(packageType: string, version: string): string {
+export function packageManagerHint(packageType: string, version: string, text: ShellText = createShellText()): string {
   const file = `Parley-${version}`;
-  if (packageType === 'deb') return `Install it with your package manager: download ${file}-linux-amd64.deb (or -arm64) from the release page and run \`sudo apt install ./<file>.deb\`, or update from your software centre.`;
-  if (packageType === 'rpm') return `Install it with your package manager: download the ${file} .rpm from the release page and run \`sudo dnf install ./<file>.rpm\`.`;
-  return `Install it with your package manager (pacman -U with the ${file} package from the release page).`;
+  if (packageType === 'deb') return text.t('desktop.update.hintDeb', { file });
+  if (packageType === 'rpm') return text.t('desktop.update.hintRpm', { file });
+  return text.t('desktop.update.hintPacman', { file });
 }
 
 export interface UpdaterOptions {
@@ -56,6 +57,8 @@ export interface UpdaterOptions {
   intervalMs?: number;
   setInterval?: (fn: () => void, ms: number) => object;
   clearInterval?: (timer: unknown) => void;
+  /** The dialogs' language (English when left out). */
+  text?: ShellText;
 }
 
 /**
@@ -113,13 +116,14 @@ function watchDownloads(updater: UpdaterLike, options: UpdaterOptions): void {
   updater.on('update-downloaded', (info) => {
     if (asked) return;
     asked = true;
+    const { t } = options.text ?? createShellText();
     void options.dialog
       .showMessageBox({
         type: 'info',
-        title: 'Update ready',
-        message: `Parley ${info.version} is ready to install.`,
-        detail: 'Restart now to update, or later: it installs when you quit Parley.',
-        buttons: ['Restart now', 'Later'],
+        title: t('desktop.update.readyTitle'),
+        message: t('desktop.update.readyMessage', { version: info.version }),
+        detail: t('desktop.update.readyDetail'),
+        buttons: [t('desktop.update.restartNow'), t('desktop.update.later')],
         defaultId: 0,
         cancelId: 1,
       })
@@ -139,8 +143,10 @@ function tellAboutNewVersions(updater: UpdaterLike, packageType: string, options
     if (told.has(info.version)) return;
     told.add(info.version);
     options.log.info(`Parley ${info.version} is available; this ${packageType} install is updated by the package manager`);
+    const text = options.text ?? createShellText();
+    const { t } = text;
     void options.dialog
-      .showMessageBox({ type: 'info', title: 'Update available', message: `Parley ${info.version} is available.`, detail: packageManagerHint(packageType, info.version), buttons: ['OK'] })
+      .showMessageBox({ type: 'info', title: t('desktop.update.availableTitle'), message: t('desktop.update.availableMessage', { version: info.version }), detail: packageManagerHint(packageType, info.version, text), buttons: [t('desktop.button.ok')] })
       .catch((error: unknown) => options.log.error(`update notice failed: ${String(error)}`));
   });
 }

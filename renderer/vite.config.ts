@@ -17,6 +17,16 @@ export default defineConfig({
     // The largest chunk is the API reference viewer (Swagger UI), loaded only on its page.
     chunkSizeWarningLimit: 1600,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // A language's catalogs are named after it (locale-de-chat-….js), so a switch of language
+        // can be checked to fetch only that language's files.
+        chunkFileNames: (chunk) => {
+          const catalog = /locales\/([^/]+)\/([^/]+)\.json$/.exec(chunk.facadeModuleId ?? '');
+          return catalog ? `assets/locale-${catalog[1]}-${catalog[2]}-[hash].js` : 'assets/[name]-[hash].js';
+        },
+      },
+    },
   },
   server: {
     // `npm run serve` in one shell, `npx vite --config renderer/vite.config.ts` in another.

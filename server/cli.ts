@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     const moved = adoptLegacyDataDir(defaultDataDir(), legacyDataDirs());
     if (moved) process.stdout.write(`Moved Parley's data from ${moved} to the default data dir ${defaultDataDir()}\n`);
   }
-  const server = await startServer({ host: values.host, port, dataDir: values['data-dir'] });
+  const server = await startServer({ host: values.host, port, dataDir: values['data-dir'], ownsProcess: true });
   process.stdout.write(`Parley listening on ${server.url}\n`);
 
   let stopping = false;

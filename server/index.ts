@@ -4,3 +4,6 @@ export { createApp } from './app';
 export type { StartOptions, BootConfig } from './platform/env';
 export type { Services } from './services';
 export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretStore } from './secrets';
+export { qrPngDataUrl } from './lan';
+export { adoptLegacyDataDir } from './platform/paths';
+export { loadExports } from './platform/library-exports';

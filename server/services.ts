@@ -1,18 +1,14 @@
 import path from 'node:path';
-import { createAuthRepo, createAuthService, createSigninLimiter, createTokenService, loadJwtKey } from './auth';
-import { createSignupLimiter } from './auth/signup-limiter';
+import { createAuthRepo, createAuthService, createSigninLimiter, createSignupLimiter, createTokenService, hashPassword, loadJwtKey } from './auth';
 import { createBackupRepo, createBackupService } from './backup';
-import { createAttachmentsRepo, createChatsRepo, createChatsService } from './chats';
-import { createChatLibrary } from './chats/chat-library';
+import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
 import { createFoldersRepo, createFoldersService } from './folders';
 import { createPromptsRepo, createPromptsService } from './prompts';
-import { createCompletionsService } from './completions';
+import { createCompletionsService, type ToolResolver, type ToolSet } from './completions';
 import { createGateway } from './gateway';
-import type { ToolSet } from './completions/pipeline-types';
 import { createConfigRepo, createConfigService } from './config';
 import { createFilesRepo, createFilesService } from './files';
 import { createGroupsRepo, createGroupsService, createMembershipsRepo } from './groups';
-import { hashPassword } from './auth/passwords';
 import { createKnowledge, createRagStage } from './knowledge';
 import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
@@ -137,18 +133,16 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => jobs.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, clock, log });
-  onShutdown(() => completions.shutdown());
   onShutdown(() => builtin.close());
   onShutdown(() => localStt.stop());
   const audio = createAudio({ config, secrets, library: builtin.library, localStt, dataDir: boot.dataDir, log });
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
-  completions.useTools(async (input) => {
+  const toolResolver: ToolResolver = async (input) => {
     const set = await tools.resolve(input);
     const promptCalls: NonNullable<ToolSet['promptCalls']> = async ({ provider, model, messages, signal }) =>
       promptToolCalls({ provider, model, messages, specs: set.specs, template: (await tasks.getConfig()).TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE, signal });
     return { ...set, promptCalls };
-  });
+  };
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
@@ -156,7 +150,8 @@ export async function buildServices(platform: Platform) {
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
-  completions.useRetriever(createRagStage({ knowledge: knowledge.service, tasks }));
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
+  onShutdown(() => completions.shutdown());
   onShutdown(() => knowledge.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));

@@ -10,7 +10,9 @@ import { systemClock, type Clock } from './platform/clock';
 import { acquireDataDirLock } from './platform/data-dir-lock';
 import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
-import { applyTimeouts, limitConnections } from './platform/http/connection-limits';
+import { applyTimeouts, HTTP_TIMEOUTS, httpServerOptions, limitConnections, type HttpTimeouts } from './platform/http/connection-limits';
+import { guarded } from './platform/http/guarded';
+import { installLastResort } from './platform/last-resort';
 import { isSameOrigin } from './platform/http/same-origin';
 import { ensurePrivateDir, restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
@@ -37,6 +39,21 @@ export interface StartServerOptions extends StartOptions {
   /** A ready SecretStore (Electron passes the keychain one; tests may pass a memory one). */
   secrets?: SecretStore;
   clock?: Clock;
+  /** Header, request and keep-alive timeouts of every listener (tests shorten them; default HTTP_TIMEOUTS). */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * The service owns the process (`npm run serve`, the desktop app): an error that escapes every
+   * handler is logged and the service keeps serving, instead of the process ending (see
+   * platform/last-resort.ts). Off for in-process callers such as tests.
+   */
+  ownsProcess?: boolean;
+  /**
+   * The desktop app's owner (the OS account's name): a new workspace gets this owner as its
+   * primary admin before the service accepts a connection, so another account on the machine
+   * that reaches the port first cannot sign up as the first admin (and have the desktop window
+   * signed in as them).
+   */
+  desktopOwner?: string;
 }
 
 function installId(dataDir: string): string {
@@ -90,16 +107,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance });
     const app = createApp(services);
     const built = services;
+    if (options.desktopOwner !== undefined) await built.auth.ensureOwner(options.desktopOwner);
 
-    const server = applyTimeouts(createServer(app));
+    const timeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
+    // The LAN listener (server/lan) takes these timeouts from this server.
+    const server = applyTimeouts(createServer(httpServerOptions(timeouts), app), timeouts);
     const sockets = new Set<Socket>();
     // Loopback peers (the desktop window) are never refused; a bound-to-all host caps the others.
     const admit = limitConnections();
-    server.on('connection', (socket) => {
-      if (!admit(socket)) return;
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
+    server.on(
+      'connection',
+      guarded(log, 'the listener (connection)', (socket: Socket) => {
+        if (!admit(socket)) return;
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      }, (socket: Socket) => socket.destroy()),
+    );
     const trustedOrigins = new Set([...boot.corsOrigins, ...boot.publicUrls].map((o) => o.toLowerCase()));
     realtime.attach(
       server,
@@ -114,6 +137,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     });
     const port = (server.address() as AddressInfo).port;
+    const removeLastResort = options.ownsProcess ? installLastResort(log) : () => undefined;
     // LAN sharing (server/lan) adds a second listener on all interfaces when its setting is on.
     await built.lan.attach(server);
     const urlHost = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
@@ -133,6 +157,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await realtime.close();
         await built.shutdown();
         await closeDatabase(db);
+        removeLastResort();
         lock.release();
         log.info('Parley stopped');
         flush();

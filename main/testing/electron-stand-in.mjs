@@ -3,6 +3,7 @@
 // tries a hostile navigation, then quits.
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 
 const say = (line) => process.stdout.write(`STANDIN ${line}\n`);
 const cancellable = (extra = {}) => {
@@ -10,9 +11,21 @@ const cancellable = (extra = {}) => {
   return event;
 };
 
+/** GET /health over HTTPS on the LAN port (any certificate): `https <status> <certificate fingerprint>`, or the error code. */
+const lanHealth = (port) =>
+  new Promise((resolve) => {
+    const req = httpsGet({ host: '127.0.0.1', port, path: '/health', rejectUnauthorized: false, agent: false, timeout: 5000 }, (res) => {
+      res.resume();
+      resolve(`https ${res.statusCode} ${res.socket.getPeerCertificate().fingerprint256}`);
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    req.on('error', (error) => resolve(`error ${error.code ?? error.message}`));
+  });
+
 class App extends EventEmitter {
   isPackaged = false;
   getVersion = () => '0.0.0-standin';
+  getPreferredSystemLanguages = () => ['en-US'];
   getPath = () => process.env.STANDIN_USER_DATA;
   getAppPath = () => process.cwd();
   requestSingleInstanceLock = () => true;
@@ -59,6 +72,7 @@ export class BrowserWindow extends EventEmitter {
       const handover = await fetch(url, { redirect: 'manual' });
       say(`handover ${handover.status} ${handover.headers.get('location')} cookie=${handover.headers.has('set-cookie')}`);
     }
+    if (process.env.STANDIN_LAN_PORT) say(`lan ${await lanHealth(Number(process.env.STANDIN_LAN_PORT))}`);
     const navigation = cancellable({ url: 'https://example.com/' });
     this.webContents.emit('will-navigate', navigation);
     say(`external navigation prevented=${navigation.defaultPrevented}`);
@@ -81,7 +95,7 @@ export class Tray extends EventEmitter {
   }
   setToolTip() {}
   setContextMenu(menu) {
-    say(`tray menu ${menu.items.map((i) => i.label ?? '-').join('|')}`);
+    say(`tray menu ${menu.items.map((i) => `${i.label ?? '-'}${i.checked ? ' [on]' : ''}`).join('|')}`);
   }
   destroy() {}
 }

@@ -8,11 +8,19 @@ import { SessionProvider } from './app/session';
 import { initTheme } from './app/theme';
 import { ConfirmProvider } from './components/Confirm';
 import { ToastProvider } from './components/Toasts';
+import { desktop } from './lib/desktop';
+import { currentLanguage, onLanguageChange, startLanguage } from './lib/i18n';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
 
 initTheme();
+// The first language is loaded before the first render, so nothing flashes in English.
+await startLanguage().catch(() => undefined);
+// In the desktop window, the shell's menus, tray and dialogs follow the UI's language.
+const tellShell = (code: string) => void Promise.resolve(desktop()?.setLanguage?.(code)).catch(() => undefined);
+tellShell(currentLanguage());
+onLanguageChange(tellShell);
 
 const queryClient = new QueryClient({
   defaultOptions: {

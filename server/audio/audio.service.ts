@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { autoThreads, BuiltinSection } from '../builtin';
-import type { ModelLibrary } from '../builtin/model-library';
+import type { ModelLibrary } from '../builtin';
 import type { ConfigService } from '../config';
 import type { AudioEngines, AudioModels, AudioVoices, SpeechRequest, TranscriptionResponse } from '../contracts/audio';
 import { badRequest, HttpError } from '../platform/http/errors';

@@ -1,20 +1,4 @@
-import path from 'node:path';
-import type { ModelLibrary } from '../builtin/model-library';
-import type { ConfigService } from '../config';
-import type { Logger } from '../platform/log';
-import type { SecretStore } from '../secrets';
-import { createAudioService } from './audio.service';
-import { createAudioSettings } from './audio-settings';
-import type { LocalStt } from './stt/local-stt';
-
+export { createAudio, type Audio } from './audio.module';
 export { audioRoutes } from './audio.routes';
 export { audioGatewayRoutes } from './audio.gateway';
 export { createLocalStt, type LocalStt } from './stt/local-stt';
-
-/** The audio domain: settings, engines and the service the routes call. */
-export function createAudio(deps: { config: ConfigService; secrets: SecretStore; library: Pick<ModelLibrary, 'ready'>; localStt: LocalStt; dataDir: string; log: Logger }) {
-  const settings = createAudioSettings(deps.config, deps.secrets);
-  const service = createAudioService({ settings, config: deps.config, library: deps.library, localStt: deps.localStt, dir: path.join(deps.dataDir, 'audio'), log: deps.log });
-  return { settings, service };
-}
-export type Audio = ReturnType<typeof createAudio>;

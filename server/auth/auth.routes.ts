@@ -1,78 +1,78 @@
-import { Router } from 'express';
-import { AddUserRequest, AuthConfigUpdate, SigninRequest, SignupRequest, UpdatePasswordRequest, UpdateProfileRequest } from '../contracts/auth';
+import { z } from 'zod';
+import {
+  AddUserRequest,
+  AddUserResponse,
+  ApiKeyInfo,
+  ApiKeyResponse,
+  AuthConfig,
+  AuthConfigUpdate,
+  SessionResponse,
+  SigninRequest,
+  SignoutResponse,
+  SignupRequest,
+  UpdatePasswordRequest,
+  UpdateProfileRequest,
+} from '../contracts/auth';
+import { UpdatedProfile } from '../contracts/users';
 import { cameThroughLan } from '../platform/http/listener-tags';
-import { validateBody } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import type { AuthService } from './auth.service';
-import { authOf, requireAdmin, requireSession, requireUser } from '../session';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 /** Section 4.1: accounts, sessions, API keys and the auth admin settings. Mounted at `/auths` and `/api/v1/auths`. */
-export function authRoutes(auth: AuthService): Router {
-  const router = Router();
+export function authRoutes(auth: AuthService): Routes {
+  return [
+    route(
+      { method: 'post', path: '/signup', guard: 'public', body: SignupRequest, invalid: 400, summary: 'Create an account (the first one becomes the primary admin)', response: SessionResponse },
+      async ({ req, res, body }) => {
+        const result = await auth.signup(body, req.ip ?? 'unknown');
+        setSessionCookie(req, res, result.token, result.expiresAt);
+        return result.body;
+      },
+    ),
+    route(
+      { method: 'post', path: '/signin', guard: 'public', body: SigninRequest, invalid: 400, summary: 'Sign in with email and password; returns a session token', response: SessionResponse },
+      async ({ req, res, body }) => {
+        const result = await auth.signin(body.email, body.password, req.ip ?? 'unknown', req.headers, { address: req.socket.remoteAddress, lan: cameThroughLan(req) });
+        setSessionCookie(req, res, result.token, result.expiresAt);
+        return result.body;
+      },
+    ),
+    route({ method: 'get', path: '/', guard: 'session', summary: 'The current session with effective permissions; refreshes it', response: SessionResponse }, async ({ req, res, auth: session }) => {
+      const result = await auth.refresh(session);
+      if (session.via === 'jwt') setSessionCookie(req, res, result.token, result.expiresAt);
+      return result.body;
+    }),
+    route({ method: 'get', path: '/signout', guard: 'session', summary: 'Sign out and clear the session cookie', response: SignoutResponse }, async ({ req, res, auth: session }) => {
+      await auth.signout(session);
+      clearSessionCookie(req, res);
+      return { status: true };
+    }),
+    route({ method: 'post', path: '/add', guard: 'admin', body: AddUserRequest, invalid: 400, summary: 'Create an account (admin)', response: AddUserResponse }, ({ body }) => auth.addUser(body)),
 
-  router.post('/signup', validateBody(SignupRequest, { status: 400 }), async (req, res) => {
-    const result = await auth.signup(req.body as SignupRequest, req.ip ?? 'unknown');
-    setSessionCookie(req, res, result.token, result.expiresAt);
-    res.json(result.body);
-  });
+    route({ method: 'post', path: '/api_key', guard: 'user', summary: 'Create (or replace) the caller’s API key `sk-…`', response: ApiKeyResponse }, async ({ user }) => ({ api_key: await auth.createApiKey(user.id) })),
+    route({ method: 'get', path: '/api_key', guard: 'user', summary: 'The caller’s API key', response: ApiKeyResponse }, async ({ user }) => ({ api_key: await auth.getApiKey(user.id) })),
+    route({ method: 'delete', path: '/api_key', guard: 'user', summary: 'Delete the caller’s API key', response: z.boolean() }, async ({ user }) => {
+      await auth.deleteApiKey(user.id);
+      return true;
+    }),
 
-  router.post('/signin', validateBody(SigninRequest, { status: 400 }), async (req, res) => {
-    const body = req.body as SigninRequest;
-    const result = await auth.signin(body.email, body.password, req.ip ?? 'unknown', req.headers, { address: req.socket.remoteAddress, lan: cameThroughLan(req) });
-    setSessionCookie(req, res, result.token, result.expiresAt);
-    res.json(result.body);
-  });
+    route({ method: 'post', path: '/update/profile', guard: 'user', body: UpdateProfileRequest, summary: 'Update the caller’s name, picture and info', response: UpdatedProfile }, ({ user, body }) =>
+      auth.updateProfile(user, body),
+    ),
+    route({ method: 'post', path: '/update/password', guard: 'user', body: UpdatePasswordRequest, invalid: 400, summary: 'Change the caller’s password', response: z.boolean() }, async ({ req, auth: session, body }) => {
+      await auth.updatePassword(session, body, req.ip ?? 'unknown');
+      return true;
+    }),
 
-  router.get('/', requireSession, async (req, res) => {
-    const result = await auth.refresh(authOf(req));
-    if (req.auth?.via === 'jwt') setSessionCookie(req, res, result.token, result.expiresAt);
-    res.json(result.body);
-  });
+    // Admins see whether a user has an API key (never the key) and can revoke it.
+    route({ method: 'get', path: '/admin/users/:user_id/api_key', guard: 'admin', summary: 'Whether a user holds an API key (admin)', response: ApiKeyInfo }, ({ params }) => auth.apiKeyInfo(params.user_id)),
+    route({ method: 'delete', path: '/admin/users/:user_id/api_key', guard: 'admin', summary: 'Revoke a user’s API key (admin)', response: z.boolean() }, async ({ params }) => {
+      await auth.revokeApiKeyOf(params.user_id);
+      return true;
+    }),
 
-  router.get('/signout', requireSession, async (req, res) => {
-    await auth.signout(authOf(req));
-    clearSessionCookie(req, res);
-    res.json({ status: true });
-  });
-
-  router.post('/add', requireAdmin, validateBody(AddUserRequest, { status: 400 }), async (req, res) => {
-    res.json(await auth.addUser(req.body as AddUserRequest));
-  });
-
-  router.post('/api_key', requireUser, async (req, res) => {
-    res.json({ api_key: await auth.createApiKey(authOf(req).user.id) });
-  });
-  router.get('/api_key', requireUser, async (req, res) => {
-    res.json({ api_key: await auth.getApiKey(authOf(req).user.id) });
-  });
-  router.delete('/api_key', requireUser, async (req, res) => {
-    await auth.deleteApiKey(authOf(req).user.id);
-    res.json(true);
-  });
-
-  router.post('/update/profile', requireUser, validateBody(UpdateProfileRequest), async (req, res) => {
-    res.json(await auth.updateProfile(authOf(req).user, req.body as UpdateProfileRequest));
-  });
-  router.post('/update/password', requireUser, validateBody(UpdatePasswordRequest, { status: 400 }), async (req, res) => {
-    await auth.updatePassword(authOf(req), req.body as UpdatePasswordRequest, req.ip ?? 'unknown');
-    res.json(true);
-  });
-
-  /** Admins see whether a user has an API key (never the key) and can revoke it. */
-  router.get('/admin/users/:user_id/api_key', requireAdmin, async (req, res) => {
-    res.json(await auth.apiKeyInfo(String(req.params.user_id)));
-  });
-  router.delete('/admin/users/:user_id/api_key', requireAdmin, async (req, res) => {
-    await auth.revokeApiKeyOf(String(req.params.user_id));
-    res.json(true);
-  });
-
-  router.get('/admin/config', requireAdmin, async (_req, res) => {
-    res.json(await auth.getConfig());
-  });
-  router.post('/admin/config', requireAdmin, validateBody(AuthConfigUpdate, { status: 400 }), async (req, res) => {
-    res.json(await auth.updateConfig(req.body as AuthConfigUpdate));
-  });
-
-  return router;
+    route({ method: 'get', path: '/admin/config', guard: 'admin', summary: 'Account settings (sign-up, API keys, token lifetime)', response: AuthConfig }, () => auth.getConfig()),
+    route({ method: 'post', path: '/admin/config', guard: 'admin', body: AuthConfigUpdate, invalid: 400, summary: 'Update account settings', response: AuthConfig }, ({ body }) => auth.updateConfig(body)),
+  ];
 }

@@ -14,7 +14,7 @@ import type { AddressSet } from '../platform/http/trusted-proxies';
 import type { PermissionsService } from '../permissions';
 import type { SecretStore } from '../secrets';
 import { isPrimaryAdmin, presentUser, safeImageUrl, type UserRow, type UsersRepo } from '../users';
-import type { AuthContext, AuthFailure } from '../session';
+import type { AuthContext, AuthFailure, SessionUser } from '../session';
 import { AuthConfigSection } from './auth-config';
 import type { AuthRepo } from './auth.repo';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
@@ -56,7 +56,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { users, repo, tokens, config, clock } = deps;
   const lastTouch = new Map<string, number>();
 
-  async function session(user: UserRow, withExtras: boolean): Promise<{ body: SessionResponse; token: string; expiresAt: number | null }> {
+  async function session(user: SessionUser, withExtras: boolean): Promise<{ body: SessionResponse; token: string; expiresAt: number | null }> {
     const settings = await config.get(AuthConfigSection);
     const lifetime = parseDuration(settings.JWT_EXPIRES_IN);
     const issued = await tokens.issue(user.id, clock.now(), lifetime === undefined ? 7 * 86_400 : lifetime);
@@ -227,7 +227,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await deps.secrets.delete(apiKeySecretName(userId));
     },
 
-    async updateProfile(user: UserRow, body: UpdateProfileRequest): Promise<Pick<User, 'id' | 'name' | 'email' | 'profile_image_url' | 'info'>> {
+    async updateProfile(user: SessionUser, body: UpdateProfileRequest): Promise<Pick<User, 'id' | 'name' | 'email' | 'profile_image_url' | 'info'>> {
       const patch: Partial<UserRow> = { name: body.name, updated_at: clock.now() };
       if (body.profile_image_url !== undefined) patch.profile_image_url = body.profile_image_url || DEFAULT_PROFILE_IMAGE_URL;
       if (body.info !== undefined) patch.info = writeJson(body.info ?? {});

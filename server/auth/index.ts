@@ -6,4 +6,7 @@ export { authRoutes } from './auth.routes';
 export { AuthConfigSection } from './auth-config';
 export { createTokenService, loadJwtKey, type TokenService } from './tokens';
 export { createSigninLimiter } from './signin-limiter';
+export { createSignupLimiter } from './signup-limiter';
+export { hashPassword } from './passwords';
+export { publicConfigRoutes } from './public-config.routes';
 export { readCredential } from './credentials';

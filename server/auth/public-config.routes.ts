@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import { PublicConfig } from '../contracts/public-config';
 import { appVersion } from '../platform/app-version';
-import type { PublicConfig } from '../contracts/public-config';
+import { route, type Routes } from '../platform/http/route';
 import type { AuthService } from './auth.service';
 
 /** Reads what the public config needs; the user count tells whether this is a first run. */
@@ -10,17 +10,16 @@ export interface PublicConfigDeps {
 }
 
 /** `GET /api/config`, without authentication: onboarding state and the sign-up switch for the first screen. */
-export function publicConfigRoutes(deps: PublicConfigDeps): Router {
-  const router = Router();
-  router.get('/', async (_req, res) => {
-    const [config, users] = await Promise.all([deps.auth.getConfig(), deps.countUsers()]);
-    const body: PublicConfig = {
-      name: 'Parley',
-      version: appVersion(),
-      onboarding: users === 0,
-      features: { enable_signup: config.ENABLE_SIGNUP || users === 0, enable_api_key: config.ENABLE_API_KEY, enable_message_rating: config.ENABLE_MESSAGE_RATING },
-    };
-    res.json(body);
-  });
-  return router;
+export function publicConfigRoutes(deps: PublicConfigDeps): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'public', summary: 'Public configuration for the sign-in page (name, sign-up open, features)', response: PublicConfig }, async () => {
+      const [config, users] = await Promise.all([deps.auth.getConfig(), deps.countUsers()]);
+      return {
+        name: 'Parley',
+        version: appVersion(),
+        onboarding: users === 0,
+        features: { enable_signup: config.ENABLE_SIGNUP || users === 0, enable_api_key: config.ENABLE_API_KEY, enable_message_rating: config.ENABLE_MESSAGE_RATING },
+      };
+    }),
+  ];
 }

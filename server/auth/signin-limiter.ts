@@ -1,6 +1,6 @@
 import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../platform/http/errors';
-import { limiterClass } from '../platform/limiter-class';
+import { loadExports } from '../platform/library-exports';
 
 /** How many failures per IP are allowed for each one allowed per account. */
 const IP_FACTOR = 5;
@@ -21,7 +21,7 @@ export function createSigninLimiter(options: SigninLimiterOptions) {
   // Built at the first sign-in (the library is loaded then, not at start-up).
   let limiters: Promise<{ byAccount: RateLimiterMemory; byIp: RateLimiterMemory }> | undefined;
   const load = () =>
-    (limiters ??= import('rate-limiter-flexible').then(limiterClass).then((Limiter) => ({
+    (limiters ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => ({
       byAccount: new Limiter({ keyPrefix: 'acct', points: Math.max(1, options.perAccount), duration: options.windowSeconds }),
       byIp: new Limiter({ keyPrefix: 'ip', points: Math.max(1, options.perAccount * IP_FACTOR), duration: options.windowSeconds }),
     })));

@@ -1,6 +1,6 @@
 import type { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../platform/http/errors';
-import { limiterClass } from '../platform/limiter-class';
+import { loadExports } from '../platform/library-exports';
 
 /**
  * Caps account creation by sign-up per IP per hour, so a stranger on the LAN cannot flood the
@@ -10,7 +10,7 @@ export function createSignupLimiter(perHour: number) {
   // Built at the first sign-up (the library is loaded then, not at start-up).
   let limiter: Promise<RateLimiterMemory> | undefined;
   const load = () =>
-    (limiter ??= import('rate-limiter-flexible').then(limiterClass).then((Limiter) => new Limiter({ keyPrefix: 'signup', points: Math.max(1, perHour), duration: 3600 })));
+    (limiter ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => new Limiter({ keyPrefix: 'signup', points: Math.max(1, perHour), duration: 3600 })));
   return {
     /** Counts one sign-up attempt from `ip`; throws 429 past the limit. */
     async consume(ip: string): Promise<void> {

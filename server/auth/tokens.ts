@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type * as Jose from 'jose';
 import type { SecretStore } from '../secrets';
 import { newId } from '../platform/ids';
+import { loadExports } from '../platform/library-exports';
 
 const SECRET_NAME = 'jwt-secret';
 const ALG = 'HS256';
 
 // jose is loaded at the first sign-in or token check, not at start-up.
-let joseModule: Promise<typeof Jose> | undefined;
-const jose = () => (joseModule ??= import('jose'));
+let joseModule: Promise<Pick<typeof Jose, 'SignJWT' | 'jwtVerify' | 'errors'>> | undefined;
+const jose = () => (joseModule ??= loadExports(import('jose'), 'jose', 'SignJWT', 'jwtVerify', 'errors'));
 
 /** The signing key, generated on first start and kept in the SecretStore. */
 export async function loadJwtKey(secrets: SecretStore): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -103,9 +103,4 @@ export async function extractZip(source: string, target: string, limits: Extract
 /** Size of a file in bytes. */
 export function fileSize(file: string): number {
   return statSync(file).size;
-}
-
-/** A read stream of a file (for downloads). */
-export function openFile(file: string) {
-  return createReadStream(file);
 }

@@ -5,6 +5,7 @@ import { notFound } from '../platform/http/errors';
 import type { Logger } from '../platform/log';
 import { listFiles, writeZip, type BackupManifest } from './archive';
 import type { BackupRepo } from './backup.repo';
+import type { BackupInfo } from '../contracts/backups';
 
 /** Folders of the data dir that a backup carries besides the database. */
 export const BACKED_UP_FOLDERS = ['uploads', 'indexes'] as const;
@@ -14,11 +15,7 @@ export const BACKED_UP_FILES = ['install-id'] as const;
 const NAME = /^parley-backup-\d{8}-\d{6}(-\d+)?\.zip$/;
 
 /** A backup file as the API lists it. */
-export interface BackupInfo {
-  name: string;
-  size: number;
-  created_at: number;
-}
+export type { BackupInfo } from '../contracts/backups';
 
 function stamp(ms: number): string {
   const iso = new Date(ms).toISOString();

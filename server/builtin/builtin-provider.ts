@@ -1,4 +1,4 @@
-import { abortError, ProviderError, type ChatChunk, type ChatRequest, type Provider } from '../providers/provider';
+import { abortError, ProviderError, type ChatChunk, type ChatRequest, type Provider } from '../providers';
 import type { ModelLibrary } from './model-library';
 import type { RuntimeChatOptions, RuntimeChatResult } from './runtime/protocol';
 import { RuntimeFailure, type RuntimeHost } from './runtime/runtime-host';

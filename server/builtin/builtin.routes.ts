@@ -1,24 +1,31 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { Router } from 'express';
-import { authOf, requireAdmin, requireUser } from '../session';
-import { BuiltinConfigUpdate, BuiltinDownloadRequest, BuiltinImportPathRequest, BuiltinModelKind, BuiltinModelUpdate, type BuiltinModel } from '../contracts/builtin';
+import { z } from 'zod';
+import {
+  BuiltinConfigResponse,
+  BuiltinConfigUpdate,
+  BuiltinDownloadRequest,
+  BuiltinImportPathRequest,
+  BuiltinModel,
+  BuiltinModelKind,
+  BuiltinModelUpdate,
+  RecommendedModel,
+} from '../contracts/builtin';
 import { badRequest } from '../platform/http/errors';
-import { parseOrThrow, validateBody } from '../platform/http/validate';
+import { route, type RouteUser, type Routes } from '../platform/http/route';
+import { parseOrThrow } from '../platform/http/validate';
 import type { Builtin } from './builtin.module';
 import { recommendedFor } from './recommended-models';
 
-const AS_400 = { status: 400 } as const;
-
 /** Reads the one `file` part of a multipart upload and hands its stream to the library. */
-function receiveModel(req: Request, builtin: Builtin): Promise<BuiltinModel> {
+function receiveModel(req: Request, builtin: Builtin, user: RouteUser): Promise<BuiltinModel> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 4096 } });
   } catch {
     throw badRequest('Expected a multipart/form-data body with the model in the `file` field, or JSON {path}', 'NOT_MULTIPART');
   }
-  const caller = { id: authOf(req).user.id };
+  const caller = { id: user.id };
   return new Promise<BuiltinModel>((resolve, reject) => {
     const fields: Record<string, string> = {};
     let started: Promise<BuiltinModel> | undefined;
@@ -48,54 +55,38 @@ function receiveModel(req: Request, builtin: Builtin): Promise<BuiltinModel> {
   });
 }
 
-/** The built-in model library and runtime settings. Mounted at `/builtin`. */
-export function builtinRoutes(builtin: Builtin): Router {
-  const router = Router();
+/** The built-in model library and runtime settings. Mounted at `/builtin`. Invalid values answer 400. */
+export function builtinRoutes(builtin: Builtin): Routes {
   const { library } = builtin;
-
-  router.get('/models', requireUser, async (_req, res) => {
-    res.json(await library.list());
-  });
-  router.get('/recommended', requireUser, (_req, res) => {
-    res.json(recommendedFor());
-  });
-  router.post('/models/import', requireAdmin, async (req, res) => {
-    if (req.is('application/json')) {
-      const body = parseOrThrow(BuiltinImportPathRequest, req.body, AS_400);
-      res.json(await library.importPath(body.path, { ...body, caller: { id: authOf(req).user.id } }));
-      return;
-    }
-    res.json(await receiveModel(req, builtin));
-  });
-  router.post('/models/download', requireAdmin, validateBody(BuiltinDownloadRequest, AS_400), async (req, res) => {
-    const body = req.body as BuiltinDownloadRequest;
-    res.json(await library.download({ ...body, caller: { id: authOf(req).user.id } }));
-  });
-  router.get('/models/:id', requireUser, async (req, res) => {
-    res.json(await library.get(String(req.params.id)));
-  });
-  router.post('/models/:id', requireAdmin, validateBody(BuiltinModelUpdate, AS_400), async (req, res) => {
-    res.json(await library.update(String(req.params.id), req.body as BuiltinModelUpdate));
-  });
-  router.post('/models/:id/pause', requireAdmin, async (req, res) => {
-    res.json(await library.pause(String(req.params.id)));
-  });
-  router.post('/models/:id/resume', requireAdmin, async (req, res) => {
-    res.json(await library.resume(String(req.params.id)));
-  });
-  router.post('/models/:id/cancel', requireAdmin, async (req, res) => {
-    await library.cancel(String(req.params.id));
-    res.json(true);
-  });
-  router.delete('/models/:id', requireAdmin, async (req, res) => {
-    await library.remove(String(req.params.id));
-    res.json(true);
-  });
-  router.get('/config', requireAdmin, async (_req, res) => {
-    res.json(await builtin.getConfig());
-  });
-  router.post('/config', requireAdmin, validateBody(BuiltinConfigUpdate, AS_400), async (req, res) => {
-    res.json(await builtin.updateConfig(req.body as BuiltinConfigUpdate));
-  });
-  return router;
+  return [
+    route({ method: 'get', path: '/models', guard: 'user', summary: 'Built-in (GGUF) models on this machine', response: z.array(BuiltinModel) }, () => library.list()),
+    route({ method: 'get', path: '/recommended', guard: 'user', summary: 'Recommended built-in models to download', response: z.array(RecommendedModel) }, async () => recommendedFor()),
+    route({ method: 'post', path: '/models/import', guard: 'admin', consumes: 'multipart', summary: 'Import a GGUF file', response: BuiltinModel }, async ({ req, user }) => {
+      if (!req.is('application/json')) return receiveModel(req, builtin, user);
+      // The JSON form names a file already on this machine.
+      const body = parseOrThrow(BuiltinImportPathRequest, req.body, { status: 400 });
+      return library.importPath(body.path, { ...body, caller: { id: user.id } });
+    }),
+    route({ method: 'post', path: '/models/download', guard: 'admin', body: BuiltinDownloadRequest, invalid: 400, summary: 'Download a model from a URL', response: BuiltinModel }, ({ user, body }) =>
+      library.download({ ...body, caller: { id: user.id } }),
+    ),
+    route({ method: 'get', path: '/models/:id', guard: 'user', summary: 'A built-in model', response: BuiltinModel }, ({ params }) => library.get(params.id)),
+    route({ method: 'post', path: '/models/:id', guard: 'admin', body: BuiltinModelUpdate, invalid: 400, summary: 'Rename a built-in model or change its settings', response: BuiltinModel }, ({ params, body }) =>
+      library.update(params.id, body),
+    ),
+    route({ method: 'post', path: '/models/:id/pause', guard: 'admin', summary: 'Pause a download', response: BuiltinModel }, ({ params }) => library.pause(params.id)),
+    route({ method: 'post', path: '/models/:id/resume', guard: 'admin', summary: 'Resume a download', response: BuiltinModel }, ({ params }) => library.resume(params.id)),
+    route({ method: 'post', path: '/models/:id/cancel', guard: 'admin', summary: 'Cancel a download', response: z.boolean() }, async ({ params }) => {
+      await library.cancel(params.id);
+      return true;
+    }),
+    route({ method: 'delete', path: '/models/:id', guard: 'admin', summary: 'Delete a built-in model', response: z.boolean() }, async ({ params }) => {
+      await library.remove(params.id);
+      return true;
+    }),
+    route({ method: 'get', path: '/config', guard: 'admin', summary: 'Built-in model runtime settings', response: BuiltinConfigResponse }, () => builtin.getConfig()),
+    route({ method: 'post', path: '/config', guard: 'admin', body: BuiltinConfigUpdate, invalid: 400, summary: 'Update the built-in model runtime settings', response: BuiltinConfigResponse }, ({ body }) =>
+      builtin.updateConfig(body),
+    ),
+  ];
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../platform/log';
 import type { BuiltinModelRow, BuiltinRepo } from './builtin.repo';
 import { presentBuiltinModel } from './builtin.present';
 import { readGgufInfo, GgufError } from './gguf-info';
-import { isWhisperFile, readWhisperFile, WhisperFileError } from '../audio/stt/whisper-file';
+import { isWhisperFile, readWhisperFile, WhisperFileError } from './whisper-file';
 import { DownloadError, downloadOnce, ensureSpace, sha256Of } from './model-download';
 import type { RuntimeModel } from './runtime/protocol';
 

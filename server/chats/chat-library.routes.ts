@@ -1,8 +1,8 @@
-import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../session';
-import { ChatExportQuery, ChatImportRequest, ChatSearchQuery, ChatTagRequest } from '../contracts/chat-library';
+import { z } from 'zod';
+import { ChatExportQuery, ChatImportReport, ChatImportRequest, ChatSearchEntry, ChatSearchQuery, ChatTagCount, ChatTagRequest, ExportedChat, SharedChat } from '../contracts/chat-library';
+import { Chat, ChatListEntry } from '../contracts/chats';
 import { MoveChatToFolderRequest } from '../contracts/folders';
-import { validateBody, validateQuery } from '../platform/http/validate';
+import { route, type RouteUser, type Routes } from '../platform/http/route';
 import type { ChatOrganizingService } from './chat-organizing.service';
 import type { ChatsService } from './chats.service';
 import type { ChatSearchService } from './search/chat-search.service';
@@ -26,74 +26,70 @@ function fileName(title: string): string {
  * Search, tags, folders, share links, archive-all, export and import, on Open WebUI's paths.
  * Mounted at `/api/v1/chats` before the chat routes (so `/search`, `/all` are not read as ids).
  */
-export function chatLibraryRoutes(deps: ChatLibraryDeps): Router {
+export function chatLibraryRoutes(deps: ChatLibraryDeps): Routes {
   const { chats, search, organizing, shares, transfer } = deps;
-  const router = Router();
-  const id = (req: { params: Record<string, unknown> }) => String(req.params.id);
-  const ownChat: RequestHandler = async (req, _res, next) => {
-    await chats.requireOwn(authOf(req).user, id(req));
-    next();
+  type Caller = { user: RouteUser; params: { id: string } };
+  const ownChat = async ({ user, params }: Caller) => {
+    await chats.requireOwn(user, params.id);
   };
-  const mayExport: RequestHandler = async (req, _res, next) => {
-    await transfer.requireAllowed(authOf(req).user);
-    next();
+  const mayExport = async ({ user }: { user: RouteUser }) => {
+    await transfer.requireAllowed(user);
   };
 
-  router.get('/search', requireUser, validateQuery(ChatSearchQuery), async (req, res) => {
-    res.json(await search.search(authOf(req).user.id, res.locals.query as ChatSearchQuery));
-  });
-
-  router.get('/all/tags', requireUser, async (req, res) => {
-    res.json(await organizing.allTags(authOf(req).user));
-  });
-
-  router.get('/all', requireUser, mayExport, validateQuery(ChatExportQuery), async (req, res) => {
-    const list = await transfer.exportAll(authOf(req).user);
-    if ((res.locals.query as ChatExportQuery).format === 'markdown') {
-      res.type('text/markdown; charset=utf-8').attachment('chats.md').send(transfer.markdown(list));
-    } else res.json(list);
-  });
-
-  router.post('/import', requireUser, mayExport, validateBody(ChatImportRequest), async (req, res) => {
-    res.json(await transfer.import(authOf(req).user, (req.body as ChatImportRequest).chats));
-  });
-
-  router.post('/archive/all', requireUser, async (req, res) => {
-    await organizing.archiveAll(authOf(req).user);
-    res.json(true);
-  });
-
-  router.get('/share/:share_id', requireUser, async (req, res) => {
-    res.json(await shares.open(String(req.params.share_id)));
-  });
-
-  router.post('/:id/share', requireUser, async (req, res) => {
-    res.json(await shares.share(authOf(req).user, id(req)));
-  });
-
-  router.delete('/:id/share', requireUser, async (req, res) => {
-    await shares.revoke(authOf(req).user, id(req));
-    res.json(true);
-  });
-
-  router.get('/:id/export', requireUser, ownChat, mayExport, validateQuery(ChatExportQuery), async (req, res) => {
-    const chat = await transfer.exportOne(authOf(req).user, id(req));
-    if ((res.locals.query as ChatExportQuery).format === 'markdown') {
-      res.type('text/markdown; charset=utf-8').attachment(fileName(chat.title)).send(transfer.markdown([chat]));
-    } else res.json(chat);
-  });
-
-  router.post('/:id/folder', requireUser, ownChat, validateBody(MoveChatToFolderRequest), async (req, res) => {
-    res.json(await organizing.moveToFolder(authOf(req).user, id(req), (req.body as MoveChatToFolderRequest).folder_id));
-  });
-
-  router.post('/:id/tags', requireUser, ownChat, validateBody(ChatTagRequest), async (req, res) => {
-    res.json(await organizing.addTag(authOf(req).user, id(req), (req.body as ChatTagRequest).name));
-  });
-
-  router.delete('/:id/tags', requireUser, ownChat, validateBody(ChatTagRequest), async (req, res) => {
-    res.json(await organizing.removeTag(authOf(req).user, id(req), (req.body as ChatTagRequest).name));
-  });
-
-  return router;
+  return [
+    route({ method: 'get', path: '/search', guard: 'user', query: ChatSearchQuery, summary: 'Search the caller’s chats', response: z.array(ChatSearchEntry) }, ({ user, query }) =>
+      search.search(user.id, query),
+    ),
+    route({ method: 'get', path: '/all/tags', guard: 'user', summary: 'Tags used on the caller’s chats', response: z.array(ChatTagCount) }, ({ user }) => organizing.allTags(user)),
+    route(
+      { method: 'get', path: '/all', guard: 'user', authorize: mayExport, query: ChatExportQuery, produces: 'json-or-markdown', summary: 'Every chat of the caller (export)', response: z.array(ExportedChat) },
+      async ({ res, user, query }) => {
+        const list = await transfer.exportAll(user);
+        if (query.format !== 'markdown') return list;
+        res.type('text/markdown; charset=utf-8').attachment('chats.md').send(transfer.markdown(list));
+      },
+    ),
+    route({ method: 'post', path: '/import', guard: 'user', authorize: mayExport, body: ChatImportRequest, summary: 'Import chats', response: ChatImportReport }, ({ user, body }) =>
+      transfer.import(user, body.chats),
+    ),
+    route({ method: 'post', path: '/archive/all', guard: 'user', summary: 'Archive every chat of the caller', response: z.boolean() }, async ({ user }) => {
+      await organizing.archiveAll(user);
+      return true;
+    }),
+    route({ method: 'get', path: '/share/:share_id', guard: 'user', summary: 'A shared chat', response: SharedChat }, ({ params }) => shares.open(params.share_id)),
+    route({ method: 'post', path: '/:id/share', guard: 'user', summary: 'Share a chat (read-only link)', response: Chat }, ({ user, params }) => shares.share(user, params.id)),
+    route({ method: 'delete', path: '/:id/share', guard: 'user', summary: 'Stop sharing a chat', response: z.boolean() }, async ({ user, params }) => {
+      await shares.revoke(user, params.id);
+      return true;
+    }),
+    route(
+      {
+        method: 'get',
+        path: '/:id/export',
+        guard: 'user',
+        authorize: async (ctx) => {
+          await ownChat(ctx);
+          await mayExport(ctx);
+        },
+        query: ChatExportQuery,
+        produces: 'json-or-markdown',
+        summary: 'Export a chat (JSON, Markdown or text)',
+        response: ExportedChat,
+      },
+      async ({ res, user, params, query }) => {
+        const chat = await transfer.exportOne(user, params.id);
+        if (query.format !== 'markdown') return chat;
+        res.type('text/markdown; charset=utf-8').attachment(fileName(chat.title)).send(transfer.markdown([chat]));
+      },
+    ),
+    route({ method: 'post', path: '/:id/folder', guard: 'user', authorize: ownChat, body: MoveChatToFolderRequest, summary: 'Move a chat to a folder', response: ChatListEntry }, ({ user, params, body }) =>
+      organizing.moveToFolder(user, params.id, body.folder_id),
+    ),
+    route({ method: 'post', path: '/:id/tags', guard: 'user', authorize: ownChat, body: ChatTagRequest, summary: 'Tag a chat', response: ChatListEntry }, ({ user, params, body }) =>
+      organizing.addTag(user, params.id, body.name),
+    ),
+    route({ method: 'delete', path: '/:id/tags', guard: 'user', authorize: ownChat, body: ChatTagRequest, summary: 'Remove a tag from a chat', response: ChatListEntry }, ({ user, params, body }) =>
+      organizing.removeTag(user, params.id, body.name),
+    ),
+  ];
 }

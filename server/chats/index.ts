@@ -3,4 +3,6 @@ export { createAttachmentsRepo, type AttachmentsRepo } from './attachments.repo'
 export { createChatsService, type ChatsService, type ChatCaller, type TurnMessage, DEFAULT_CHAT_TITLE } from './chats.service';
 export { chatsRoutes } from './chats.routes';
 export { attachmentRoutes } from './attachments.routes';
+export { chatLibraryRoutes } from './chat-library.routes';
+export { createChatLibrary } from './chat-library.module';
 export { chatNotFound, chatForbidden } from './chat-errors';

@@ -1,4 +1,4 @@
-import { decodeLiterals } from '../providers/json-literals';
+import { decodeLiterals } from '../providers';
 
 /**
  * The text of an answer as it grows. Streamed text mostly arrives as the provider's JSON string

@@ -1,12 +1,10 @@
 import type { Response } from 'express';
-import { Router } from 'express';
-import { authOf, requireUser } from '../session';
-import { CompletionRequest, type ChatCompletion } from '../contracts/completions';
+import { ChatCompletion, CompletionRequest } from '../contracts/completions';
 import { HttpError } from '../platform/http/errors';
-import { validateBody } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import type { CompletionResult, CompletionsService } from './completions.service';
 import type { PreparedCompletion } from './pipeline-types';
-import { SseWriter } from './sse-writer';
+import { ChunkWriter } from './chunk-writer';
 
 function providerFailed(message: string): HttpError {
   return new HttpError(502, 'PROVIDER_FAILED', `The model provider failed: ${message}`);
@@ -19,7 +17,7 @@ function savedFields(result: CompletionResult): Record<string, string | undefine
 }
 
 async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, firstToken: () => void): Promise<CompletionResult> {
-  const sse = new SseWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model });
+  const sse = new ChunkWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model }, 'parley');
   const result = await service.run(prepared, signal, (event) => {
     if (event.type === 'content' || event.type === 'literals') firstToken();
     return sse.event(event);
@@ -57,27 +55,36 @@ async function jsonAnswer(service: CompletionsService, prepared: PreparedComplet
 }
 
 /** POST /api/chat/completions (section 4.5, section 6 point 1). Mounted at `/api/chat`. */
-export function completionsRoutes(service: CompletionsService): Router {
-  const router = Router();
-
-  router.post('/completions', requireUser, validateBody(CompletionRequest, { status: 400 }), async (req, res) => {
-    const auth = authOf(req);
-    const body = req.body as CompletionRequest;
-    // The client leaving aborts the upstream request at once.
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const firstToken = service.awaitingFirstToken();
-    try {
-      const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
-      const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal, firstToken) : await jsonAnswer(service, prepared, res, controller.signal);
-      firstToken();
-      service.afterAnswer(prepared, result);
-    } finally {
-      firstToken();
-    }
-  });
-
-  return router;
+export function completionsRoutes(service: CompletionsService): Routes {
+  return [
+    route(
+      {
+        method: 'post',
+        path: '/completions',
+        guard: 'user',
+        body: CompletionRequest,
+        invalid: 400,
+        produces: 'json-or-event-stream',
+        summary: 'Chat completion for the Parley UI (saves to a chat; `stream`: Server-Sent Events)',
+        response: ChatCompletion,
+      },
+      async ({ res, auth, body }) => {
+        // The client leaving aborts the upstream request at once.
+        const controller = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
+        const firstToken = service.awaitingFirstToken();
+        try {
+          const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
+          const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal, firstToken) : await jsonAnswer(service, prepared, res, controller.signal);
+          firstToken();
+          service.afterAnswer(prepared, result);
+        } finally {
+          firstToken();
+        }
+        return undefined;
+      },
+    ),
+  ];
 }

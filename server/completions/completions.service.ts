@@ -24,6 +24,10 @@ export interface CompletionsDeps {
   chats: ChatsService;
   tasks: TasksService;
   realtime: Pick<RealtimeHub, 'emitToUser'>;
+  /** Stage 3: the knowledge bases' passages for a turn (none without it). */
+  retriever?: Retriever;
+  /** Stage 4: the tools a turn may call (none without it). */
+  tools?: ToolResolver;
   clock: Clock;
   log: Logger;
 }
@@ -36,13 +40,12 @@ export interface CompletionResult {
 
 /**
  * The chat completion pipeline: resolve model → files → retrieval → tools → provider →
- * persist → tasks. Each stage is its own module; retrieval and tools are plugged in by their
- * domains with `useRetriever` / `useTools`.
+ * persist → tasks. Each stage is its own module; retrieval and tools come from their domains.
  */
 export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
-  let retriever: Retriever = noRetrieval;
-  let toolResolver: ToolResolver = noTools;
+  let retriever: Retriever = deps.retriever ?? noRetrieval;
+  let toolResolver: ToolResolver = deps.tools ?? noTools;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
@@ -61,12 +64,12 @@ export function createCompletionsService(deps: CompletionsDeps) {
     /** Marks a request waiting for its first token (background tasks hold off); call the result once it came or the request ended. */
     awaitingFirstToken: () => gate.awaitingFirstToken(),
 
-    /** Registers the retrieval engine (the knowledge domain). */
+    /** Replaces the retrieval engine (tests plug a fake one in). */
     useRetriever(next: Retriever): void {
       retriever = next;
     },
 
-    /** Registers the tool engine (the tools domain). */
+    /** Replaces the tool engine (tests plug a fake one in). */
     useTools(next: ToolResolver): void {
       toolResolver = next;
     },

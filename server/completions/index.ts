@@ -1,5 +1,6 @@
 export { createCompletionsService, type CompletionsService, type CompletionsDeps, type CompletionResult } from './completions.service';
 export { completionsRoutes } from './completions.routes';
+export { ChunkWriter, type ChunkExtensions, type ChunkIdentity } from './chunk-writer';
 export type {
   AnswerOutcome,
   ClientTools,

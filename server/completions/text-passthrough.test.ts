@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompatProvider, createLocalProvider, type Provider } from '../providers';
 import type { PreparedCompletion } from './pipeline-types';
-import { SseWriter } from './sse-writer';
+import { ChunkWriter } from './chunk-writer';
 import { answerStage } from './stages/provider';
 import { EMPTY_TOOLS } from './stages/tools';
 
@@ -61,7 +61,7 @@ function prepared(provider: Provider): PreparedCompletion {
 async function answer(provider: Provider): Promise<{ bytes: Buffer; content: string; finish: string | null }> {
   let outcome: Awaited<ReturnType<typeof answerStage>> | undefined;
   const port = await listen(async (_req, res) => {
-    const sse = new SseWriter(res, { id: 'chatcmpl-same', created: 1700000000, model: 'm' });
+    const sse = new ChunkWriter(res, { id: 'chatcmpl-same', created: 1700000000, model: 'm' }, 'parley');
     outcome = await answerStage(prepared(provider), new AbortController().signal, (event) => sse.event(event));
     await sse.finish(outcome.finishReason, outcome.usage, {});
     sse.end();

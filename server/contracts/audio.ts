@@ -84,6 +84,12 @@ export const TranscriptionResponse = z.object({
 });
 export type TranscriptionResponse = z.infer<typeof TranscriptionResponse>;
 
+/** POST /v1/audio/transcriptions in OpenAI's shapes: `json` (`{text}`) or `verbose_json` (`text` answers text/plain). */
+export const V1Transcription = z.union([
+  z.object({ task: z.literal('transcribe'), language: z.string(), duration: z.number(), text: z.string(), segments: z.array(z.unknown()) }),
+  z.object({ text: z.string() }),
+]);
+
 /** GET /api/v1/audio/models. */
 export const AudioModels = z.object({ models: z.array(z.object({ id: z.string(), name: z.string().optional() })) });
 export type AudioModels = z.infer<typeof AudioModels>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProfileImageUrl } from './profile-image';
-import { type Permissions } from './permissions';
+import { Permissions } from './permissions';
 
 /** A role: `pending` users wait for an admin's approval. */
 export const Role = z.enum(['pending', 'user', 'admin']);
@@ -60,27 +60,38 @@ export const UpdatePasswordRequest = z.object({
 export type UpdatePasswordRequest = z.infer<typeof UpdatePasswordRequest>;
 
 /** Session response of sign-up, sign-in and the current session. */
-export interface SessionResponse {
-  token: string;
-  token_type: 'Bearer';
+export const SessionResponse = z.object({
+  token: z.string(),
+  token_type: z.literal('Bearer'),
   /** Epoch seconds; null when tokens never expire (JWT_EXPIRES_IN `-1`). */
-  expires_at: number | null;
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  profile_image_url: string;
-  permissions?: Permissions;
-}
+  expires_at: z.number().nullable(),
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: Role,
+  profile_image_url: z.string(),
+  permissions: Permissions.optional(),
+});
+export type SessionResponse = z.infer<typeof SessionResponse>;
 
 /** Answer of POST /auths/add. */
-export interface AddUserResponse {
-  token: string;
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-}
+export const AddUserResponse = z.object({
+  token: z.string(),
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: Role,
+});
+export type AddUserResponse = z.infer<typeof AddUserResponse>;
+
+/** Answer of GET/POST /auths/api_key: the caller's key `sk-…`. */
+export const ApiKeyResponse = z.object({ api_key: z.string() });
+
+/** Answer of GET /auths/admin/users/{user_id}/api_key: whether a key exists, never the key. */
+export const ApiKeyInfo = z.object({ exists: z.boolean(), created_at: z.number().nullable(), last_used_at: z.number().nullable() });
+
+/** Answer of GET /auths/signout. */
+export const SignoutResponse = z.object({ status: z.boolean() });
 
 /** Auth admin config. */
 export const AuthConfig = z.object({

@@ -9,31 +9,32 @@ export const BuiltinModelStatus = z.enum(['ready', 'downloading', 'paused', 'fai
 export type BuiltinModelStatus = z.infer<typeof BuiltinModelStatus>;
 
 /** One model of the built-in library (GET /builtin/models). Header facts are null until the file is complete. */
-export interface BuiltinModel {
+export const BuiltinModel = z.object({
   /** Also its id in `/api/models` and `/api/chat/completions` once ready. */
-  id: string;
-  name: string;
-  file_name: string;
+  id: z.string(),
+  name: z.string(),
+  file_name: z.string(),
   /** Bytes of the whole file (0 while a download's size is unknown). */
-  size: number;
+  size: z.number(),
   /** Bytes on disk so far (equals `size` when ready). */
-  downloaded: number;
-  architecture: string | null;
-  context_length: number | null;
+  downloaded: z.number(),
+  architecture: z.string().nullable(),
+  context_length: z.number().nullable(),
   /** The GGUF file type, such as `Q4_K_M` or `F16`. */
-  quantization: string | null;
+  quantization: z.string().nullable(),
   /** Rough memory needed to run it with its default context, in bytes. */
-  ram_estimate: number | null;
-  kind: BuiltinModelKind;
-  status: BuiltinModelStatus;
+  ram_estimate: z.number().nullable(),
+  kind: BuiltinModelKind,
+  status: BuiltinModelStatus,
   /** Why it failed (status `failed`). */
-  error: string | null;
+  error: z.string().nullable(),
   /** Where it was downloaded from. */
-  source_url: string | null;
-  sha256: string | null;
-  created_at: number;
-  updated_at: number;
-}
+  source_url: z.string().nullable(),
+  sha256: z.string().nullable(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type BuiltinModel = z.infer<typeof BuiltinModel>;
 
 const HttpUrl = z
   .string()
@@ -100,30 +101,33 @@ export const BuiltinConfigUpdate = BuiltinConfig.partial();
 export type BuiltinConfigUpdate = z.infer<typeof BuiltinConfigUpdate>;
 
 /** What the runtime is doing now (part of GET /builtin/config). */
-export interface BuiltinRuntimeStatus {
+export const BuiltinRuntimeStatus = z.object({
   /** Ids of the models loaded in memory. */
-  loaded: string[];
+  loaded: z.array(z.string()),
   /** Threads in use, as resolved from the setting and the machine. */
-  threads: number;
+  threads: z.number(),
   /** `cuda`, `vulkan`, `metal`, or false for CPU only; null before the runtime first started. */
-  gpu: string | false | null;
-}
+  gpu: z.union([z.string(), z.literal(false)]).nullable(),
+});
+export type BuiltinRuntimeStatus = z.infer<typeof BuiltinRuntimeStatus>;
 
 /** GET /builtin/config answer: the settings and the runtime's state. */
-export type BuiltinConfigResponse = BuiltinConfig & { runtime: BuiltinRuntimeStatus };
+export const BuiltinConfigResponse = BuiltinConfig.extend({ runtime: BuiltinRuntimeStatus });
+export type BuiltinConfigResponse = z.infer<typeof BuiltinConfigResponse>;
 
 /** A curated model people may download (GET /builtin/recommended). */
-export interface RecommendedModel {
-  name: string;
-  url: string;
+export const RecommendedModel = z.object({
+  name: z.string(),
+  url: z.string(),
   /** Bytes. */
-  size: number;
+  size: z.number(),
   /** Rough memory to run it, bytes. */
-  ram: number;
-  kind: BuiltinModelKind;
-  license: string;
-  description: string;
-  sha256?: string;
+  ram: z.number(),
+  kind: BuiltinModelKind,
+  license: z.string(),
+  description: z.string(),
+  sha256: z.string().optional(),
   /** Whether its RAM need fits this machine (set by the service from its total memory). */
-  fits?: boolean;
-}
+  fits: z.boolean().optional(),
+});
+export type RecommendedModel = z.infer<typeof RecommendedModel>;

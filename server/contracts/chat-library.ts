@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Chat, ChatListEntry } from './chats';
+import { Chat, ChatListEntry } from './chats';
 
 /** Query of GET /api/v1/chats/search. `text` holds words plus `tag:name`, `before:`/`after:`/`on:` `YYYY-MM-DD` filters. */
 export const ChatSearchQuery = z.object({
@@ -9,12 +9,13 @@ export const ChatSearchQuery = z.object({
 export type ChatSearchQuery = z.infer<typeof ChatSearchQuery>;
 
 /** A search hit: the chat's list entry plus where the words were found. */
-export interface ChatSearchEntry extends ChatListEntry {
+export const ChatSearchEntry = ChatListEntry.extend({
   /** The matching passage (a message, else the title), plain text; null when only filters matched. */
-  snippet: string | null;
+  snippet: z.string().nullable(),
   /** `[start, end)` character ranges of `snippet` that matched the words. */
-  highlights: Array<[number, number]>;
-}
+  highlights: z.array(z.tuple([z.number(), z.number()])),
+});
+export type ChatSearchEntry = z.infer<typeof ChatSearchEntry>;
 
 /** Body of POST and DELETE /api/v1/chats/{id}/tags. */
 export const ChatTagRequest = z.object({
@@ -23,22 +24,23 @@ export const ChatTagRequest = z.object({
 export type ChatTagRequest = z.infer<typeof ChatTagRequest>;
 
 /** A tag with how many of the caller's chats carry it. */
-export interface ChatTagCount {
-  name: string;
-  count: number;
-}
+export const ChatTagCount = z.object({
+  name: z.string(),
+  count: z.number(),
+});
+export type ChatTagCount = z.infer<typeof ChatTagCount>;
 
 /**
  * GET /api/v1/chats/share/{share_id}: a read-only snapshot. `id` is the share id and `user_id` is
  * `shared-{chat_id}`, which `GET /api/v1/users/shared-{chat_id}` resolves to the owner.
  */
-export interface SharedChat extends Omit<Chat, 'user_id'> {
-  user_id: string;
-  share_id: string;
-  chat_id: string;
+export const SharedChat = Chat.extend({
+  share_id: z.string(),
+  chat_id: z.string(),
   /** When the snapshot was taken (epoch seconds). */
-  shared_at: number;
-}
+  shared_at: z.number(),
+});
+export type SharedChat = z.infer<typeof SharedChat>;
 
 /** Query of the export endpoints. */
 export const ChatExportQuery = z.object({
@@ -47,16 +49,17 @@ export const ChatExportQuery = z.object({
 export type ChatExportQuery = z.infer<typeof ChatExportQuery>;
 
 /** A chat as Parley exports it: the whole message tree (every branch, sources, file references) and its organisation. */
-export interface ExportedChat extends Chat {
+export const ExportedChat = Chat.extend({
   /** Marks Parley's lossless export format. */
-  parley_export: 1;
+  parley_export: z.literal(1),
   /** Ids of the files attached to the chat. */
-  attachment_ids: string[];
+  attachment_ids: z.array(z.string()),
   /** Name of the folder it was filed in, if any. */
-  folder_name: string | null;
+  folder_name: z.string().nullable(),
   /** Names of that folder and its parents, top level first ([] when in no folder); import recreates them. */
-  folder_path: string[];
-}
+  folder_path: z.array(z.string()),
+});
+export type ExportedChat = z.infer<typeof ExportedChat>;
 
 /** Body of POST /api/v1/chats/import: Parley's export, Open WebUI's export or ChatGPT's conversations.json entries. */
 export const ChatImportRequest = z.object({
@@ -65,25 +68,27 @@ export const ChatImportRequest = z.object({
 export type ChatImportRequest = z.infer<typeof ChatImportRequest>;
 
 /** What happened to one chat of an import. */
-export interface ChatImportResult {
+export const ChatImportResult = z.object({
   /** Position in the request's `chats`. */
-  index: number;
-  title: string;
+  index: z.number(),
+  title: z.string(),
   /** The format it was read as, or `unknown`. */
-  format: 'parley' | 'open-webui' | 'chatgpt' | 'unknown';
-  status: 'imported' | 'skipped';
+  format: z.enum(['parley', 'open-webui', 'chatgpt', 'unknown']),
+  status: z.enum(['imported', 'skipped']),
   /** The new chat's id when imported. */
-  id: string | null;
-  messages: number;
+  id: z.string().nullable(),
+  messages: z.number(),
   /** Messages left out (tool calls, images, empty system nodes, …). */
-  skipped_messages: number;
+  skipped_messages: z.number(),
   /** Why the chat or some of its messages were skipped, in plain words. */
-  notes: string[];
-}
+  notes: z.array(z.string()),
+});
+export type ChatImportResult = z.infer<typeof ChatImportResult>;
 
 /** Answer of POST /api/v1/chats/import. */
-export interface ChatImportReport {
-  imported: number;
-  skipped: number;
-  chats: ChatImportResult[];
-}
+export const ChatImportReport = z.object({
+  imported: z.number(),
+  skipped: z.number(),
+  chats: z.array(ChatImportResult),
+});
+export type ChatImportReport = z.infer<typeof ChatImportReport>;

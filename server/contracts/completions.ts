@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MessageSource, MessageToolStep } from './chats';
+import { MessageSource, type MessageToolStep } from './chats';
 
 /** A part of a multimodal message (OpenAI form). */
 export const CompletionContentPart = z.union([
@@ -69,11 +69,12 @@ export interface CompletionStatus {
 }
 
 /** Token counts. */
-export interface CompletionUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
+export const CompletionUsage = z.object({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+});
+export type CompletionUsage = z.infer<typeof CompletionUsage>;
 
 /** A cited source, as saved on the message. */
 export type CompletionSource = MessageSource;
@@ -102,15 +103,16 @@ export interface CompletionChunk {
 }
 
 /** The answer of a completion with `stream: false` (OpenAI `chat.completion`). */
-export interface ChatCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: Array<{ index: number; message: { role: 'assistant'; content: string }; finish_reason: string | null }>;
-  usage?: CompletionUsage;
-  sources?: CompletionSource[];
-  chat_id?: string;
-  message_id?: string;
-  user_message_id?: string;
-}
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number(),
+  model: z.string(),
+  choices: z.array(z.object({ index: z.number(), message: z.object({ role: z.literal('assistant'), content: z.string() }), finish_reason: z.string().nullable() })),
+  usage: CompletionUsage.optional(),
+  sources: z.array(MessageSource).optional(),
+  chat_id: z.string().optional(),
+  message_id: z.string().optional(),
+  user_message_id: z.string().optional(),
+});
+export type ChatCompletion = z.infer<typeof ChatCompletion>;

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * `window.parley`: what the desktop shell's preload exposes to the UI. Absent in a browser
  * (LAN colleagues, `npm run serve`), so the UI must treat it as optional.
@@ -11,6 +13,8 @@ export interface DesktopBridge {
   onLanSharingChange(listener: (state: DesktopLanState) => void): () => void;
   /** Opens an http(s) link in the system browser; resolves false when the link was refused. */
   openExternal(url: string): Promise<boolean>;
+  /** Tells the shell the UI's language, so its menus, tray and dialogs follow the person's choice. */
+  setLanguage(code: string): Promise<void>;
 }
 
 /** The LAN sharing state the UI may show. */
@@ -22,11 +26,12 @@ export interface DesktopLanState {
 }
 
 /** GET /api/v1/desktop/setup: what the desktop app's first-run setup screen offers. */
-export interface FirstRunSetup {
+export const FirstRunSetup = z.object({
   /** True while no provider connection is configured (the app then opens on the setup screen). */
-  needed: boolean;
+  needed: z.boolean(),
   /** A local Ollama on its default address, when one answers there. */
-  ollama: { url: string; found: boolean; models: number };
+  ollama: z.object({ url: z.string(), found: z.boolean(), models: z.number() }),
   /** Where secrets are kept: `file` is the encrypted-file fallback (no OS keychain answered). */
-  secret_store: 'keychain' | 'file' | 'memory';
-}
+  secret_store: z.enum(['keychain', 'file', 'memory']),
+});
+export type FirstRunSetup = z.infer<typeof FirstRunSetup>;

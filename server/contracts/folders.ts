@@ -4,17 +4,18 @@ const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at 
 const Id = z.string().min(1).max(100);
 
 /** A folder of chats; folders nest through `parent_id`. */
-export interface Folder {
-  id: string;
+export const Folder = z.object({
+  id: z.string(),
   /** The folder it sits in; null at the top level. */
-  parent_id: string | null;
-  user_id: string;
-  name: string;
+  parent_id: z.string().nullable(),
+  user_id: z.string(),
+  name: z.string(),
   /** Whether the sidebar shows its contents. */
-  is_expanded: boolean;
-  created_at: number;
-  updated_at: number;
-}
+  is_expanded: z.boolean(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type Folder = z.infer<typeof Folder>;
 
 /** Body of POST /api/v1/folders/. */
 export const CreateFolderRequest = z.object({

@@ -15,23 +15,25 @@ export const GraphStatusName = z.enum(['disabled', 'building', 'ready', 'failed'
 export type GraphStatusName = z.infer<typeof GraphStatusName>;
 
 /** Answer of graph/toggle. */
-export interface GraphToggleResponse {
-  status: GraphStatusName;
+export const GraphToggleResponse = z.object({
+  status: GraphStatusName,
   /** What happened, in words. */
-  message: string;
-}
+  message: z.string(),
+});
+export type GraphToggleResponse = z.infer<typeof GraphToggleResponse>;
 
 /** GET graph/status (stream=false), and the payload of each event of the stream. */
-export interface GraphStatusResponse {
-  status: GraphStatusName;
+export const GraphStatusResponse = z.object({
+  status: GraphStatusName,
   /** 0–100: share of the base's chunks already in the graph; never goes down during a build. */
-  progress: number;
+  progress: z.number(),
   /** Why the build failed (only when `failed`). */
-  error?: string;
+  error: z.string().optional(),
   /** Entities and relations stored so far. */
-  entities: number;
-  relations: number;
-}
+  entities: z.number(),
+  relations: z.number(),
+});
+export type GraphStatusResponse = z.infer<typeof GraphStatusResponse>;
 
 /** Query of GET graph/status. */
 export const GraphStatusQuery = z.object({
@@ -41,6 +43,3 @@ export const GraphStatusQuery = z.object({
   token: z.string().min(1, 'must not be empty').max(4096).optional(),
 });
 export type GraphStatusQuery = z.infer<typeof GraphStatusQuery>;
-
-/** Kinds of entities the extractors produce (a model may name others; they are kept as given, lower-cased). */
-export const GRAPH_ENTITY_TYPES = ['person', 'place', 'organization', 'topic'] as const;

@@ -2,16 +2,17 @@ import { z } from 'zod';
 import { PartialPermissions } from './permissions';
 
 /** A group as the API shows it. */
-export interface Group {
-  id: string;
-  name: string;
-  description: string;
+export const Group = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
   /** What membership grants, on top of the system defaults (possibly partial). */
-  permissions: PartialPermissions;
-  user_ids: string[];
-  created_at: number;
-  updated_at: number;
-}
+  permissions: PartialPermissions,
+  user_ids: z.array(z.string()),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type Group = z.infer<typeof Group>;
 
 const GroupName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const Description = z.string().max(5_000, 'must be at most 5000 characters');

@@ -36,38 +36,41 @@ export const FileStatus = z.enum(['pending', 'processing', 'completed', 'failed'
 export type FileStatus = z.infer<typeof FileStatus>;
 
 /** A file as a knowledge base lists it. */
-export interface KnowledgeFile {
-  id: string;
-  name: string;
-  status: FileStatus;
+export const KnowledgeFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: FileStatus,
   /** Why ingestion failed (only when `failed`). */
-  error?: string;
-  size: number;
-  mime_type: string;
-  created_at: number;
-}
+  error: z.string().optional(),
+  size: z.number(),
+  mime_type: z.string(),
+  created_at: z.number(),
+});
+export type KnowledgeFile = z.infer<typeof KnowledgeFile>;
 
 /** A knowledge base in list and create responses. */
-export interface KnowledgeSummary {
-  id: string;
-  user_id: string;
-  name: string;
-  description: string;
-  access_control: AccessControl;
+export const KnowledgeSummary = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  access_control: AccessControl,
   /** Files that can be searched or are being ingested (failed ones are not counted). */
-  file_count: number;
-  created_at: number;
-  updated_at: number;
-}
+  file_count: z.number(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type KnowledgeSummary = z.infer<typeof KnowledgeSummary>;
 
 /** A knowledge base with its files (single-item, update and file add/remove responses). */
-export interface KnowledgeDetail extends KnowledgeSummary {
-  files: KnowledgeFile[];
+export const KnowledgeDetail = KnowledgeSummary.extend({
+  files: z.array(KnowledgeFile),
   /** The language the base's text is analysed in; null until its first document was read (then detected). */
-  language: AnalysisLanguage | null;
+  language: AnalysisLanguage.nullable(),
   /** Progress 0..1 of a re-index after a language change; null when none runs. */
-  reindexing: number | null;
-}
+  reindexing: z.number().nullable(),
+});
+export type KnowledgeDetail = z.infer<typeof KnowledgeDetail>;
 
 /** Realtime event `knowledge:file` sent to the base's owner and the user who added the file. */
 export interface KnowledgeFileEvent {
@@ -80,24 +83,26 @@ export interface KnowledgeFileEvent {
 }
 
 /** One chunk of a file as the preview shows it. */
-export interface KnowledgeChunkPreview {
+export const KnowledgeChunkPreview = z.object({
   /** Order of the chunk in the file, from 0. */
-  seq: number;
-  text: string;
+  seq: z.number(),
+  text: z.string(),
   /** Heading trail, page and parent number when the chunker recorded them. */
-  meta: Record<string, unknown>;
-}
+  meta: z.record(z.string(), z.unknown()),
+});
+export type KnowledgeChunkPreview = z.infer<typeof KnowledgeChunkPreview>;
 
 /** GET /api/v1/knowledge/{id}/file/{file_id}/preview: what retrieval sees of a file. */
-export interface KnowledgeFilePreview {
-  file_id: string;
-  name: string;
-  status: FileStatus;
+export const KnowledgeFilePreview = z.object({
+  file_id: z.string(),
+  name: z.string(),
+  status: FileStatus,
   /** The text extracted from the file now (cut at 200,000 characters), null when extraction fails. */
-  text: string | null;
+  text: z.string().nullable(),
   /** Why no text could be extracted (only when `text` is null). */
-  text_error?: string;
+  text_error: z.string().optional(),
   /** Whether `text` was cut. */
-  truncated: boolean;
-  chunks: KnowledgeChunkPreview[];
-}
+  truncated: z.boolean(),
+  chunks: z.array(KnowledgeChunkPreview),
+});
+export type KnowledgeFilePreview = z.infer<typeof KnowledgeFilePreview>;

@@ -38,43 +38,45 @@ export const LanConfigUpdate = z.object({
 export type LanConfigUpdate = z.infer<typeof LanConfigUpdate>;
 
 /** Who may create an account on this workspace, for the LAN page and the tray. */
-export interface LanSignupInfo {
+export const LanSignupInfo = z.object({
   /** Whether sign-up is open to anyone who can reach the page. */
-  open: boolean;
+  open: z.boolean(),
   /** The role a new account gets (`pending` waits for an admin). */
-  default_role: 'pending' | 'user' | 'admin';
+  default_role: z.enum(['pending', 'user', 'admin']),
   /** One sentence saying who can sign up. */
-  summary: string;
-}
+  summary: z.string(),
+});
+export type LanSignupInfo = z.infer<typeof LanSignupInfo>;
 
 /** GET/POST /api/v1/configs/lan answer: the setting, and what is actually happening. */
-export interface LanStatus {
-  enabled: boolean;
-  port: number;
+export const LanStatus = z.object({
+  enabled: z.boolean(),
+  port: z.number(),
   /** True while the LAN listener is open (false when off, or when the port could not be opened at start). */
-  listening: boolean;
+  listening: z.boolean(),
   /** This machine's LAN IPv4 addresses. */
-  addresses: string[];
+  addresses: z.array(z.string()),
   /** `https://<address>:<port>` (or `http://` with TLS off) for each address: what to give to colleagues. */
-  urls: string[];
+  urls: z.array(z.string()),
   /** Things the admin should know while sharing (for example: sign-up is open, plain HTTP). */
-  warnings: string[];
+  warnings: z.array(z.string()),
   /** Why the listener is not open although sharing is on, else null. */
-  error: string | null;
+  error: z.string().nullable(),
   /** The TLS mode in use (present in every answer of the service). */
-  tls?: LanTlsMode;
+  tls: LanTlsMode.optional(),
   /** SHA-256 fingerprint (`AB:CD:…`) of the certificate colleagues' browsers are shown; null over plain HTTP. */
-  fingerprint?: string | null;
+  fingerprint: z.string().nullable().optional(),
   /** When the certificate expires (epoch seconds); null over plain HTTP. */
-  certificate_expires_at?: number | null;
+  certificate_expires_at: z.number().nullable().optional(),
   /** Who can sign up (present in every answer of the service). */
-  signup?: LanSignupInfo;
+  signup: LanSignupInfo.optional(),
   /**
    * True when the signed-in admin has no password yet (the desktop owner): turning sharing on
    * is refused until they set one, since other devices sign in with it. Present in the HTTP answers.
    */
-  password_required?: boolean;
-}
+  password_required: z.boolean().optional(),
+});
+export type LanStatus = z.infer<typeof LanStatus>;
 
 /**
  * The text of a LAN QR code: the URL, with the certificate fingerprint in its fragment so that the

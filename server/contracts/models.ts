@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProfileImageUrl } from './profile-image';
 import { AccessControl } from './access';
-import type { ProviderKind } from './providers';
+import { ProviderKind } from './providers';
 
 /** A model id: may contain `/`, so it always travels as the `id` query parameter. */
 export const ModelId = z
@@ -77,55 +77,59 @@ export const ModelIdQuery = z.object({ id: ModelId });
 export const ModelListQuery = z.object({ id: ModelId.optional() });
 
 /** A registry entry (custom model, or a description of a base model when base_model_id is null). */
-export interface Model {
-  id: string;
-  name: string;
-  base_model_id: string | null;
+export const Model = z.object({
+  id: z.string(),
+  name: z.string(),
+  base_model_id: z.string().nullable(),
   /** Owner. */
-  user_id: string;
-  params: ModelParams;
-  meta: ModelMeta;
-  access_control: AccessControl;
-  is_active: boolean;
-  created_at: number;
-  updated_at: number;
-}
+  user_id: z.string(),
+  params: ModelParams,
+  meta: ModelMeta,
+  access_control: AccessControl,
+  is_active: z.boolean(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type Model = z.infer<typeof Model>;
 
 /** An entry of GET /api/v1/models/list: the model with its owner. */
-export interface ModelListEntry extends Model {
-  user: { id: string; name: string; email: string; role: string } | null;
-}
+export const ModelListEntry = Model.extend({
+  user: z.object({ id: z.string(), name: z.string(), email: z.string(), role: z.string() }).nullable(),
+});
+export type ModelListEntry = z.infer<typeof ModelListEntry>;
 
 /** A raw provider model as GET /api/models lists it. */
-export interface BaseModel {
+export const BaseModel = z.object({
   /** The id to chat with: `<prefix_id>.<provider model id>` when the provider has a prefix. */
-  id: string;
-  name: string;
-  object: 'model';
-  created: number;
-  owned_by: ProviderKind;
-  base_model_id: null;
+  id: z.string(),
+  name: z.string(),
+  object: z.literal('model'),
+  created: z.number(),
+  owned_by: ProviderKind,
+  base_model_id: z.null(),
   /** Which provider answers it: kind and index into its URL list. */
-  provider: ProviderKind;
-  provider_index: number;
+  provider: ProviderKind,
+  provider_index: z.number(),
   /** The id the provider itself knows the model by. */
-  provider_model_id: string;
-  tags: unknown[];
-  is_active: true;
-}
+  provider_model_id: z.string(),
+  tags: z.array(z.unknown()),
+  is_active: z.literal(true),
+});
+export type BaseModel = z.infer<typeof BaseModel>;
 
 /** An entry of GET /api/v1/models/available: what the caller may chat with. */
-export interface AvailableModel {
-  id: string;
-  name: string;
+export const AvailableModel = z.object({
+  id: z.string(),
+  name: z.string(),
   /** `custom` for registry models, `base` for provider models. */
-  kind: 'custom' | 'base';
-  base_model_id: string | null;
-  meta: ModelMeta;
+  kind: z.enum(['custom', 'base']),
+  base_model_id: z.string().nullable(),
+  meta: ModelMeta,
   /** For base models, and custom models whose base model is listed right now. */
-  provider: ProviderKind | null;
-  provider_index: number | null;
-}
+  provider: ProviderKind.nullable(),
+  provider_index: z.number().nullable(),
+});
+export type AvailableModel = z.infer<typeof AvailableModel>;
 
 /** Admin setting of the model registry (GET/POST /api/v1/models/config). */
 export const ModelsConfig = z.object({

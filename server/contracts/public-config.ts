@@ -1,17 +1,20 @@
+import { z } from 'zod';
+
 /** Answer of the public `GET /api/config`: what a signed-out browser needs to draw the first screen. */
-export interface PublicConfig {
+export const PublicConfig = z.object({
   /** Product name. */
-  name: string;
+  name: z.string(),
   /** Service version. */
-  version: string;
+  version: z.string(),
   /** True while no account exists: the UI shows the welcome screen that creates the admin. */
-  onboarding: boolean;
-  features: {
+  onboarding: z.boolean(),
+  features: z.object({
     /** Whether self sign-up is open (ENABLE_SIGNUP). */
-    enable_signup: boolean;
+    enable_signup: z.boolean(),
     /** Whether users may create API keys (ENABLE_API_KEY). */
-    enable_api_key: boolean;
+    enable_api_key: z.boolean(),
     /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
-    enable_message_rating?: boolean;
-  };
-}
+    enable_message_rating: z.boolean().optional(),
+  }),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;

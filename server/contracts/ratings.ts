@@ -9,9 +9,10 @@ export const RateMessageRequest = z.object({
 export type RateMessageRequest = z.infer<typeof RateMessageRequest>;
 
 /** A user's rating of one answer. */
-export interface MessageRating {
-  message_id: string;
-  rating: 1 | -1;
-  reason: string | null;
-  updated_at: number;
-}
+export const MessageRating = z.object({
+  message_id: z.string(),
+  rating: z.union([z.literal(1), z.literal(-1)]),
+  reason: z.string().nullable(),
+  updated_at: z.number(),
+});
+export type MessageRating = z.infer<typeof MessageRating>;

@@ -67,7 +67,8 @@ export const RetrievalConfigUpdate = RetrievalConfig.partial().extend({
 });
 export type RetrievalConfigUpdate = z.infer<typeof RetrievalConfigUpdate>;
 /** GET /api/v1/retrieval/config: the settings with the reranker key from the secret store. */
-export type RetrievalConfigView = RetrievalConfig & { RAG_EXTERNAL_RERANKER_API_KEY: string };
+export const RetrievalConfigView = RetrievalConfig.extend({ RAG_EXTERNAL_RERANKER_API_KEY: z.string() });
+export type RetrievalConfigView = z.infer<typeof RetrievalConfigView>;
 
 /** Defaults of a fresh install (TOP_K, TOP_K_RERANKER, threshold and weight as the interface says). */
 export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
@@ -133,15 +134,17 @@ export const EmbeddingConfigUpdate = z
 export type EmbeddingConfigUpdate = z.infer<typeof EmbeddingConfigUpdate>;
 
 /** Progress of re-embedding after a model change. */
-export interface ReembedStatus {
-  status: 'idle' | 'running' | 'failed';
-  done: number;
-  total: number;
-  error?: string;
-}
+export const ReembedStatus = z.object({
+  status: z.enum(['idle', 'running', 'failed']),
+  done: z.number(),
+  total: z.number(),
+  error: z.string().optional(),
+});
+export type ReembedStatus = z.infer<typeof ReembedStatus>;
 
 /** GET /api/v1/retrieval/embedding: the settings with keys, plus re-embedding progress. */
-export type EmbeddingConfigResponse = EmbeddingConfig & { reembedding: ReembedStatus };
+export const EmbeddingConfigResponse = EmbeddingConfig.extend({ reembedding: ReembedStatus });
+export type EmbeddingConfigResponse = z.infer<typeof EmbeddingConfigResponse>;
 
 /** POST /api/v1/retrieval/query/collection. */
 export const QueryCollectionRequest = z.object({
@@ -156,12 +159,13 @@ export const QueryCollectionRequest = z.object({
 export type QueryCollectionRequest = z.infer<typeof QueryCollectionRequest>;
 
 /** Answer of the query endpoint, in the common nested-list shape (one list per query). */
-export interface QueryCollectionResponse {
-  documents: string[][];
-  metadatas: Array<Array<Record<string, unknown>>>;
+export const QueryCollectionResponse = z.object({
+  documents: z.array(z.array(z.string())),
+  metadatas: z.array(z.array(z.record(z.string(), z.unknown()))),
   /** Relevance 0..1 (higher is closer), as the common API calls it. */
-  distances: number[][];
-}
+  distances: z.array(z.array(z.number())),
+});
+export type QueryCollectionResponse = z.infer<typeof QueryCollectionResponse>;
 
 /** A cited source as the completion stream and the saved message carry it. */
 export interface RetrievalSource {

@@ -90,3 +90,14 @@ export const QueriesTaskRequest = z.object({
   model: OptionalModel,
 });
 export type QueriesTaskRequest = z.infer<typeof QueriesTaskRequest>;
+
+/** Answer of POST /api/v1/tasks/title. */
+export const TitleTaskResponse = z.object({ title: z.string() });
+/** Answer of POST /api/v1/tasks/follow-up: the suggested questions. */
+export const FollowUpTaskResponse = z.array(z.string());
+/** Answer of POST /api/v1/tasks/tags. */
+export const TagsTaskResponse = z.object({ tags: z.array(z.string()) });
+/** Answer of POST /api/v1/tasks/autocomplete: the text that continues the prompt. */
+export const AutocompleteTaskResponse = z.object({ text: z.string() });
+/** Answer of POST /api/v1/tasks/queries. */
+export const QueriesTaskResponse = z.object({ queries: z.array(z.string()) });

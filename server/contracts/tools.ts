@@ -90,38 +90,47 @@ export const ToolUpdateRequest = z.object({
 export type ToolUpdateRequest = z.infer<typeof ToolUpdateRequest>;
 
 /** A function the model may call, in the OpenAI `function` form. */
-export interface FunctionSpec {
-  name: string;
-  description: string;
-  parameters: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
-}
+export const FunctionSpec = z.object({
+  name: z.string(),
+  description: z.string(),
+  parameters: z.object({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() }),
+});
+export type FunctionSpec = z.infer<typeof FunctionSpec>;
 
 /** A list entry of GET /api/v1/tools. MCP servers appear as `server:mcp:<server_id>`. */
-export interface ToolListEntry {
-  id: string;
-  name: string;
-  type: ToolType;
-  description: string;
-  enabled: boolean;
-  created_at: number;
+export const ToolListEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: ToolType,
+  description: z.string(),
+  enabled: z.boolean(),
+  created_at: z.number(),
   /** MCP entries: the server description. */
-  meta?: { description: string };
+  meta: z.object({ description: z.string() }).optional(),
   /** MCP entries: whether the caller can use the server now (oauth_2.1: has a token). */
-  authenticated?: boolean;
-}
+  authenticated: z.boolean().optional(),
+});
+export type ToolListEntry = z.infer<typeof ToolListEntry>;
 
 /** GET /api/v1/tools/{id}. `config.api_key` is shown to admins only. */
-export interface ToolResponse {
-  id: string;
-  name: string;
-  type: ToolType;
-  description: string;
-  config: Record<string, unknown>;
-  specs: FunctionSpec[];
-  access_control: AccessControl;
-  created_at: number;
-  updated_at: number;
-}
+export const ToolResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: ToolType,
+  description: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  specs: z.array(FunctionSpec),
+  access_control: AccessControl,
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type ToolResponse = z.infer<typeof ToolResponse>;
+
+/** Answer of POST /api/v1/tools/create. */
+export const ToolCreated = ToolResponse.pick({ id: true, name: true, type: true, description: true, specs: true, created_at: true });
+
+/** Answer of POST /api/v1/tools/{id}/update: the stored config (`api_key` to admins). */
+export const ToolUpdated = z.object({ id: z.string(), config: z.record(z.string(), z.unknown()) });
 
 /** Auth types of a tool server (section 2). */
 export const ToolServerAuthType = z.enum(['none', 'bearer', 'session', 'system_oauth', 'oauth_2.1']);
@@ -182,13 +191,15 @@ export const ToolServerVerifyRequest = z.looseObject({
 export type ToolServerVerifyRequest = z.infer<typeof ToolServerVerifyRequest>;
 
 /** The verify answer. */
-export interface ToolServerVerifyResponse {
-  status: boolean;
-  specs: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
-}
+export const ToolServerVerifyResponse = z.object({
+  status: z.boolean(),
+  specs: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
+});
+export type ToolServerVerifyResponse = z.infer<typeof ToolServerVerifyResponse>;
 
 /** POST /api/v1/tools/oauth/{server_id}/authorize answer: where to send the user. */
-export interface OAuthAuthorizeResponse {
-  authenticated: boolean;
-  authorization_url: string | null;
-}
+export const OAuthAuthorizeResponse = z.object({
+  authenticated: z.boolean(),
+  authorization_url: z.string().nullable(),
+});
+export type OAuthAuthorizeResponse = z.infer<typeof OAuthAuthorizeResponse>;

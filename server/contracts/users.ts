@@ -3,16 +3,20 @@ import { ProfileImageUrl } from './profile-image';
 import { Email, Password, Role } from './auth';
 
 /** A user as the API shows it. */
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  profile_image_url: string;
-  info: Record<string, unknown>;
-  created_at: number;
-  last_active_at?: number;
-}
+export const User = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: Role,
+  profile_image_url: z.string(),
+  info: z.record(z.string(), z.unknown()),
+  created_at: z.number(),
+  last_active_at: z.number().optional(),
+});
+export type User = z.infer<typeof User>;
+
+/** Answer of POST /auths/update/profile. */
+export const UpdatedProfile = User.pick({ id: true, name: true, email: true, profile_image_url: true, info: true });
 
 /** The default avatar path shown for accounts without a picture. */
 export const DEFAULT_PROFILE_IMAGE_URL = '/user.png';
@@ -42,30 +46,42 @@ export type UserListQuery = z.infer<typeof UserListQuery>;
 export const UserSearchQuery = z.object({ query: z.string().max(320).optional() });
 
 /** One row of the admin user list. */
-export interface UserListItem {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  profile_image_url: string;
-  created_at: number;
+export const UserListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: Role,
+  profile_image_url: z.string(),
+  created_at: z.number(),
   /** Epoch seconds of the last authenticated request (at most a minute stale). */
-  last_active_at: number;
-}
+  last_active_at: z.number(),
+});
+export type UserListItem = z.infer<typeof UserListItem>;
 
 /** Answer of GET /api/v1/users/ and /all. */
-export interface UserListResponse {
-  users: UserListItem[];
+export const UserListResponse = z.object({
+  users: z.array(UserListItem),
   /** Total number of matches (not just this page). */
-  count: number;
-}
+  count: z.number(),
+});
+export type UserListResponse = z.infer<typeof UserListResponse>;
+
+/** Answer of GET /api/v1/users/search: names for sharing pickers. */
+export const UserSearchResponse = z.object({ users: z.array(z.object({ id: z.string(), name: z.string() })) });
+
+/** Answer of GET /api/v1/users/active. */
+export const ActiveUsers = z.object({ user_ids: z.array(z.string()) });
+
+/** Answer of GET /api/v1/users/{user_id}/active. */
+export const ActiveStatus = z.object({ active: z.boolean() });
 
 /** What any verified user may see of another user. */
-export interface PublicUser {
-  name: string;
-  profile_image_url: string;
-  active: boolean;
-}
+export const PublicUser = z.object({
+  name: z.string(),
+  profile_image_url: z.string(),
+  active: z.boolean(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
 
 /** UI settings: a free object saved whole per user. */
 export const UserSettings = z.looseObject({
@@ -93,13 +109,14 @@ export const AdminUserUpdate = z.object({
 export type AdminUserUpdate = z.infer<typeof AdminUserUpdate>;
 
 /** Answer of POST /api/v1/users/user/profile/image. */
-export interface ProfileImageUpload {
+export const ProfileImageUpload = z.object({
   /** Where the image can be fetched (usable as `profile_image_url`). */
-  url: string;
-  filename: string;
+  url: z.string(),
+  filename: z.string(),
   /** The path to pass to GET/DELETE /api/v1/users/profile/image?path=. */
-  storage_path: string;
-}
+  storage_path: z.string(),
+});
+export type ProfileImageUpload = z.infer<typeof ProfileImageUpload>;
 
 /** Largest profile image accepted, in bytes (larger uploads answer 413). */
 export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;

@@ -1,33 +1,31 @@
-import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../session';
-import { CreateFolderRequest, UpdateFolderRequest } from '../contracts/folders';
-import { validateBody } from '../platform/http/validate';
+import { z } from 'zod';
+import { CreateFolderRequest, Folder, UpdateFolderRequest } from '../contracts/folders';
+import { route, type Routes } from '../platform/http/route';
 import type { FoldersService } from './folders.service';
 
 /** Chat folders, on Open WebUI's paths. Mounted at `/api/v1/folders`. */
-export function foldersRoutes(folders: FoldersService): Router {
-  const router = Router();
-  const id = (req: { params: Record<string, unknown> }) => String(req.params.id);
-  const ownFolder: RequestHandler = async (req, _res, next) => {
-    await folders.get(authOf(req).user.id, id(req));
-    next();
-  };
-
-  router.get('/', requireUser, async (req, res) => {
-    res.json(await folders.list(authOf(req).user.id));
-  });
-  router.post('/', requireUser, validateBody(CreateFolderRequest), async (req, res) => {
-    res.json(await folders.create(authOf(req).user.id, req.body as CreateFolderRequest));
-  });
-  router.get('/:id', requireUser, async (req, res) => {
-    res.json(await folders.get(authOf(req).user.id, id(req)));
-  });
-  router.post('/:id/update', requireUser, ownFolder, validateBody(UpdateFolderRequest), async (req, res) => {
-    res.json(await folders.update(authOf(req).user.id, id(req), req.body as UpdateFolderRequest));
-  });
-  router.delete('/:id', requireUser, async (req, res) => {
-    await folders.delete(authOf(req).user.id, id(req));
-    res.json(true);
-  });
-  return router;
+export function foldersRoutes(folders: FoldersService): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'user', summary: 'The caller’s folders', response: z.array(Folder) }, ({ user }) => folders.list(user.id)),
+    route({ method: 'post', path: '/', guard: 'user', body: CreateFolderRequest, summary: 'Create a folder', response: Folder }, ({ user, body }) => folders.create(user.id, body)),
+    route({ method: 'get', path: '/:id', guard: 'user', summary: 'A folder', response: Folder }, ({ user, params }) => folders.get(user.id, params.id)),
+    route(
+      {
+        method: 'post',
+        path: '/:id/update',
+        guard: 'user',
+        authorize: async ({ user, params }) => {
+          await folders.get(user.id, params.id);
+        },
+        body: UpdateFolderRequest,
+        summary: 'Rename or move a folder',
+        response: Folder,
+      },
+      ({ user, params, body }) => folders.update(user.id, params.id, body),
+    ),
+    route({ method: 'delete', path: '/:id', guard: 'user', summary: 'Delete a folder', response: z.boolean() }, async ({ user, params }) => {
+      await folders.delete(user.id, params.id);
+      return true;
+    }),
+  ];
 }

@@ -1,10 +1,9 @@
-import type { Request, Response } from 'express';
-import { authOf } from '../session';
+import type { Response } from 'express';
 import type { CompletionRequest } from '../contracts/completions';
 import type { V1ChatCompletion, V1ChatCompletionRequest } from '../contracts/openai';
-import type { ClientTools, CompletionResult, CompletionsService, PreparedCompletion } from '../completions';
+import { ChunkWriter, type ClientTools, type CompletionResult, type CompletionsService, type PreparedCompletion } from '../completions';
 import { HttpError } from '../platform/http/errors';
-import { OpenAiStream } from './openai-stream';
+import type { RouteAuth } from '../platform/http/route';
 import type { UsageRecorder } from './usage';
 
 /** What the /v1 chat endpoint needs. */
@@ -40,14 +39,8 @@ function providerFailed(message: string): HttpError {
 }
 
 async function streamAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletion, body: V1ChatCompletionRequest, res: Response, signal: AbortSignal): Promise<CompletionResult> {
-  const stream = new OpenAiStream(res, { id: prepared.id, created: prepared.created, model: body.model });
-  const result = await deps.completions.run(prepared, signal, (event) => {
-    if (event.type === 'content') return stream.content(event.text);
-    if (event.type === 'literals') return stream.literals(event.literals);
-    if (event.type === 'sources') return stream.sources(event.sources);
-    if (event.type === 'tool_calls') return stream.toolCalls(event.calls);
-    return undefined;
-  });
+  const stream = new ChunkWriter(res, { id: prepared.id, created: prepared.created, model: body.model }, 'openai');
+  const result = await deps.completions.run(prepared, signal, (event) => stream.event(event));
   if (stream.isClosed) return result;
   const { outcome } = result;
   if (outcome.interrupted?.reason === 'provider') {
@@ -91,9 +84,7 @@ async function jsonAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletio
  * are passed through; nothing is saved to a chat. Usage is recorded whether or not the answer
  * completed.
  */
-export async function chatCompletions(deps: ChatCompletionsDeps, req: Request, res: Response): Promise<void> {
-  const auth = authOf(req);
-  const body = req.body as V1ChatCompletionRequest;
+export async function chatCompletions(deps: ChatCompletionsDeps, { auth, body, res }: { auth: RouteAuth; body: V1ChatCompletionRequest; res: Response }): Promise<void> {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();

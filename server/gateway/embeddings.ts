@@ -1,7 +1,7 @@
-import type { Request, Response } from 'express';
-import { authOf } from '../session';
+import type { Response } from 'express';
 import type { V1EmbeddingsRequest, V1EmbeddingsResponse } from '../contracts/openai';
 import { HttpError, badRequest } from '../platform/http/errors';
+import type { RouteAuth } from '../platform/http/route';
 import type { Embedder } from '../retrieval';
 import type { UsageRecorder } from './usage';
 
@@ -24,11 +24,9 @@ export function base64Vector(vector: Float32Array): string {
 /**
  * POST /v1/embeddings: vectors from the embedding engine Parley is configured with (the built-in
  * offline embedder when none is), unit length. `model` is what the caller asked for and is
- * recorded; the response names the engine's own model.
+ * recorded; the response names the engine's own model. Answers undefined when the client left.
  */
-export async function embeddings(deps: EmbeddingsDeps, req: Request, res: Response): Promise<void> {
-  const auth = authOf(req);
-  const body = req.body as V1EmbeddingsRequest;
+export async function embeddings(deps: EmbeddingsDeps, { auth, body, res }: { auth: RouteAuth; body: V1EmbeddingsRequest; res: Response }): Promise<V1EmbeddingsResponse | undefined> {
   const inputs = typeof body.input === 'string' ? [body.input] : body.input;
   const controller = new AbortController();
   res.on('close', () => {
@@ -40,7 +38,7 @@ export async function embeddings(deps: EmbeddingsDeps, req: Request, res: Respon
     embedder = await deps.embedder();
     vectors = await embedder.embed(inputs, controller.signal);
   } catch (error) {
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) return undefined;
     throw new HttpError(502, 'EMBEDDING_FAILED', `The embedding engine failed: ${error instanceof Error ? error.message : 'unknown error'}`);
   }
   const size = vectors[0]?.length ?? 0;
@@ -53,5 +51,5 @@ export async function embeddings(deps: EmbeddingsDeps, req: Request, res: Respon
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
   await deps.usage.record(auth.user.id, body.model, { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
-  res.json(answer);
+  return answer;
 }

@@ -1,54 +1,60 @@
-import { Router, type RequestHandler } from 'express';
-import { authOf, requireUser } from '../session';
-import { V1ChatCompletionRequest, V1EmbeddingsRequest, type V1ModelList } from '../contracts/openai';
+import { V1ChatCompletion, V1ChatCompletionRequest, V1EmbeddingsRequest, V1EmbeddingsResponse, V1Model, V1ModelList } from '../contracts/openai';
 import type { Models } from '../models';
-import type { Logger } from '../platform/log';
 import { notFound } from '../platform/http/errors';
-import { validateBody } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
 import { embeddings, type EmbeddingsDeps } from './embeddings';
 import { presentV1Model } from './models-list';
-import { openAiErrorHandler, openAiNotFound } from './openai-errors';
-import { v1RateLimit } from './rate-limit';
+import { v1RateLimit, type RateLimit } from './rate-limit';
 
 /** What the /v1 routes need. */
 export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   models: Pick<Models, 'available'>;
   /** Requests per minute per key; 0 = unlimited. */
   rateLimit: number;
-  log: Logger;
-  /** `/v1/audio/*`: registers the audio endpoints with the gateway's guard. */
-  audio?: (router: Router, guard: RequestHandler[]) => void;
+  /** More /v1 routes (`/v1/audio/*`), given the gateway's rate limit as their `authorize`. */
+  more?: (rateLimit: RateLimit) => Routes;
 }
 
 /**
- * The OpenAI-compatible API, mounted at `/v1`: API keys (`Authorization: Bearer sk-…`) or
- * sessions, the caller's model access, errors in OpenAI's shape.
+ * The OpenAI-compatible API, mounted at `/v1` (followed by `openAiFallbacks`): API keys
+ * (`Authorization: Bearer sk-…`) or sessions, the caller's model access, a per-key rate limit
+ * checked before the body, errors in OpenAI's shape.
  */
-export function gatewayRoutes(deps: GatewayRoutesDeps): Router {
-  const router = Router();
-  const guard: RequestHandler[] = [requireUser, v1RateLimit(deps.rateLimit)];
-
-  router.get('/models', ...guard, async (req, res) => {
-    const models = await deps.models.available(authOf(req).user);
-    const body: V1ModelList = { object: 'list', data: models.map(presentV1Model) };
-    res.json(body);
-  });
-
-  router.get('/models/*id', ...guard, async (req, res) => {
-    const id = (req.params as { id: string[] }).id.join('/');
-    const found = (await deps.models.available(authOf(req).user)).find((m) => m.id === id);
-    if (!found) throw notFound(`Model not found: ${id}`, 'MODEL_NOT_FOUND');
-    res.json(presentV1Model(found));
-  });
-
-  router.post('/chat/completions', ...guard, validateBody(V1ChatCompletionRequest, { status: 400 }), (req, res) => chatCompletions(deps, req, res));
-
-  router.post('/embeddings', ...guard, validateBody(V1EmbeddingsRequest, { status: 400 }), (req, res) => embeddings(deps, req, res));
-
-  deps.audio?.(router, guard);
-
-  router.use(openAiNotFound);
-  router.use(openAiErrorHandler(deps.log));
-  return router;
+export function gatewayRoutes(deps: GatewayRoutesDeps): Routes {
+  const rateLimit = v1RateLimit(deps.rateLimit);
+  return [
+    route({ method: 'get', path: '/models', guard: 'user', authorize: rateLimit, summary: 'Models the caller may use (OpenAI list)', response: V1ModelList }, async ({ user }) => ({
+      object: 'list' as const,
+      data: (await deps.models.available(user)).map(presentV1Model),
+    })),
+    route({ method: 'get', path: '/models/*id', guard: 'user', authorize: rateLimit, summary: 'One model the caller may use', response: V1Model }, async ({ user, params }) => {
+      const id = params.id.join('/');
+      const found = (await deps.models.available(user)).find((m) => m.id === id);
+      if (!found) throw notFound(`Model not found: ${id}`, 'MODEL_NOT_FOUND');
+      return presentV1Model(found);
+    }),
+    route(
+      {
+        method: 'post',
+        path: '/chat/completions',
+        guard: 'user',
+        authorize: rateLimit,
+        body: V1ChatCompletionRequest,
+        invalid: 400,
+        produces: 'json-or-event-stream',
+        summary: 'OpenAI chat completion; `stream: true` answers `chat.completion.chunk` events ending with `data: [DONE]`',
+        response: V1ChatCompletion,
+      },
+      async (ctx) => {
+        await chatCompletions(deps, ctx);
+        return undefined;
+      },
+    ),
+    route(
+      { method: 'post', path: '/embeddings', guard: 'user', authorize: rateLimit, body: V1EmbeddingsRequest, invalid: 400, summary: 'Embeddings from the configured engine (float or base64)', response: V1EmbeddingsResponse },
+      (ctx) => embeddings(deps, ctx),
+    ),
+    ...(deps.more?.(rateLimit) ?? []),
+  ];
 }

@@ -45,3 +45,8 @@ export function openAiErrorHandler(log: Logger): ErrorRequestHandler {
 export const openAiNotFound: RequestHandler = (req, res) => {
   res.status(404).json(openAiError(404, `No route for ${req.method} ${req.baseUrl}${req.path}`, 'not_found'));
 };
+
+/** What follows the /v1 routes: 404 for unknown paths, then every error in OpenAI's shape. */
+export function openAiFallbacks(log: Logger): [RequestHandler, ErrorRequestHandler] {
+  return [openAiNotFound, openAiErrorHandler(log)];
+}

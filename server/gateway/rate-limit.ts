@@ -1,19 +1,21 @@
-import type { RequestHandler } from 'express';
+import type { Response } from 'express';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
-import { limiterClass } from '../platform/limiter-class';
-import { authOf } from '../session';
+import { loadExports } from '../platform/library-exports';
 import { tooManyRequests } from '../platform/http/errors';
+import type { RouteAuth } from '../platform/http/route';
+
+/** Consumes one request of the caller's budget (the route's `authorize` step), or throws 429. */
+export type RateLimit = (ctx: { auth: RouteAuth; res: Response }) => Promise<void>;
 
 /**
  * Per-key request limit of the /v1 API: `perMinute` requests per API key (a session counts as
  * its user's own key) per rolling minute; 0 turns it off. Over the limit: 429 with Retry-After.
  */
-export function v1RateLimit(perMinute: number): RequestHandler {
-  if (perMinute <= 0) return (_req, _res, next) => next();
+export function v1RateLimit(perMinute: number): RateLimit {
+  if (perMinute <= 0) return async () => undefined;
   let limiter: Promise<RateLimiterMemory> | undefined;
-  const load = () => (limiter ??= import('rate-limiter-flexible').then(limiterClass).then((Limiter) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
-  return async (req, res, next) => {
-    const auth = authOf(req);
+  const load = () => (limiter ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
+  return async ({ auth, res }) => {
     const key = `${auth.via}:${auth.user.id}`;
     try {
       const state = await (await load()).consume(key, 1);
@@ -24,6 +26,5 @@ export function v1RateLimit(perMinute: number): RequestHandler {
       const wait = (rejection as { msBeforeNext: number }).msBeforeNext / 1000;
       throw tooManyRequests(`Rate limit of ${perMinute} requests per minute reached. Try again in ${Math.ceil(wait)} seconds.`, wait);
     }
-    next();
   };
 }

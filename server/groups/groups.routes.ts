@@ -1,41 +1,24 @@
-import { Router } from 'express';
-import { authOf, requireAdmin, requireUser } from '../session';
-import { CreateGroupRequest, GroupUserIdsRequest, UpdateGroupRequest } from '../contracts/groups';
-import { validateBody } from '../platform/http/validate';
+import { z } from 'zod';
+import { CreateGroupRequest, Group, GroupUserIdsRequest, UpdateGroupRequest } from '../contracts/groups';
+import { route, type Routes } from '../platform/http/route';
 import type { GroupsService } from './groups.service';
 
 /** Section 4.3: groups. Mounted at `/api/v1/groups`. */
-export function groupsRoutes(groups: GroupsService): Router {
-  const router = Router();
-
-  router.get('/', requireUser, async (req, res) => {
-    res.json(await groups.list(authOf(req).user));
-  });
-
-  router.post('/create', requireAdmin, validateBody(CreateGroupRequest), async (req, res) => {
-    res.json(await groups.create(authOf(req).user.id, req.body as CreateGroupRequest));
-  });
-
-  router.get('/id/:id', requireAdmin, async (req, res) => {
-    res.json(await groups.get(String(req.params.id)));
-  });
-
-  router.post('/id/:id/update', requireAdmin, validateBody(UpdateGroupRequest), async (req, res) => {
-    res.json(await groups.update(String(req.params.id), req.body as UpdateGroupRequest));
-  });
-
-  router.post('/id/:id/users/add', requireAdmin, validateBody(GroupUserIdsRequest), async (req, res) => {
-    res.json(await groups.addUsers(String(req.params.id), req.body as GroupUserIdsRequest));
-  });
-
-  router.post('/id/:id/users/remove', requireAdmin, validateBody(GroupUserIdsRequest), async (req, res) => {
-    res.json(await groups.removeUsers(String(req.params.id), req.body as GroupUserIdsRequest));
-  });
-
-  router.delete('/id/:id/delete', requireAdmin, async (req, res) => {
-    await groups.delete(String(req.params.id));
-    res.json(true);
-  });
-
-  return router;
+export function groupsRoutes(groups: GroupsService): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'user', summary: 'Groups (admins: all; others: their own)', response: z.array(Group) }, ({ user }) => groups.list(user)),
+    route({ method: 'post', path: '/create', guard: 'admin', body: CreateGroupRequest, summary: 'Create a group', response: Group }, ({ user, body }) => groups.create(user.id, body)),
+    route({ method: 'get', path: '/id/:id', guard: 'admin', summary: 'A group', response: Group }, ({ params }) => groups.get(params.id)),
+    route({ method: 'post', path: '/id/:id/update', guard: 'admin', body: UpdateGroupRequest, summary: 'Update a group and replace its members', response: Group }, ({ params, body }) =>
+      groups.update(params.id, body),
+    ),
+    route({ method: 'post', path: '/id/:id/users/add', guard: 'admin', body: GroupUserIdsRequest, summary: 'Add members to a group', response: Group }, ({ params, body }) => groups.addUsers(params.id, body)),
+    route({ method: 'post', path: '/id/:id/users/remove', guard: 'admin', body: GroupUserIdsRequest, summary: 'Remove members from a group', response: Group }, ({ params, body }) =>
+      groups.removeUsers(params.id, body),
+    ),
+    route({ method: 'delete', path: '/id/:id/delete', guard: 'admin', summary: 'Delete a group', response: z.boolean() }, async ({ params }) => {
+      await groups.delete(params.id);
+      return true;
+    }),
+  ];
 }

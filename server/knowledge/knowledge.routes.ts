@@ -1,10 +1,9 @@
-import { Router, type RequestHandler } from 'express';
 import yazl from 'yazl';
-import { authOf, requireUser } from '../session';
-import { KnowledgeCreate, KnowledgeFileRequest, KnowledgeUpdate } from '../contracts/knowledge';
+import { z } from 'zod';
+import { KnowledgeCreate, KnowledgeDetail, KnowledgeFilePreview, KnowledgeFileRequest, KnowledgeSummary, KnowledgeUpdate } from '../contracts/knowledge';
 import type { FilesService } from '../files';
-import { validateBody } from '../platform/http/validate';
-import type { KnowledgeService, VisibleBase } from './knowledge.service';
+import { route, type RouteUser, type Routes } from '../platform/http/route';
+import { knowledgeCreateForbidden, type KnowledgeService } from './knowledge.service';
 
 /** Content-Disposition for a download (ASCII fallback plus the RFC 5987 UTF-8 form). */
 function attachment(filename: string): string {
@@ -29,50 +28,71 @@ function entryNames(names: string[]): string[] {
 }
 
 /** Section 4.6 (without the graph endpoints). Mounted at `/api/knowledge` and `/api/v1/knowledge`. */
-export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: FilesService }): Router {
+export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: FilesService }): Routes {
   const { knowledge, files } = deps;
-  const router = Router();
-  const id = (params: Record<string, unknown>) => String(params.id);
   // A base the caller cannot see is 404 before its body is validated (DESIGN "Decisions").
-  const visible: RequestHandler = async (req, res, next) => {
-    res.locals.visibleBase = await knowledge.requireVisible(authOf(req).user, id(req.params));
-    next();
-  };
+  const visible = ({ user, params }: { user: RouteUser; params: { id: string } }) => knowledge.requireVisible(user, params.id);
 
-  router.get('/', requireUser, async (req, res) => {
-    res.json(await knowledge.list(authOf(req).user));
-  });
-  router.post('/create', requireUser, validateBody(KnowledgeCreate), async (req, res) => {
-    res.json(await knowledge.create(authOf(req).user, req.body as KnowledgeCreate));
-  });
-  router.get('/:id', requireUser, async (req, res) => {
-    res.json(await knowledge.get(authOf(req).user, id(req.params)));
-  });
-  router.post('/:id/update', requireUser, visible, validateBody(KnowledgeUpdate), async (req, res) => {
-    res.json(await knowledge.update(authOf(req).user, id(req.params), req.body as KnowledgeUpdate));
-  });
-  router.delete('/:id/delete', requireUser, async (req, res) => {
-    await knowledge.delete(authOf(req).user, id(req.params));
-    res.json({ success: true });
-  });
-  router.post('/:id/file/add', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
-    res.json(await knowledge.addFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id, res.locals.visibleBase as VisibleBase));
-  });
-  router.get('/:id/file/:file_id/preview', requireUser, async (req, res) => {
-    res.json(await knowledge.filePreview(authOf(req).user, id(req.params), String(req.params.file_id)));
-  });
-  router.post('/:id/file/remove', requireUser, visible, validateBody(KnowledgeFileRequest), async (req, res) => {
-    res.json(await knowledge.removeFile(authOf(req).user, id(req.params), (req.body as KnowledgeFileRequest).file_id));
-  });
-  router.get('/:id/export', requireUser, async (req, res) => {
-    const { name, files: rows } = await knowledge.exportFiles(authOf(req).user, id(req.params));
-    const zip = new yazl.ZipFile();
-    const names = entryNames(rows.map((f) => f.filename));
-    rows.forEach((file, i) => zip.addReadStream(files.openStream(file.id), names[i]!, { mtime: new Date(file.created_at * 1000), size: file.size }));
-    zip.end();
-    res.set({ 'content-type': 'application/zip', 'content-disposition': attachment(`${name}.zip`) });
-    zip.outputStream.on('error', () => res.destroy());
-    zip.outputStream.pipe(res);
-  });
-  return router;
+  return [
+    route({ method: 'get', path: '/', guard: 'user', summary: 'Knowledge bases the caller may read', response: z.array(KnowledgeSummary) }, ({ user }) => knowledge.list(user)),
+    route(
+      {
+        method: 'post',
+        path: '/create',
+        guard: 'user',
+        permission: 'workspace.knowledge',
+        refused: knowledgeCreateForbidden,
+        body: KnowledgeCreate,
+        summary: 'Create a knowledge base',
+        response: KnowledgeSummary,
+      },
+      ({ user, body }) => knowledge.create(user, body),
+    ),
+    route({ method: 'get', path: '/:id', guard: 'user', summary: 'A knowledge base with its files', response: KnowledgeDetail }, ({ user, params }) => knowledge.get(user, params.id)),
+    route(
+      {
+        method: 'post',
+        path: '/:id/update',
+        guard: 'user',
+        authorize: visible,
+        body: KnowledgeUpdate,
+        summary: 'Rename, describe or share a knowledge base, or change its language (re-indexes it)',
+        response: KnowledgeDetail,
+      },
+      ({ user, params, body }) => knowledge.update(user, params.id, body),
+    ),
+    route({ method: 'delete', path: '/:id/delete', guard: 'user', summary: 'Delete a knowledge base', response: z.object({ success: z.boolean() }) }, async ({ user, params }) => {
+      await knowledge.delete(user, params.id);
+      return { success: true };
+    }),
+    route(
+      {
+        method: 'post',
+        path: '/:id/file/add',
+        guard: 'user',
+        authorize: visible,
+        body: KnowledgeFileRequest,
+        summary: 'Add an uploaded file to a knowledge base (ingested in the background)',
+        response: KnowledgeDetail,
+      },
+      ({ user, params, body, authorized }) => knowledge.addFile(user, params.id, body.file_id, authorized),
+    ),
+    route({ method: 'get', path: '/:id/file/:file_id/preview', guard: 'user', summary: 'A file’s extracted text and its chunks', response: KnowledgeFilePreview }, ({ user, params }) =>
+      knowledge.filePreview(user, params.id, params.file_id),
+    ),
+    route(
+      { method: 'post', path: '/:id/file/remove', guard: 'user', authorize: visible, body: KnowledgeFileRequest, summary: 'Remove a file from a knowledge base', response: KnowledgeDetail },
+      ({ user, params, body }) => knowledge.removeFile(user, params.id, body.file_id),
+    ),
+    route({ method: 'get', path: '/:id/export', guard: 'user', produces: 'zip', summary: 'Download a knowledge base’s files as a ZIP' }, async ({ res, user, params }) => {
+      const { name, files: rows } = await knowledge.exportFiles(user, params.id);
+      const zip = new yazl.ZipFile();
+      const names = entryNames(rows.map((f) => f.filename));
+      rows.forEach((file, i) => zip.addReadStream(files.openStream(file.id), names[i]!, { mtime: new Date(file.created_at * 1000), size: file.size }));
+      zip.end();
+      res.set({ 'content-type': 'application/zip', 'content-disposition': attachment(`${name}.zip`) });
+      zip.outputStream.on('error', () => res.destroy());
+      zip.outputStream.pipe(res);
+    }),
+  ];
 }

@@ -40,6 +40,9 @@ function readMeta(raw: string): Record<string, unknown> {
   }
 }
 
+/** The refusal without the `workspace.knowledge` permission. */
+export const knowledgeCreateForbidden = () => forbidden('You are not allowed to create knowledge bases', 'KNOWLEDGE_CREATE_FORBIDDEN');
+
 /** A base the caller may see, and who the caller is, as read once in a request. */
 export interface VisibleBase {
   row: KnowledgeRow;
@@ -114,9 +117,7 @@ export function createKnowledgeService(deps: {
 
     /** Creates a base; needs the admin role or the workspace.knowledge permission. Private unless access_control says otherwise. */
     async create(caller: KnowledgeCaller, body: KnowledgeCreate): Promise<KnowledgeSummary> {
-      if (caller.role !== 'admin' && !(await permissions.effective(caller)).workspace.knowledge) {
-        throw forbidden('You are not allowed to create knowledge bases', 'KNOWLEDGE_CREATE_FORBIDDEN');
-      }
+      if (!(await permissions.allows(caller, 'workspace.knowledge'))) throw knowledgeCreateForbidden();
       const now = clock.now();
       const row: KnowledgeRow = {
         id: newId(),

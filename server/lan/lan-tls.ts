@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { badRequest } from '../platform/http/errors';
+import { loadExports } from '../platform/library-exports';
 import { writePrivateFile } from '../platform/private-files';
 import type { SecretStore } from '../secrets';
 
@@ -73,7 +74,7 @@ export function createLanTls(deps: { dataDir: string; secrets: SecretStore; addr
   }
 
   async function generate(): Promise<LanTlsMaterial> {
-    const { generate: selfSigned } = await import('selfsigned');
+    const { generate: selfSigned } = await loadExports(import('selfsigned'), 'selfsigned', 'generate');
     const name = os.hostname();
     const now = new Date();
     const made = await selfSigned([{ name: 'commonName', value: `Parley on ${name}` }, { name: 'organizationName', value: 'Parley' }], {

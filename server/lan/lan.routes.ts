@@ -1,10 +1,8 @@
-import { Router } from 'express';
 import { z } from 'zod';
 import type { AuthService } from '../auth';
-import { authOf, requireAdmin } from '../session';
-import { LanConfigUpdate, lanQrText } from '../contracts/lan';
+import { LanConfigUpdate, LanStatus, lanQrText } from '../contracts/lan';
 import { badRequest, conflict } from '../platform/http/errors';
-import { validateBody, validateQuery } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import { qrSvg } from './lan-qr';
 import type { LanSharing } from './lan.service';
 
@@ -20,27 +18,33 @@ export const PASSWORD_REQUIRED_DETAIL =
  * without a password (the desktop owner, signed in by the desktop handover) sets one first:
  * turning sharing on answers 409 PASSWORD_REQUIRED until then.
  */
-export function lanRoutes(lan: LanSharing, auth: Pick<AuthService, 'needsPassword'>): Router {
-  const router = Router();
-
-  router.get('/', requireAdmin, async (req, res) => {
-    res.json({ ...(await lan.status()), password_required: await auth.needsPassword(authOf(req).user.id) });
-  });
-
-  router.post('/', requireAdmin, validateBody(LanConfigUpdate, { status: 400 }), async (req, res) => {
-    const patch = req.body as LanConfigUpdate;
-    const passwordRequired = await auth.needsPassword(authOf(req).user.id);
-    if (patch.enabled === true && passwordRequired) throw conflict(PASSWORD_REQUIRED_DETAIL, 'PASSWORD_REQUIRED');
-    res.json({ ...(await lan.update(patch)), password_required: passwordRequired });
-  });
-
-  /** A QR code (SVG) of one of this machine's LAN URLs with the certificate fingerprint, for phones and colleagues. */
-  router.get('/qr', requireAdmin, validateQuery(QrQuery, { status: 400 }), async (_req, res) => {
-    const { url } = res.locals.query as z.infer<typeof QrQuery>;
-    const { urls, fingerprint } = await lan.status();
-    if (!urls.includes(url)) throw badRequest(`Field 'url' must be one of this machine's LAN URLs: ${urls.join(', ') || 'none'}`);
-    res.type('image/svg+xml').send(await qrSvg(lanQrText(url, fingerprint)));
-  });
-
-  return router;
+export function lanRoutes(lan: LanSharing, auth: Pick<AuthService, 'needsPassword'>): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'admin', summary: 'LAN sharing settings and addresses', response: LanStatus }, async ({ user }) => ({
+      ...(await lan.status()),
+      password_required: await auth.needsPassword(user.id),
+    })),
+    route(
+      {
+        method: 'post',
+        path: '/',
+        guard: 'admin',
+        body: LanConfigUpdate,
+        invalid: 400,
+        summary: 'Turn LAN sharing on or off, choose HTTPS (409 PASSWORD_REQUIRED while the caller has no password)',
+        response: LanStatus,
+      },
+      async ({ user, body }) => {
+        const passwordRequired = await auth.needsPassword(user.id);
+        if (body.enabled === true && passwordRequired) throw conflict(PASSWORD_REQUIRED_DETAIL, 'PASSWORD_REQUIRED');
+        return { ...(await lan.update(body)), password_required: passwordRequired };
+      },
+    ),
+    // A QR code (SVG) of one of this machine's LAN URLs with the certificate fingerprint, for phones and colleagues.
+    route({ method: 'get', path: '/qr', guard: 'admin', query: QrQuery, invalid: 400, produces: 'svg', summary: 'A QR code of a LAN address' }, async ({ res, query }) => {
+      const { urls, fingerprint } = await lan.status();
+      if (!urls.includes(query.url)) throw badRequest(`Field 'url' must be one of this machine's LAN URLs: ${urls.join(', ') || 'none'}`);
+      res.type('image/svg+xml').send(await qrSvg(lanQrText(query.url, fingerprint)));
+    }),
+  ];
 }

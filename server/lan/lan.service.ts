@@ -84,7 +84,7 @@ export function createLanSharing(deps: LanSharingDeps) {
     if (wanted.enabled && target && !listener) {
       if (!(await deps.hasAdmin())) throw needsAdmin();
       const tls = await material(wanted);
-      listener = await openLanListener(target, bindHost, wanted.port, { tls, hostAllowed: deps.hostAllowed });
+      listener = await openLanListener(target, bindHost, wanted.port, { tls, hostAllowed: deps.hostAllowed, log });
       running = { setting: wanted, material: tls };
       const scheme = tls ? 'https' : 'http';
       log.info({ port: wanted.port, urls: lanAddresses(interfaces?.()).map((a) => lanUrl(a, wanted.port, scheme)), fingerprint: tls?.fingerprint ?? null }, 'sharing on the local network');

@@ -1,58 +1,35 @@
-import { Router, type RequestHandler } from 'express';
-import { authOf, requireAdmin, requireUser } from '../session';
-import { CreateModelRequest, ModelIdQuery, ModelListQuery, ModelsConfigUpdate, UpdateModelRequest } from '../contracts/models';
-import { validateBody, validateQuery } from '../platform/http/validate';
+import { z } from 'zod';
+import { AvailableModel, BaseModel, CreateModelRequest, Model, ModelIdQuery, ModelListEntry, ModelListQuery, ModelsConfig, ModelsConfigUpdate, UpdateModelRequest } from '../contracts/models';
+import { route, type Routes } from '../platform/http/route';
 import { modelsPermissionRequired } from './models.errors';
 import type { Models } from './models.module';
 
 /** GET /api/models (admin): the merged base models of every enabled provider. Mounted at `/api/models`. */
-export function baseModelsRoutes(models: Models): Router {
-  const router = Router();
-  router.get('/', requireAdmin, async (_req, res) => {
-    res.json(await models.resolution.baseModels());
-  });
-  return router;
+export function baseModelsRoutes(models: Models): Routes {
+  return [route({ method: 'get', path: '/', guard: 'admin', summary: 'Base models of every enabled provider', response: z.array(BaseModel) }, () => models.resolution.baseModels())];
 }
 
-/** Section 4.4 plus the model picker and the registry setting. Mounted at `/api/v1/models`. */
-export function modelsRoutes(models: Models): Router {
-  const router = Router();
+/** Section 4.4 plus the model picker and the registry setting. Mounted at `/api/v1/models`. Model ids may hold `/`, so they travel as `?id=`. */
+export function modelsRoutes(models: Models): Routes {
   const { registry, resolution } = models;
-  const idOf = (res: { locals: Record<string, unknown> }) => (res.locals.query as { id: string }).id;
-
-  /** 403 before the body is validated, like every other refusal. */
-  const requireCreatePermission: RequestHandler = async (req, _res, next) => {
-    if (!(await registry.canCreate(authOf(req).user))) throw modelsPermissionRequired();
-    next();
-  };
-
-  router.get('/list', requireUser, validateQuery(ModelListQuery), async (req, res) => {
-    res.json(await registry.list(authOf(req).user, (res.locals.query as { id?: string }).id));
-  });
-  router.get('/available', requireUser, async (req, res) => {
-    res.json(await resolution.available(authOf(req).user));
-  });
-  router.get('/model', requireUser, validateQuery(ModelIdQuery), async (req, res) => {
-    res.json(await registry.get(authOf(req).user, idOf(res)));
-  });
-  router.post('/create', requireUser, requireCreatePermission, validateBody(CreateModelRequest), async (req, res) => {
-    res.json(await registry.create(authOf(req).user, req.body as CreateModelRequest));
-  });
-  router.post('/model/update', requireUser, validateQuery(ModelIdQuery), validateBody(UpdateModelRequest), async (req, res) => {
-    res.json(await registry.update(authOf(req).user, idOf(res), req.body as UpdateModelRequest));
-  });
-  router.post('/model/toggle', requireUser, validateQuery(ModelIdQuery), async (req, res) => {
-    res.json(await registry.toggle(authOf(req).user, idOf(res)));
-  });
-  router.delete('/model/delete', requireUser, validateQuery(ModelIdQuery), async (req, res) => {
-    res.json(await registry.remove(authOf(req).user, idOf(res)));
-  });
-
-  router.get('/config', requireAdmin, async (_req, res) => {
-    res.json(await models.getConfig());
-  });
-  router.post('/config', requireAdmin, validateBody(ModelsConfigUpdate, { status: 400 }), async (req, res) => {
-    res.json(await models.updateConfig(req.body as ModelsConfigUpdate));
-  });
-  return router;
+  return [
+    route({ method: 'get', path: '/list', guard: 'user', query: ModelListQuery, summary: 'Registry models the caller may read', response: z.array(ModelListEntry) }, ({ user, query }) =>
+      registry.list(user, query.id),
+    ),
+    route({ method: 'get', path: '/available', guard: 'user', summary: 'Models the caller may chat with (the model picker)', response: z.array(AvailableModel) }, ({ user }) => resolution.available(user)),
+    route({ method: 'get', path: '/model', guard: 'user', query: ModelIdQuery, summary: 'A registry model (`id` in the query: ids may hold `/`)', response: Model }, ({ user, query }) =>
+      registry.get(user, query.id),
+    ),
+    route(
+      { method: 'post', path: '/create', guard: 'user', permission: 'workspace.models', refused: modelsPermissionRequired, body: CreateModelRequest, summary: 'Create a custom model', response: Model },
+      ({ user, body }) => registry.create(user, body),
+    ),
+    route({ method: 'post', path: '/model/update', guard: 'user', query: ModelIdQuery, body: UpdateModelRequest, summary: 'Update a registry model', response: Model }, ({ user, query, body }) =>
+      registry.update(user, query.id, body),
+    ),
+    route({ method: 'post', path: '/model/toggle', guard: 'user', query: ModelIdQuery, summary: 'Turn a registry model on or off', response: Model }, ({ user, query }) => registry.toggle(user, query.id)),
+    route({ method: 'delete', path: '/model/delete', guard: 'user', query: ModelIdQuery, summary: 'Delete a registry model', response: z.boolean() }, ({ user, query }) => registry.remove(user, query.id)),
+    route({ method: 'get', path: '/config', guard: 'admin', summary: 'Model registry settings', response: ModelsConfig }, () => models.getConfig()),
+    route({ method: 'post', path: '/config', guard: 'admin', body: ModelsConfigUpdate, invalid: 400, summary: 'Update the model registry settings', response: ModelsConfig }, ({ body }) => models.updateConfig(body)),
+  ];
 }

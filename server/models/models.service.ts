@@ -77,8 +77,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
 
     /** Whether the caller may create models: admin, or the workspace.models permission. */
     async canCreate(caller: Caller): Promise<boolean> {
-      if (caller.role === 'admin') return true;
-      return (await permissions.effective(caller)).workspace.models;
+      return permissions.allows(caller, 'workspace.models');
     },
 
     async create(caller: Caller, body: CreateModelRequest): Promise<Model> {

@@ -1,3 +1,2 @@
 export { openApiRoutes } from './openapi.routes';
 export { buildOpenApiDocument, openApiPath, type OpenApiBuild } from './openapi-document';
-export { OPERATIONS, type OperationDoc } from './operations';

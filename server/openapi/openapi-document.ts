@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { V1ChatCompletionChunk, V1Error } from '../contracts/openai';
 import { docOf, type Guard, type RouteDoc } from '../platform/http/route';
 import type { RouteEntry } from '../platform/http/route-table';
-import { legacyDocOf } from './operations';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -52,6 +51,8 @@ function responseContent(doc: RouteDoc, schema: JsonSchema): Record<string, unkn
       return { 'text/event-stream': { schema: { type: 'string' } } };
     case 'json-or-event-stream':
       return { 'application/json': { schema }, 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; each `data:` line holds one chunk', 'x-parley-event': chunk } } };
+    case 'json-or-markdown':
+      return { 'application/json': { schema }, 'text/markdown': { schema: { type: 'string' } } };
     case 'binary':
       return { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
     case 'zip':
@@ -89,7 +90,7 @@ export function buildOpenApiDocument(routes: RouteEntry[], version: string): Ope
 
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
-    const doc = docOf(route.handlers) ?? legacyDocOf(route);
+    const doc = docOf(route.handlers);
     if (!doc) {
       missing.push(key);
       continue;

@@ -14,8 +14,3 @@ export function parseDuration(value: string): number | null | undefined {
   const unit = UNIT_SECONDS[match[2] as string] as number;
   return amount > 0 ? amount * unit : undefined;
 }
-
-/** True when `value` is a duration `parseDuration` accepts. */
-export function isDuration(value: string): boolean {
-  return parseDuration(value) !== undefined;
-}

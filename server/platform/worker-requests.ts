@@ -40,6 +40,8 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
     if (worker || unusable) return worker;
     const entry = workerEntry(options.entry);
     if (!entry) {
+      // A build without this worker's file: say so once, the work still gets done.
+      log.warn(`the built file of ${name} is missing; working in-process`);
       unusable = true;
       return undefined;
     }

@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import type * as OpenAIModule from 'openai';
 import type { Readable } from 'node:stream';
 import { abortError, ProviderError, singles, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
+import { loadExports } from '../platform/library-exports';
 import { createStreamAgent, upstreamBatches } from './http-stream';
 import { DONE, sseFrameBatches, upstreamErrorMessage } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
@@ -31,10 +32,10 @@ function requestBody(request: ChatRequest) {
   };
 }
 
-type OpenAISdk = typeof OpenAIModule;
+type OpenAISdk = Pick<typeof OpenAIModule, 'default' | 'APIConnectionError' | 'APIError' | 'APIUserAbortError'>;
 // The openai client is loaded at the first call to a provider, not at start-up.
 let sdkModule: Promise<OpenAISdk> | undefined;
-const loadSdk = () => (sdkModule ??= import('openai'));
+const loadSdk = () => (sdkModule ??= loadExports(import('openai'), 'openai', 'default', 'APIConnectionError', 'APIError', 'APIUserAbortError'));
 
 /** Turns an openai client error into an abort or a ProviderError. */
 function translate(sdk: OpenAISdk, error: unknown, signal: AbortSignal | undefined): Error {

@@ -3,12 +3,13 @@ import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Option
 import type { Readable } from 'node:stream';
 import { abortError, ProviderError, singles, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
 import { createStreamAgent, lineBatches, upstreamBatches } from './http-stream';
+import { loadExports } from '../platform/library-exports';
 import { createTextLineReader } from './ndjson-lines';
 import { fromOllamaToolCalls, toOllamaToolCalls, type OllamaToolCall } from './tool-calls';
 
 // The ollama client is loaded at the first call to a provider, not at start-up.
-let ollamaModule: Promise<typeof OllamaModule> | undefined;
-const loadOllama = () => (ollamaModule ??= import('ollama'));
+let ollamaModule: Promise<Pick<typeof OllamaModule, 'Ollama'>> | undefined;
+const loadOllama = () => (ollamaModule ??= loadExports(import('ollama'), 'ollama', 'Ollama'));
 
 /** Where and how to reach one Ollama-style provider. */
 export interface LocalProviderOptions {

@@ -1,56 +1,47 @@
-import { Router } from 'express';
-import { requireAdmin } from '../session';
 import {
+  CompatSettings,
   CompatSettingsUpdate,
   CompatVerifyRequest,
+  ConnectionFlags,
   ConnectionFlagsUpdate,
+  LocalSettings,
   LocalSettingsUpdate,
   LocalVerifyRequest,
+  VerifyResponse,
 } from '../contracts/providers';
-import { validateBody } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import type { ProviderSettings } from './providers.service';
 
-/** Settings endpoints answer 400 for invalid values, like the admin config. */
-const AS_400 = { status: 400 } as const;
-
-/** Section 4.9, compatible providers. Mounted at `/compat`. */
-export function compatRoutes(settings: ProviderSettings): Router {
-  const router = Router();
-  router.get('/config', requireAdmin, async (_req, res) => {
-    res.json(await settings.getCompat());
-  });
-  router.post('/config/update', requireAdmin, validateBody(CompatSettingsUpdate, AS_400), async (req, res) => {
-    res.json(await settings.updateCompat(req.body as CompatSettingsUpdate));
-  });
-  router.post('/verify', requireAdmin, validateBody(CompatVerifyRequest, AS_400), async (req, res) => {
-    res.json(await settings.verifyCompat(req.body as CompatVerifyRequest));
-  });
-  return router;
+/** Section 4.9, compatible providers. Mounted at `/compat`. Settings answer 400 for invalid values, like the admin config. */
+export function compatRoutes(settings: ProviderSettings): Routes {
+  return [
+    route({ method: 'get', path: '/config', guard: 'admin', summary: 'OpenAI-compatible provider connections', response: CompatSettings }, () => settings.getCompat()),
+    route({ method: 'post', path: '/config/update', guard: 'admin', body: CompatSettingsUpdate, invalid: 400, summary: 'Replace the OpenAI-compatible provider connections', response: CompatSettings }, ({ body }) =>
+      settings.updateCompat(body),
+    ),
+    route({ method: 'post', path: '/verify', guard: 'admin', body: CompatVerifyRequest, invalid: 400, summary: 'Check an OpenAI-compatible connection', response: VerifyResponse }, ({ body }) =>
+      settings.verifyCompat(body),
+    ),
+  ];
 }
 
 /** Section 4.9, local providers. Mounted at `/local`. */
-export function localRoutes(settings: ProviderSettings): Router {
-  const router = Router();
-  router.get('/config', requireAdmin, async (_req, res) => {
-    res.json(await settings.getLocal());
-  });
-  router.post('/config/update', requireAdmin, validateBody(LocalSettingsUpdate, AS_400), async (req, res) => {
-    res.json(await settings.updateLocal(req.body as LocalSettingsUpdate));
-  });
-  router.post('/verify', requireAdmin, validateBody(LocalVerifyRequest, AS_400), async (req, res) => {
-    res.json(await settings.verifyLocal(req.body as LocalVerifyRequest));
-  });
-  return router;
+export function localRoutes(settings: ProviderSettings): Routes {
+  return [
+    route({ method: 'get', path: '/config', guard: 'admin', summary: 'Local (Ollama-style) provider connections', response: LocalSettings }, () => settings.getLocal()),
+    route({ method: 'post', path: '/config/update', guard: 'admin', body: LocalSettingsUpdate, invalid: 400, summary: 'Replace the local provider connections', response: LocalSettings }, ({ body }) =>
+      settings.updateLocal(body),
+    ),
+    route({ method: 'post', path: '/verify', guard: 'admin', body: LocalVerifyRequest, invalid: 400, summary: 'Check a local provider connection', response: VerifyResponse }, ({ body }) =>
+      settings.verifyLocal(body),
+    ),
+  ];
 }
 
 /** Section 4.9, direct connection flags. Mounted at `/api/v1/configs/connections`. */
-export function connectionsRoutes(settings: ProviderSettings): Router {
-  const router = Router();
-  router.get('/', requireAdmin, async (_req, res) => {
-    res.json(await settings.getFlags());
-  });
-  router.post('/', requireAdmin, validateBody(ConnectionFlagsUpdate, AS_400), async (req, res) => {
-    res.json(await settings.updateFlags(req.body as ConnectionFlagsUpdate));
-  });
-  return router;
+export function connectionsRoutes(settings: ProviderSettings): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'admin', summary: 'Direct connection flags', response: ConnectionFlags }, () => settings.getFlags()),
+    route({ method: 'post', path: '/', guard: 'admin', body: ConnectionFlagsUpdate, invalid: 400, summary: 'Update the direct connection flags', response: ConnectionFlags }, ({ body }) => settings.updateFlags(body)),
+  ];
 }

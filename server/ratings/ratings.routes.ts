@@ -1,28 +1,29 @@
-import { Router } from 'express';
-import { authOf, requireUser } from '../session';
+import { z } from 'zod';
 import type { ChatsService } from '../chats';
-import { RateMessageRequest } from '../contracts/ratings';
-import { validateBody } from '../platform/http/validate';
+import { MessageRating, RateMessageRequest } from '../contracts/ratings';
+import { route, type Routes } from '../platform/http/route';
 import type { RatingsService } from './ratings.service';
 
 /** Answer ratings, under `/api/v1/chats`: the chat must be the caller's (checked before the body). */
-export function ratingsRoutes(deps: { ratings: RatingsService; chats: Pick<ChatsService, 'requireOwn'> }): Router {
-  const router = Router();
-  router.get('/:id/ratings', requireUser, async (req, res) => {
-    await deps.chats.requireOwn(authOf(req).user, String(req.params.id));
-    res.json(await deps.ratings.ofChat(authOf(req).user, String(req.params.id)));
-  });
-  router.post(
-    '/:id/messages/:message_id/rating',
-    requireUser,
-    async (req, _res, next) => {
-      await deps.chats.requireOwn(authOf(req).user, String(req.params.id));
-      next();
-    },
-    validateBody(RateMessageRequest),
-    async (req, res) => {
-      res.json(await deps.ratings.rate(authOf(req).user, String(req.params.id), String(req.params.message_id), req.body as RateMessageRequest));
-    },
-  );
-  return router;
+export function ratingsRoutes(deps: { ratings: RatingsService; chats: Pick<ChatsService, 'requireOwn'> }): Routes {
+  return [
+    route({ method: 'get', path: '/:id/ratings', guard: 'user', summary: 'Ratings of a chat’s answers', response: z.array(MessageRating) }, async ({ user, params }) => {
+      await deps.chats.requireOwn(user, params.id);
+      return deps.ratings.ofChat(user, params.id);
+    }),
+    route(
+      {
+        method: 'post',
+        path: '/:id/messages/:message_id/rating',
+        guard: 'user',
+        authorize: async ({ user, params }) => {
+          await deps.chats.requireOwn(user, params.id);
+        },
+        body: RateMessageRequest,
+        summary: 'Rate an answer',
+        response: MessageRating.nullable(),
+      },
+      ({ user, params, body }) => deps.ratings.rate(user, params.id, params.message_id, body),
+    ),
+  ];
 }

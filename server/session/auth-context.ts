@@ -1,21 +1,16 @@
 import type { Role } from '../contracts/auth';
 
 /**
- * The signed-in account as a request sees it: the stored user row's columns (JSON columns as
- * text). `users`' `UserRow` satisfies it; it lives here so the guards need no domain.
+ * The signed-in account as a request sees it: who they are and what role they hold. `users`'
+ * `UserRow` satisfies it; it lives here so the guards need no domain.
  */
 export interface SessionUser {
   id: string;
   name: string;
   email: string;
   role: Role;
-  is_primary_admin: number | boolean;
   profile_image_url: string;
-  info: string;
-  settings: string;
-  created_at: number;
-  updated_at: number;
-  last_active_at: number;
+  is_primary_admin: number | boolean;
 }
 
 /** Who made a request, and how they proved it. */

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { forbidden, type HttpError, unauthorized } from '../platform/http/errors';
-import type { AuthContext, AuthFailure } from './auth-context';
+import type { AuthFailure } from './auth-context';
 
 /** Why a request's credential was refused, kept until a guard answers for it. */
 const failures = new WeakMap<object, AuthFailure>();
@@ -19,7 +19,7 @@ export function authFailureError(failure: AuthFailure | undefined): HttpError {
 }
 
 /** The refusal for a request without a session (its credential's failure, or none given). */
-export function missingSessionError(req: object): HttpError {
+function missingSessionError(req: object): HttpError {
   return authFailureError(failures.get(req));
 }
 
@@ -44,12 +44,6 @@ export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (req.auth.user.role !== 'admin') throw forbidden('Only administrators may do this', 'ADMIN_REQUIRED');
   next();
 };
-
-/** The authenticated context of a request that passed a guard. */
-export function authOf(req: { auth?: AuthContext }): AuthContext {
-  if (!req.auth) throw authFailureError(undefined);
-  return req.auth;
-}
 
 /** The guard of each access level, for the route helper (platform/http/route.ts). */
 export const sessionGuards = { session: requireSession, user: requireUser, admin: requireAdmin } as const;

@@ -1,2 +1,2 @@
 export type { AuthContext, AuthFailure, SessionUser } from './auth-context';
-export { authFailureError, authOf, noteAuthFailure, requireAdmin, requireSession, requireUser, sessionGuards } from './guards';
+export { authFailureError, noteAuthFailure, requireAdmin, requireSession, requireUser, sessionGuards } from './guards';

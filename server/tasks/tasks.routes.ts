@@ -1,53 +1,39 @@
-import { Router } from 'express';
-import { authOf, requireAdmin, requireUser } from '../session';
 import {
   AutocompleteTaskRequest,
+  AutocompleteTaskResponse,
   FollowUpTaskRequest,
+  FollowUpTaskResponse,
   QueriesTaskRequest,
+  QueriesTaskResponse,
   TagsTaskRequest,
+  TagsTaskResponse,
   TaskConfig,
   TitleTaskRequest,
+  TitleTaskResponse,
 } from '../contracts/tasks';
-import { validateBody } from '../platform/http/validate';
+import { route, type Routes } from '../platform/http/route';
 import type { TasksService } from './tasks.service';
 
 /** Section 4.10 task pipeline, plus tags, autocomplete and queries. Mounted at `/api/v1/tasks`. */
-export function tasksRoutes(tasks: TasksService): Router {
-  const router = Router();
-
-  router.get('/config', requireAdmin, async (_req, res) => {
-    res.json(await tasks.getConfig());
-  });
-
-  router.post('/config/update', requireAdmin, validateBody(TaskConfig, { status: 400 }), async (req, res) => {
-    res.json(await tasks.setConfig(req.body as TaskConfig));
-  });
-
-  router.post('/title', requireUser, validateBody(TitleTaskRequest), async (req, res) => {
-    const body = req.body as TitleTaskRequest;
-    res.json({ title: await tasks.title(authOf(req).user, body.messages, { model: body.model }) });
-  });
-
-  router.post('/follow-up', requireUser, validateBody(FollowUpTaskRequest), async (req, res) => {
-    const body = req.body as FollowUpTaskRequest;
-    const messages = body.response === undefined ? body.messages : [...body.messages, { role: 'assistant', content: body.response }];
-    res.json(await tasks.followUps(authOf(req).user, messages, { model: body.model }));
-  });
-
-  router.post('/tags', requireUser, validateBody(TagsTaskRequest), async (req, res) => {
-    const body = req.body as TagsTaskRequest;
-    res.json({ tags: await tasks.tags(authOf(req).user, body.messages, { model: body.model }) });
-  });
-
-  router.post('/autocomplete', requireUser, validateBody(AutocompleteTaskRequest), async (req, res) => {
-    const body = req.body as AutocompleteTaskRequest;
-    res.json({ text: await tasks.autocomplete(authOf(req).user, body, { model: body.model }) });
-  });
-
-  router.post('/queries', requireUser, validateBody(QueriesTaskRequest), async (req, res) => {
-    const body = req.body as QueriesTaskRequest;
-    res.json({ queries: await tasks.queries(authOf(req).user, body.messages, body.type, { model: body.model }) });
-  });
-
-  return router;
+export function tasksRoutes(tasks: TasksService): Routes {
+  return [
+    route({ method: 'get', path: '/config', guard: 'admin', summary: 'Background task settings (titles, tags, follow-ups…)', response: TaskConfig }, () => tasks.getConfig()),
+    route({ method: 'post', path: '/config/update', guard: 'admin', body: TaskConfig, invalid: 400, summary: 'Replace the background task settings', response: TaskConfig }, ({ body }) => tasks.setConfig(body)),
+    route({ method: 'post', path: '/title', guard: 'user', body: TitleTaskRequest, summary: 'Generate a chat title', response: TitleTaskResponse }, async ({ user, body }) => ({
+      title: await tasks.title(user, body.messages, { model: body.model }),
+    })),
+    route({ method: 'post', path: '/follow-up', guard: 'user', body: FollowUpTaskRequest, summary: 'Suggest follow-up questions', response: FollowUpTaskResponse }, ({ user, body }) => {
+      const messages = body.response === undefined ? body.messages : [...body.messages, { role: 'assistant', content: body.response }];
+      return tasks.followUps(user, messages, { model: body.model });
+    }),
+    route({ method: 'post', path: '/tags', guard: 'user', body: TagsTaskRequest, summary: 'Suggest chat tags', response: TagsTaskResponse }, async ({ user, body }) => ({
+      tags: await tasks.tags(user, body.messages, { model: body.model }),
+    })),
+    route({ method: 'post', path: '/autocomplete', guard: 'user', body: AutocompleteTaskRequest, summary: 'Complete the text being typed', response: AutocompleteTaskResponse }, async ({ user, body }) => ({
+      text: await tasks.autocomplete(user, body, { model: body.model }),
+    })),
+    route({ method: 'post', path: '/queries', guard: 'user', body: QueriesTaskRequest, summary: 'Generate search queries', response: QueriesTaskResponse }, async ({ user, body }) => ({
+      queries: await tasks.queries(user, body.messages, body.type, { model: body.model }),
+    })),
+  ];
 }

@@ -1,7 +1,5 @@
 import type { ChatMessage, Provider, ToolCall, ToolSpec } from '../providers';
-import { DEFAULT_TOOLS_FUNCTION_CALLING_PROMPT } from '../tasks/default-prompts';
-import { extractJsonField } from '../tasks/json-extract';
-import { renderTemplate } from '../tasks/template';
+import { DEFAULT_TOOLS_FUNCTION_CALLING_PROMPT, extractJsonField, renderTemplate } from '../tasks';
 
 /** The tools prompt: TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE (or Parley's default) with `{{TOOLS}}` filled in. */
 export function renderToolsPrompt(template: string, specs: readonly ToolSpec[], messages: readonly ChatMessage[] = []): string {

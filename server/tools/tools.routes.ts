@@ -1,16 +1,23 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
-import { authOf, requireAdmin, requireUser } from '../session';
-import { ToolCreateRequest, ToolServersConfig, ToolServerVerifyRequest, ToolUpdateRequest, type OAuthAuthorizeResponse } from '../contracts/tools';
+import {
+  OAuthAuthorizeResponse,
+  ToolCreated,
+  ToolCreateRequest,
+  ToolListEntry,
+  ToolResponse,
+  ToolServersConfig,
+  ToolServerVerifyRequest,
+  ToolServerVerifyResponse,
+  ToolUpdated,
+  ToolUpdateRequest,
+} from '../contracts/tools';
 import { publicOriginOf } from '../platform/http/public-origin';
-import { validateBody, validateQuery } from '../platform/http/validate';
+import { route, type RouteAuth, type Routes } from '../platform/http/route';
 import type { ToolServers } from './mcp/tool-servers.service';
 import type { ToolsCaller, ToolsService } from './tools.service';
 
-const AS_400 = { status: 400 } as const;
-
-function callerOf(req: Request): ToolsCaller {
-  const { user, credential } = authOf(req);
+function callerOf({ user, credential }: RouteAuth): ToolsCaller {
   return { id: user.id, role: user.role, credential };
 }
 
@@ -26,74 +33,66 @@ function page(title: string, message: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:40em;margin:4em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
 
-/** Section 4.8, the tool registry and MCP OAuth. Mounted at `/api/v1/tools`. */
-export function toolsRoutes(tools: ToolsService, servers: ToolServers): Router {
-  const router = Router();
+/** Section 4.8, the tool registry and MCP OAuth. Mounted at `/api/v1/tools`. Invalid bodies answer 400. */
+export function toolsRoutes(tools: ToolsService, servers: ToolServers): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'user', summary: 'Tools the caller may use (Python, OpenAPI, MCP)', response: z.array(ToolListEntry) }, ({ req, auth }) => {
+      servers.noteOrigin(originOf(req));
+      return tools.list(callerOf(auth));
+    }),
+    route({ method: 'post', path: '/create', guard: 'admin', body: ToolCreateRequest, invalid: 400, summary: 'Create a tool', response: ToolCreated }, ({ auth, body }) => tools.create(callerOf(auth), body)),
 
-  router.get('/', requireUser, async (req, res) => {
-    servers.noteOrigin(originOf(req));
-    res.json(await tools.list(callerOf(req)));
-  });
+    // The authorization server sends the user back here; `state` says who started it. No session needed.
+    route(
+      { method: 'get', path: '/oauth/callback', guard: 'public', query: CallbackQuery, invalid: 400, produces: 'html', summary: 'OAuth 2.1 redirect target of MCP tool servers' },
+      async ({ res, query }) => {
+        if (query.error || !query.state || !query.code) {
+          res.status(400).type('html').send(page('Not connected', `The server did not grant access${query.error ? `: ${query.error_description ?? query.error}` : ''}.`));
+          return;
+        }
+        try {
+          await servers.oauth.finish(query.state, query.code);
+        } catch (error) {
+          res.status(400).type('html').send(page('Not connected', error instanceof Error ? error.message : 'The authorization failed'));
+          return;
+        }
+        res.type('html').send(page('Connected', 'The tool server is connected. You can close this window and go back to Parley.'));
+      },
+    ),
 
-  router.post('/create', requireAdmin, validateBody(ToolCreateRequest, AS_400), async (req, res) => {
-    res.json(await tools.create(callerOf(req), req.body as ToolCreateRequest));
-  });
+    // Starts OAuth 2.1 for the caller: answers the URL to open, or null when already authorized.
+    route(
+      { method: 'post', path: '/oauth/:server_id/authorize', guard: 'user', summary: 'Start authorizing an MCP tool server for the caller', response: OAuthAuthorizeResponse },
+      async ({ req, auth, params }) => {
+        const url = await servers.authorize(params.server_id, callerOf(auth), originOf(req));
+        return { authenticated: url === null, authorization_url: url };
+      },
+    ),
+    // Signs the caller out of an OAuth server: their tokens are dropped.
+    route({ method: 'delete', path: '/oauth/:server_id', guard: 'user', summary: 'Forget the caller’s tokens for an MCP tool server', response: z.boolean() }, async ({ user, params }) => {
+      await servers.oauth.forgetUser(params.server_id, user.id);
+      return true;
+    }),
 
-  /** The authorization server sends the user back here; `state` says who started it. No session needed. */
-  router.get('/oauth/callback', validateQuery(CallbackQuery, AS_400), async (_req, res) => {
-    const query = res.locals.query as z.infer<typeof CallbackQuery>;
-    if (query.error || !query.state || !query.code) {
-      res.status(400).type('html').send(page('Not connected', `The server did not grant access${query.error ? `: ${query.error_description ?? query.error}` : ''}.`));
-      return;
-    }
-    try {
-      await servers.oauth.finish(query.state, query.code);
-    } catch (error) {
-      res.status(400).type('html').send(page('Not connected', error instanceof Error ? error.message : 'The authorization failed'));
-      return;
-    }
-    res.type('html').send(page('Connected', 'The tool server is connected. You can close this window and go back to Parley.'));
-  });
-
-  /** Starts OAuth 2.1 for the caller: answers the URL to open, or null when already authorized. */
-  router.post('/oauth/:server_id/authorize', requireUser, async (req, res) => {
-    const url = await servers.authorize(String(req.params.server_id), callerOf(req), originOf(req));
-    res.json({ authenticated: url === null, authorization_url: url } satisfies OAuthAuthorizeResponse);
-  });
-
-  /** Signs the caller out of an OAuth server: their tokens are dropped. */
-  router.delete('/oauth/:server_id', requireUser, async (req, res) => {
-    await servers.oauth.forgetUser(String(req.params.server_id), callerOf(req).id);
-    res.json(true);
-  });
-
-  router.get('/:id', requireUser, async (req, res) => {
-    res.json(await tools.get(callerOf(req), String(req.params.id)));
-  });
-
-  router.post('/:id/update', requireAdmin, validateBody(ToolUpdateRequest, AS_400), async (req, res) => {
-    res.json(await tools.update(callerOf(req), String(req.params.id), req.body as ToolUpdateRequest));
-  });
-
-  router.delete('/:id', requireAdmin, async (req, res) => {
-    res.json(await tools.remove(String(req.params.id)));
-  });
-
-  return router;
+    route({ method: 'get', path: '/:id', guard: 'user', summary: 'A tool', response: ToolResponse }, ({ auth, params }) => tools.get(callerOf(auth), params.id)),
+    route({ method: 'post', path: '/:id/update', guard: 'admin', body: ToolUpdateRequest, invalid: 400, summary: 'Update a tool’s configuration', response: ToolUpdated }, ({ auth, params, body }) =>
+      tools.update(callerOf(auth), params.id, body),
+    ),
+    route({ method: 'delete', path: '/:id', guard: 'admin', summary: 'Delete a tool', response: z.boolean() }, ({ params }) => tools.remove(params.id)),
+  ];
 }
 
 /** Section 4.8, the tool-server list. Mounted at `/api/v1/configs/tool_servers`. */
-export function toolServersRoutes(servers: ToolServers): Router {
-  const router = Router();
-  router.get('/', requireAdmin, async (_req, res) => {
-    res.json(await servers.get());
-  });
-  router.post('/', requireAdmin, validateBody(ToolServersConfig, AS_400), async (req, res) => {
-    servers.noteOrigin(originOf(req));
-    res.json(await servers.set(req.body as ToolServersConfig));
-  });
-  router.post('/verify', requireAdmin, validateBody(ToolServerVerifyRequest, AS_400), async (req, res) => {
-    res.json(await servers.verify(req.body as ToolServerVerifyRequest, callerOf(req)));
-  });
-  return router;
+export function toolServersRoutes(servers: ToolServers): Routes {
+  return [
+    route({ method: 'get', path: '/', guard: 'admin', summary: 'Tool server connections', response: ToolServersConfig }, () => servers.get()),
+    route({ method: 'post', path: '/', guard: 'admin', body: ToolServersConfig, invalid: 400, summary: 'Replace the tool server connections', response: ToolServersConfig }, ({ req, body }) => {
+      servers.noteOrigin(originOf(req));
+      return servers.set(body);
+    }),
+    route(
+      { method: 'post', path: '/verify', guard: 'admin', body: ToolServerVerifyRequest, invalid: 400, summary: 'Check a tool server and list its tools', response: ToolServerVerifyResponse },
+      ({ auth, body }) => servers.verify(body, callerOf(auth)),
+    ),
+  ];
 }

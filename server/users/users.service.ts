@@ -23,6 +23,7 @@ import type { ProfileImageStore, StoredImage } from './profile-images';
 import type { UploadedFile } from './read-upload';
 import { createUserDeletionHooks } from './user-deletion';
 import { isPrimaryAdmin, presentListItem, presentUser, safeImageUrl } from './users.present';
+import type { SessionUser } from '../session';
 import type { UserRow, UsersRepo } from './users.repo';
 
 /** Finds the owner of a shared chat (`shared-{chat_id}`); undefined when there is no such share. */
@@ -106,7 +107,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       return { user_ids: deps.presence.activeUserIds() };
     },
 
-    async effectivePermissions(user: UserRow): Promise<Permissions> {
+    async effectivePermissions(user: SessionUser): Promise<Permissions> {
       return deps.permissions.effective(user);
     },
     async defaultPermissions(): Promise<Permissions> {
@@ -156,7 +157,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     },
 
     /** Deletes a profile image: one's own, or anyone's for admins. A profile pointing at it falls back to the default. */
-    async deleteProfileImage(caller: UserRow, storagePath: string): Promise<{ success: boolean }> {
+    async deleteProfileImage(caller: SessionUser, storagePath: string): Promise<{ success: boolean }> {
       const image = images.parse(storagePath);
       if (image.ownerId !== caller.id && caller.role !== 'admin') throw forbidden('You may only delete your own images', 'NOT_OWNER');
       if (!(await images.exists(image))) throw notFound('Image not found', 'IMAGE_NOT_FOUND');
@@ -193,7 +194,7 @@ export function createUsersService(deps: UsersServiceDeps) {
      * Admin update. Nobody but the primary admin may change the primary admin, whose role stays
      * `admin`; the last admin cannot be demoted; emails stay unique.
      */
-    async adminUpdate(caller: UserRow, id: string, body: AdminUserUpdate): Promise<User> {
+    async adminUpdate(caller: SessionUser, id: string, body: AdminUserUpdate): Promise<User> {
       const target = await load(id);
       if (isPrimaryAdmin(target) && caller.id !== target.id) {
         throw forbidden('The primary admin can only be changed by themself', 'PRIMARY_ADMIN');
@@ -230,7 +231,7 @@ export function createUsersService(deps: UsersServiceDeps) {
      * the registered hooks), then drops their sockets and removes their image folder and what
      * the before/after hooks clean up outside the database.
      */
-    async delete(caller: UserRow, id: string): Promise<void> {
+    async delete(caller: SessionUser, id: string): Promise<void> {
       const target = await load(id);
       if (isPrimaryAdmin(target)) throw forbidden('The primary admin cannot be deleted', 'PRIMARY_ADMIN');
       if (target.id === caller.id) throw forbidden('You cannot delete your own account here', 'CANNOT_DELETE_SELF');

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { signupAdmin, type TestUser } from '../helpers/builders';
@@ -46,5 +47,37 @@ export const test = base.extend<{ server: TestServer; admin: TestUser }>({
   },
   admin: async ({ server }, use) => {
     await use(await signupAdmin(server, { name: 'Ada Admin', email: 'ada@example.com', password: 'admin-password' }));
+  },
+});
+
+let pseudoUi: Promise<string> | undefined;
+
+/**
+ * The UI built with the pseudo-locales offered (`en-XA` long and accented, `ar-XB` right to
+ * left), as development builds offer them; built once per run, only by the specs that use it.
+ */
+export function pseudoRendererDir(): Promise<string> {
+  pseudoUi ??= (async () => {
+    const { build } = await import('vite');
+    const root = path.resolve(import.meta.dirname, '../..');
+    const outDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-pseudo-ui-'));
+    process.env.VITE_PSEUDO_LOCALE = '1';
+    try {
+      await build({ configFile: path.join(root, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    } finally {
+      delete process.env.VITE_PSEUDO_LOCALE;
+    }
+    return outDir;
+  })();
+  return pseudoUi;
+}
+
+/** `test` against a service serving the pseudo-locale build. */
+export const pseudoTest = test.extend<{ server: TestServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
+  server: async ({}, use) => {
+    const server = await startTestServer({ rendererDir: await pseudoRendererDir() });
+    await use(server);
+    await server.close();
   },
 });

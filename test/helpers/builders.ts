@@ -1,4 +1,4 @@
-import type { TestServer } from './server';
+import type { ServiceClients } from './client';
 
 let counter = 0;
 
@@ -13,7 +13,7 @@ export interface TestUser {
 }
 
 /** Signs up the primary admin (the first account) of a fresh server. */
-export async function signupAdmin(server: TestServer, overrides: Partial<{ name: string; email: string; password: string }> = {}): Promise<TestUser> {
+export async function signupAdmin(server: ServiceClients, overrides: Partial<{ name: string; email: string; password: string }> = {}): Promise<TestUser> {
   const password = overrides.password ?? 'admin-password';
   const res = await server.anon.post('/api/v1/auths/signup', {
     name: overrides.name ?? 'Admin',
@@ -25,7 +25,7 @@ export async function signupAdmin(server: TestServer, overrides: Partial<{ name:
 }
 
 /** Creates a user with `role` through the admin add endpoint and returns their session. */
-export async function buildUser(server: TestServer, admin: TestUser, role: 'user' | 'pending' | 'admin' = 'user', name?: string): Promise<TestUser> {
+export async function buildUser(server: ServiceClients, admin: TestUser, role: 'user' | 'pending' | 'admin' = 'user', name?: string): Promise<TestUser> {
   counter += 1;
   const email = `user${counter}-${Date.now()}@example.com`;
   const password = `password-${counter}`;

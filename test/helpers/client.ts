@@ -20,6 +20,15 @@ export interface ApiClient {
   token?: string;
 }
 
+/** What tests need of a running service to talk to it: its URL and clients (a test server or the built one). */
+export interface ServiceClients {
+  url: string;
+  /** An unauthenticated client. */
+  anon: ApiClient;
+  /** A client that sends `token` as Bearer. */
+  as(token: string): ApiClient;
+}
+
 /** Creates a client for `base`, sending `token` as Bearer when given. */
 export function createClient(base: string, token?: string): ApiClient {
   async function send<T>(method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}, init: RequestInit = {}): Promise<ApiResponse<T>> {

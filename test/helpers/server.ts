@@ -3,16 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/start';
 import { memorySecretStore } from '../../server/secrets';
-import { createClient, type ApiClient } from './client';
+import { createClient, type ServiceClients } from './client';
 import { createTestDatabase, databaseNameFor, dropTestDatabase, testClusterUrl } from './postgres';
 
 /** A real service on 127.0.0.1 and an ephemeral port, with a temp data dir removed on close. */
-export interface TestServer extends RunningServer {
-  /** An unauthenticated client. */
-  anon: ApiClient;
-  /** A client that sends `token` as Bearer. */
-  as(token: string): ApiClient;
-}
+export interface TestServer extends RunningServer, ServiceClients {}
 
 export interface TestServerOptions extends StartServerOptions {
   /** Extra environment (for example PARLEY_SIGNIN_RATE_LIMIT). */

@@ -425,7 +425,7 @@ describe('access matrix', () => {
     for (const token of [undefined, callers.tokens.user]) {
       const res = await statusOf('GET', '/api/v1/no-such-endpoint', token);
       expect(res.status).toBe(404);
-      expect(JSON.parse(res.text)).toEqual({ detail: expect.any(String) });
+      expect(JSON.parse(res.text)).toEqual({ detail: expect.any(String), code: expect.any(String) });
     }
   });
 });

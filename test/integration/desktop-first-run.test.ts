@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fake-ollama';
+import { freePort } from '../helpers/free-port';
 import { rawRequest } from '../helpers/raw-http';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -9,6 +10,15 @@ function cookieOf(headers: Record<string, string | string[] | undefined>): strin
   const first = Array.isArray(set) ? set[0] : set;
   if (!first) throw new Error('no cookie was set');
   return first.split(';')[0]!;
+}
+
+/** Waits until `condition` holds (checked every few milliseconds, for at most 10 s). */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 describe('desktop first run: owner handover and setup', () => {
@@ -43,6 +53,40 @@ describe('desktop first run: owner handover and setup', () => {
     // The next start hands over to the same owner, not a new account.
     await server.services.desktop.handover.issue('Grace');
     expect(await server.services.usersRepo.count()).toBe(1);
+  });
+
+  it('has the owner before the port accepts anyone: an account racing to sign up first gets no admin, and the handover signs in the owner', async () => {
+    // Another local account hammers sign-up on the port the desktop app is about to open.
+    const port = await freePort();
+    let first: { status: number; body: { role?: string } } | undefined;
+    let racing = true;
+    const race = (async () => {
+      while (racing && !first) {
+        const res = await rawRequest(`http://127.0.0.1:${port}/api/v1/auths/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Mallory', email: 'mallory@example.com', password: 'mallory-password' }),
+        }).catch(() => undefined);
+        if (res) first = { status: res.status, body: JSON.parse(res.body) as { role?: string } };
+        else await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    server = await startTestServer({ port, desktopOwner: 'Grace' });
+    await until(() => first !== undefined);
+    racing = false;
+    await race;
+    expect(first).toMatchObject({ status: 200, body: { role: 'pending' } });
+
+    const code = await server.services.desktop.handover.issue('Grace');
+    const handed = await rawRequest(`${server.url}/auths/desktop-handover?code=${code}`);
+    const me = await rawRequest(`${server.url}/api/v1/auths`, { headers: { cookie: cookieOf(handed.headers) } });
+    expect(JSON.parse(me.body)).toMatchObject({ name: 'Grace', role: 'admin' });
+  });
+
+  it('without a desktop owner (npm run serve), the first sign-up still becomes the admin', async () => {
+    server = await startTestServer();
+    const first = await server.anon.post('/api/v1/auths/signup', { name: 'Ada', email: 'ada@example.com', password: 'admin-password' });
+    expect(first.body.role).toBe('admin');
   });
 
   it('the owner sets a first password without a current one, then signs in anywhere', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { TestUser } from '../helpers/builders';
-import type { TestServer } from '../helpers/server';
+import type { ServiceClients } from '../helpers/client';
 
 /** The documents of the two-hop fixture: Project Falcon's investigator is described only in holm.txt. */
 export const LINKED_DOCS: Record<string, string> = {
@@ -41,7 +41,7 @@ export function longReport(seed: number, paragraphs: number): string {
 }
 
 /** Polls the graph status until `done` says so. */
-export async function waitForGraph(server: TestServer, user: TestUser, id: string, done: (s: { status: string; progress: number }) => boolean = (s) => s.status !== 'building', timeoutMs = 60_000) {
+export async function waitForGraph(server: ServiceClients, user: TestUser, id: string, done: (s: { status: string; progress: number }) => boolean = (s) => s.status !== 'building', timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await server.as(user.token).get(`/api/v1/knowledge/${id}/graph/status`);

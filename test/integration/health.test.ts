@@ -26,7 +26,7 @@ describe('service skeleton', () => {
   it('answers malformed JSON with 400 JSON, not an HTML page', async () => {
     const res = await server.anon.raw('POST', '/api/v1/auths/signin', '{"email": ', { 'content-type': 'application/json' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ detail: 'The request body is not valid JSON' });
+    expect(res.body).toEqual({ detail: 'The request body is not valid JSON', code: 'MALFORMED_JSON' });
   });
 
   it('answers an oversized body with 413 JSON', async () => {

@@ -175,7 +175,7 @@ describe('hostile input', () => {
     const huge = JSON.stringify({ name: 'x'.repeat(server.services.boot.maxJsonBytes + 1024) });
     const got = await send('POST', '/api/v1/chats/new', user.token, huge, 'application/json');
     expect(got.status).toBe(413);
-    expect(JSON.parse(got.text)).toEqual({ detail: expect.any(String) });
+    expect(JSON.parse(got.text)).toEqual({ detail: expect.any(String), code: expect.any(String) });
     expect((await server.anon.get('/health')).status).toBe(200);
   });
 });

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import type { TestUser } from '../helpers/builders';
-import type { TestServer } from '../helpers/server';
+import type { ServiceClients } from '../helpers/client';
 
 /** Uploads one file as `user` (through the attachment upload) and returns its id. */
-export async function uploadFile(server: TestServer, user: TestUser, name: string, data: Buffer | string): Promise<string> {
+export async function uploadFile(server: ServiceClients, user: TestUser, name: string, data: Buffer | string): Promise<string> {
   const body = new FormData();
   body.append('files', new Blob([data]), name);
   const res = await server.as(user.token).raw('POST', '/api/v1/chats/attachment/upload', body);
@@ -12,14 +12,14 @@ export async function uploadFile(server: TestServer, user: TestUser, name: strin
 }
 
 /** Creates a knowledge base and returns its id. */
-export async function createBase(server: TestServer, user: TestUser, name = 'Docs', extra: Record<string, unknown> = {}): Promise<string> {
+export async function createBase(server: ServiceClients, user: TestUser, name = 'Docs', extra: Record<string, unknown> = {}): Promise<string> {
   const res = await server.as(user.token).post('/api/knowledge/create', { name, description: `${name} base`, ...extra });
   expect(res.status, res.text).toBe(200);
   return res.body.id as string;
 }
 
 /** Polls a base until no file is pending or processing; returns the files. */
-export async function waitForFiles(server: TestServer, user: TestUser, id: string, timeoutMs = 20_000): Promise<Array<{ id: string; name: string; status: string; error?: string }>> {
+export async function waitForFiles(server: ServiceClients, user: TestUser, id: string, timeoutMs = 20_000): Promise<Array<{ id: string; name: string; status: string; error?: string }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await server.as(user.token).get(`/api/v1/knowledge/${id}`);
@@ -32,7 +32,7 @@ export async function waitForFiles(server: TestServer, user: TestUser, id: strin
 }
 
 /** Adds a file to a base and waits until it is indexed (or failed). */
-export async function addAndWait(server: TestServer, user: TestUser, base: string, fileId: string) {
+export async function addAndWait(server: ServiceClients, user: TestUser, base: string, fileId: string) {
   const res = await server.as(user.token).post(`/api/knowledge/${base}/file/add`, { file_id: fileId });
   expect(res.status, res.text).toBe(200);
   const files = await waitForFiles(server, user, base);
@@ -40,7 +40,7 @@ export async function addAndWait(server: TestServer, user: TestUser, base: strin
 }
 
 /** Runs a collection query and returns the documents and relevances. */
-export async function query(server: TestServer, user: TestUser, collections: string[], text: string, extra: Record<string, unknown> = {}) {
+export async function query(server: ServiceClients, user: TestUser, collections: string[], text: string, extra: Record<string, unknown> = {}) {
   const res = await server.as(user.token).post('/api/v1/retrieval/query/collection', { collection_names: collections, query: text, ...extra });
   expect(res.status, res.text).toBe(200);
   return { documents: res.body.documents[0] as string[], distances: res.body.distances[0] as number[], metadatas: res.body.metadatas[0] as Array<Record<string, any>> };

@@ -39,6 +39,15 @@ describe('the OpenAPI reference at /api/openapi.json', () => {
     expect(buildOpenApiDocument(routes, '0').missing).toEqual(['GET /api/v1/not-declared']);
   });
 
+  it('gives every JSON answer its schema', () => {
+    const bare = Object.entries<any>(doc.paths).flatMap(([path, operations]) =>
+      Object.entries<any>(operations)
+        .filter(([, op]) => op.responses['200']?.content?.['application/json'] && Object.keys(op.responses['200'].content['application/json'].schema).length === 0)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it('describes requests and responses from the zod contracts', () => {
     const chat = doc.paths['/v1/chat/completions'].post;
     const body = chat.requestBody.content['application/json'].schema;

@@ -65,7 +65,7 @@ describe('README', () => {
     const links = linksOf(sample);
     expect(links).toEqual(['https://example.com/docs', '../shared/spec/interface.md', '#no-such-heading', 'http://example.org', 'https://other.example/x']);
     expect(links.every((l) => problemOf(l, anchors) !== undefined)).toBe(true);
-    expect(problemOf('server/openapi/operations.ts', anchors)).toBeUndefined();
+    expect(problemOf('server/openapi/openapi-document.ts', anchors)).toBeUndefined();
     expect(problemOf('#api-reference', anchors)).toBeUndefined();
     expect(problemOf(`${projectHome()}/releases`, anchors)).toBeUndefined();
   });

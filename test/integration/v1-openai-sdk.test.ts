@@ -171,7 +171,7 @@ describe('the OpenAI-compatible /v1 API through the openai SDK', () => {
     expect(unknown.body.error.type).toBe('not_found_error');
     const api = await server.anon.get('/api/v1/models/list');
     expect(api.status).toBe(401);
-    expect(api.body).toEqual({ detail: expect.any(String) });
+    expect(api.body).toEqual({ detail: expect.any(String), code: 'NOT_AUTHENTICATED' });
   });
 
   it('accepts a browser session as well as an API key', async () => {

@@ -1,4 +1,4 @@
-import { ApiError, authHeaders, errorOf } from './http';
+import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, unreachable } from './http';
 import type { MessageToolStep, Source } from './chats';
 
 /** What the UI sends to POST /api/chat/completions. */
@@ -98,10 +98,10 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') return;
-    throw new ApiError(0, 'The service cannot be reached. Check that Parley is running and try again.');
+    throw unreachable();
   }
   if (!res.ok) throw await errorOf(res);
-  if (!res.body) throw new ApiError(res.status, 'The answer had no body.');
+  if (!res.body) throw new ApiError(res.status, 'The answer had no body.', CLIENT_ERRORS.noBody);
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('application/json')) {
     const full = (await res.json()) as Chunk;
@@ -122,7 +122,7 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
       }
       if (chunk.error) {
         const e = chunk.error;
-        throw new ApiError(500, typeof e === 'string' ? e : (e.message ?? e.detail ?? 'The model answered with an error.'));
+        throw new ApiError(500, typeof e === 'string' ? e : (e.message ?? e.detail ?? 'The model answered with an error.'), typeof e === 'string' || e.message || e.detail ? undefined : CLIENT_ERRORS.modelError);
       }
       if (chunk.chat_id) handlers.onSaved?.(chunk.chat_id, chunk.message_id);
       if (chunk.sources?.length) handlers.onSources?.(chunk.sources);

@@ -2,15 +2,56 @@
 
 const TOKEN_KEY = 'parley.token';
 
-/** An error answer of the API, with its status and `detail` message. */
+/**
+ * An error answer of the API: its status, the service's English `detail`, its stable `code`
+ * (the UI shows catalog words for known codes, see components/Feedback) and, for 429, the seconds
+ * to wait. Status 0 means the service could not be reached.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    readonly code?: string,
+    readonly retryAfter?: number,
   ) {
     super(detail);
     this.name = 'ApiError';
   }
+}
+
+/** Codes of failures found on this side of the wire (the service's own codes come in error bodies). */
+export const CLIENT_ERRORS = {
+  unreachable: 'UNREACHABLE',
+  noBody: 'NO_BODY',
+  notJson: 'NOT_JSON',
+  modelError: 'MODEL_ERROR',
+} as const;
+
+/** The error for a service that cannot be reached (network down, Parley stopped). */
+export function unreachable(): ApiError {
+  return new ApiError(0, 'The service cannot be reached. Check that Parley is running and try again.', CLIENT_ERRORS.unreachable);
+}
+
+/** Seconds of a Retry-After header, if it holds a number. */
+function retryAfterOf(value: string | null): number | undefined {
+  const seconds = value === null ? NaN : Number(value);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** Reads an error body (`{detail, code}`, or other services' `message`/`error`) from its text. */
+function parseError(status: number, statusText: string, text: string, retryAfter: string | null): ApiError {
+  let detail = statusText || `Request failed (${status})`;
+  let code: string | undefined;
+  try {
+    const body = JSON.parse(text) as { detail?: unknown; message?: unknown; error?: unknown; code?: unknown };
+    const d = body.detail ?? body.message ?? body.error;
+    if (typeof d === 'string') detail = d;
+    else if (d) detail = JSON.stringify(d);
+    if (typeof body.code === 'string') code = body.code;
+  } catch {
+    if (text && text.length < 300 && !text.startsWith('<')) detail = text;
+  }
+  return new ApiError(status, detail, code, retryAfterOf(retryAfter));
 }
 
 let token: string | null = readStoredToken();
@@ -64,21 +105,8 @@ export function authHeaders(): Record<string, string> {
 
 /** Reads an error body into a message a user can act on. */
 export async function errorOf(res: Response): Promise<ApiError> {
-  let detail = res.statusText || `Request failed (${res.status})`;
-  try {
-    const text = await res.text();
-    try {
-      const body = JSON.parse(text) as { detail?: unknown; message?: unknown; error?: unknown };
-      const d = body.detail ?? body.message ?? body.error;
-      if (typeof d === 'string') detail = d;
-      else if (d) detail = JSON.stringify(d);
-    } catch {
-      if (text && text.length < 300 && !text.startsWith('<')) detail = text;
-    }
-  } catch {
-    /* keep the status text */
-  }
-  return new ApiError(res.status, detail);
+  const text = await res.text().catch(() => '');
+  return parseError(res.status, res.statusText, text, res.headers.get('Retry-After'));
 }
 
 function notifyUnauthorized(status: number): void {
@@ -107,7 +135,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     res = await fetch(withQuery(path, options.query), { method, headers, body, signal: options.signal, credentials: 'same-origin' });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'The service cannot be reached. Check that Parley is running and try again.');
+    throw unreachable();
   }
   if (!res.ok) {
     if (!options.quiet401) notifyUnauthorized(res.status);
@@ -140,22 +168,15 @@ export function uploadForm<T>(path: string, form: FormData, onProgress?: (fracti
         try {
           resolve((xhr.responseText ? JSON.parse(xhr.responseText) : undefined) as T);
         } catch {
-          reject(new ApiError(xhr.status, 'The service sent an answer that is not JSON.'));
+          reject(new ApiError(xhr.status, 'The service sent an answer that is not JSON.', CLIENT_ERRORS.notJson));
         }
         return;
       }
       notifyUnauthorized(xhr.status);
-      let detail = xhr.statusText || `Upload failed (${xhr.status})`;
-      try {
-        const b = JSON.parse(xhr.responseText) as { detail?: unknown };
-        if (typeof b.detail === 'string') detail = b.detail;
-      } catch {
-        /* keep status text */
-      }
-      if (xhr.status === 413) detail = detail || 'The file is too large.';
-      reject(new ApiError(xhr.status, detail));
+      const error = parseError(xhr.status, xhr.statusText, xhr.responseText, xhr.getResponseHeader('Retry-After'));
+      reject(xhr.status === 413 && !error.code ? new ApiError(413, error.detail, 'PAYLOAD_TOO_LARGE') : error);
     };
-    xhr.onerror = () => reject(new ApiError(0, 'The upload failed: the service cannot be reached.'));
+    xhr.onerror = () => reject(unreachable());
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);

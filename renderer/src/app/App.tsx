@@ -3,20 +3,27 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Loading } from '../components/Feedback';
 import { Icon } from '../components/Icon';
 import { Logo } from '../components/Logo';
-import { AuthScreen } from '../features/auth/AuthScreen';
-import { PendingScreen } from '../features/auth/PendingScreen';
 import { AppShell } from '../features/shell/AppShell';
-import { useT } from '../lib/i18n';
+import { loadTexts, useT } from '../lib/i18n';
+import type { Namespace } from '../locales/languages';
 import { useSession } from './session';
 import { SettingsProvider } from './settings';
 
+// Signed-out and pending screens load only for those who see them.
+const AuthScreen = lazy(() => import('../features/auth/AuthScreen').then((m) => ({ default: m.AuthScreen })));
+const PendingScreen = lazy(() => import('../features/auth/PendingScreen').then((m) => ({ default: m.PendingScreen })));
+/** A lazily loaded page whose texts (page namespaces) load with its code. */
+function page<M>(namespaces: readonly Namespace[], load: () => Promise<M>): Promise<M> {
+  return Promise.all([load(), loadTexts(namespaces)]).then(([module]) => module);
+}
+
 const ChatPage = lazy(() => import('../features/chat/ChatPage'));
-const AccountPage = lazy(() => import('../features/account/AccountPage'));
-const AdminPage = lazy(() => import('../features/admin/AdminPage'));
-const WorkspacePage = lazy(() => import('../features/workspace/WorkspacePage'));
+const AccountPage = lazy(() => page(['account'], () => import('../features/account/AccountPage')));
+const AdminPage = lazy(() => page(['admin'], () => import('../features/admin/AdminPage')));
+const WorkspacePage = lazy(() => page(['workspace'], () => import('../features/workspace/WorkspacePage')));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
-const ApiReferencePage = lazy(() => import('../features/reference/ApiReferencePage'));
-const SetupScreen = lazy(() => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen })));
+const ApiReferencePage = lazy(() => page(['account'], () => import('../features/reference/ApiReferencePage')));
+const SetupScreen = lazy(() => page(['setup', 'admin'], () => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen }))));
 
 function Splash() {
   return (
@@ -61,13 +68,21 @@ export function App() {
   if (state.status === 'unreachable') return <Unreachable onRetry={() => void reload()} />;
   if (state.status === 'signedOut') {
     return (
-      <Routes>
-        <Route path="/signup" element={<AuthScreen />} />
-        <Route path="*" element={<AuthScreen />} />
-      </Routes>
+      <Suspense fallback={<Splash />}>
+        <Routes>
+          <Route path="/signup" element={<AuthScreen />} />
+          <Route path="*" element={<AuthScreen />} />
+        </Routes>
+      </Suspense>
     );
   }
-  if (state.user.role === 'pending') return <PendingScreen />;
+  if (state.user.role === 'pending') {
+    return (
+      <Suspense fallback={<Splash />}>
+        <PendingScreen />
+      </Suspense>
+    );
+  }
   const admin = state.user.role === 'admin';
   return (
     <SettingsProvider>

@@ -103,6 +103,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 /** The session API. */
 export function useSession(): SessionApi {
   const ctx = useContext(SessionContext);
+  // eslint-disable-next-line no-restricted-syntax -- a programming error, never shown to people
   if (!ctx) throw new Error('useSession outside SessionProvider');
   return ctx;
 }
@@ -110,6 +111,7 @@ export function useSession(): SessionApi {
 /** The signed-in user (only inside signed-in screens). */
 export function useUser(): SessionResponse {
   const { state } = useSession();
+  // eslint-disable-next-line no-restricted-syntax -- a programming error, never shown to people
   if (state.status !== 'signedIn') throw new Error('useUser while signed out');
   return state.user;
 }

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { UserSettings } from '../../../server/contracts/users';
 import { usersApi } from '../api/users';
-import { setLanguage } from '../lib/i18n';
+import { localLanguage, setLanguage } from '../lib/i18n';
 import { applyTheme, asTheme, getTheme, type ThemeChoice } from './theme';
 
 const LOCAL_KEY = 'parley.settings';
@@ -42,6 +42,9 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
       .then((remote) => {
         if (!alive || !remote || typeof remote !== 'object') return;
         setSettings((local) => ({ ...local, ...remote }));
+        // A language picked on the sign-in page becomes the account's when the account has none yet.
+        const picked = localLanguage();
+        if (!remote.language && picked) void usersApi.setSettings({ ...remote, language: picked }).catch(() => undefined);
       })
       .catch(() => undefined);
     return () => {
@@ -52,7 +55,8 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const theme = asTheme(settings.theme);
     if (theme && theme !== getTheme()) applyTheme(theme);
-    setLanguage(settings.language);
+    // No saved language: keep the first guess (this device's choice or the browser's languages).
+    if (settings.language) void setLanguage(settings.language);
   }, [settings.theme, settings.language]);
 
   const update = useCallback(
@@ -78,6 +82,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
 /** The settings API. */
 export function useSettings(): SettingsApi {
   const ctx = useContext(SettingsContext);
+  // eslint-disable-next-line no-restricted-syntax -- a programming error, never shown to people
   if (!ctx) throw new Error('useSettings outside SettingsProvider');
   return ctx;
 }

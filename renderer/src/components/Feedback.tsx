@@ -1,10 +1,17 @@
 import { ApiError } from '../api/http';
-import { useT } from '../lib/i18n';
+import { hasText, t, useT } from '../lib/i18n';
 import { Icon } from './Icon';
 
-/** The message to show for any thrown value. */
+/**
+ * The message to show for any thrown value, in the UI's language: errors whose code has words in
+ * the `errors` catalog (`errors.EMAIL_TAKEN`) show those; others show the service's own detail.
+ */
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return error.detail;
+  if (error instanceof ApiError) {
+    const key = error.code ? `errors.${error.code}` : '';
+    if (key && hasText(key)) return t(key, { count: error.retryAfter ?? 0 });
+    return error.detail;
+  }
   if (error instanceof Error) return error.message;
   return String(error);
 }

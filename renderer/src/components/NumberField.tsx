@@ -3,9 +3,9 @@ import { t } from '../lib/i18n';
 
 /** Checks a number against bounds; returns the message to show, or null. */
 export function numberError(value: unknown, min: number, max: number, integer: boolean): string | null {
-  if (typeof value !== 'number' || Number.isNaN(value)) return t('admin.mustBeBetween', { min, max });
-  if (integer && !Number.isInteger(value)) return t('admin.mustBeWholeNumber');
-  if (value < min || value > max) return t('admin.mustBeBetween', { min, max });
+  if (typeof value !== 'number' || Number.isNaN(value)) return t('common.mustBeBetween', { min, max });
+  if (integer && !Number.isInteger(value)) return t('common.mustBeWholeNumber');
+  if (value < min || value > max) return t('common.mustBeBetween', { min, max });
   return null;
 }
 

@@ -97,7 +97,8 @@ export function ResourceRow({ icon, title, subtitle, end }: { icon: ReactNode; t
 
 /**
  * The edit and delete buttons of an item, labelled with its name; delete asks first with
- * `confirmDelete`. Edit is a link with `editTo`, a button with `onEdit`.
+ * `confirmDelete`. Edit is a link with `editTo`, a button with `onEdit`; `editLabel` is its
+ * whole accessible name when given.
  */
 export function ItemActions({
   name,
@@ -118,7 +119,7 @@ export function ItemActions({
 }) {
   const t = useT();
   const confirm = useConfirm();
-  const editText = `${editLabel ?? t('common.edit')}: ${name}`;
+  const editText = editLabel ?? t('common.editNamed', { name });
   return (
     <>
       {editTo && (
@@ -136,7 +137,7 @@ export function ItemActions({
           type="button"
           className="icon-btn small"
           disabled={deleteDisabled}
-          aria-label={`${t('common.delete')}: ${name}`}
+          aria-label={t('common.deleteNamed', { name })}
           onClick={async () => {
             if (!confirmDelete || (await confirm(confirmDelete, { action: t('common.delete') }))) onDelete();
           }}

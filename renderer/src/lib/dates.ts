@@ -28,22 +28,3 @@ const BUCKET_LABEL: Record<DateBucket, StringKey> = {
 export function bucketLabel(bucket: DateBucket): string {
   return t(BUCKET_LABEL[bucket]);
 }
-
-/** A short local date and time for an epoch-seconds timestamp. */
-export function formatDateTime(epochSeconds: number | null | undefined): string {
-  if (!epochSeconds) return '—';
-  return new Date(epochSeconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/** A short local date. */
-export function formatDate(epochSeconds: number | null | undefined): string {
-  if (!epochSeconds) return '—';
-  return new Date(epochSeconds * 1000).toLocaleDateString(undefined, { dateStyle: 'medium' });
-}
-
-/** Human file size. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}

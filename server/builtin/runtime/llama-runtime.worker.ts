@@ -18,7 +18,7 @@ import {
   type LlamaEmbeddingContext,
   type LlamaModel,
 } from 'node-llama-cpp';
-import type { ChatMessage, ToolCall } from '../../providers/provider';
+import type { ChatMessage, ToolCall } from '../../providers';
 import { createChunkBatcher } from './chunk-batcher';
 import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
 

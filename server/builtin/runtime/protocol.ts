@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSpec, Usage, ToolCall } from '../../providers/provider';
+import type { ChatMessage, ToolSpec, Usage, ToolCall } from '../../providers';
 
 /** Settings the runtime process starts with. */
 export interface RuntimeSettings {

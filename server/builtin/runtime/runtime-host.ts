@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../platform/paths';
 import type { Logger } from '../../platform/log';
-import type { ChatMessage, ToolSpec } from '../../providers/provider';
+import type { ChatMessage, ToolSpec } from '../../providers';
 import type { RuntimeChatOptions, RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
 
 /** A runtime request failed; `code` says how (see RuntimeErrorCode, plus `crashed`). */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { dialectOf, type Db } from '../../platform/db/knex';
 import { LIST_COLUMNS, type ChatRow } from '../chats.repo';
 import { createChatWordIndex, wordTokens } from './chat-word-index';
+import { createChatWordIndexRepo } from './chat-word-index.repo';
 import { ftsTerms } from './search-text';
 
 /** What to look for; words already turned into an FTS query (or null) and LIKE patterns. */
@@ -70,7 +71,7 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
     ? 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) AS t(value) WHERE lower(t.value) = ?)'
     : 'EXISTS (SELECT 1 FROM json_each(c.tags) WHERE lower(json_each.value) = ?)';
   let hasFts: Promise<boolean> | undefined = options.useFts === false ? Promise.resolve(false) : undefined;
-  const words = createChatWordIndex(db);
+  const words = createChatWordIndex(createChatWordIndexRepo(db));
   const ftsAvailable = () =>
     (hasFts ??= db
       .raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'chat_messages_fts'")

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/knex';
+import type { ChatWordIndexRepo } from './chat-word-index.repo';
 
 /**
  * The words of a text as SQLite FTS5's `unicode61 remove_diacritics 2` tokenizer reads them: runs of
@@ -63,7 +63,7 @@ const BATCH = 100;
  * still streaming is seen once it ends. The first search of a user reads all their messages once
  * (the bench: 500k messages of 30 words take 6–16 s on a loaded 2-core machine, heap ≈ 170–220 MB).
  */
-export function createChatWordIndex(db: Db) {
+export function createChatWordIndex(repo: ChatWordIndexRepo) {
   const termIds = new Map<string, number>();
   const terms: string[] = [];
   let sortedTerms: string[] | null = null;
@@ -154,14 +154,12 @@ export function createChatWordIndex(db: Db) {
 
   async function syncUser(userId: string, user: UserIndex): Promise<void> {
     // A one-row summary first: when nothing moved (the common case), the chats need not be listed.
-    const [sum] = (await db.raw('SELECT count(*) AS n, max(rowid) AS r, total(activity_ms) AS a, total(length(title)) AS l, total(unicode(title) * (rowid % 997)) AS t FROM chats WHERE user_id = ?', [userId])) as Array<Record<string, number | null>>;
-    const signature = JSON.stringify(sum ?? null);
+    const signature = JSON.stringify((await repo.summary(userId)) ?? null);
     if (signature === user.signature) return;
     user.signature = signature;
-    const [row] = (await db.raw('SELECT json_group_array(json_array(id, rowid, activity_ms, title)) AS chats FROM chats WHERE user_id = ?', [userId])) as Array<{ chats: string }>;
-    const current = JSON.parse(row?.chats ?? '[]') as Array<[string, number, number, string]>;
+    const current = await repo.chatsOf(userId);
     const seen = new Set<string>();
-    const stale: Array<[string, number, number, string]> = [];
+    const stale: typeof current = [];
     for (const entry of current) {
       const [id, rowid, activityMs, title] = entry;
       seen.add(id);
@@ -181,10 +179,8 @@ export function createChatWordIndex(db: Db) {
     }
     for (let i = 0; i < stale.length; i += BATCH) {
       const batch = stale.slice(i, i + BATCH);
-      // One JSON row per batch: much cheaper than thousands of driver rows.
-      const [found] = (await db('chat_messages').whereIn('chat_id', batch.map((b) => b[0])).select(db.raw('json_group_array(json_array(chat_id, rowid, content)) AS rows'))) as Array<{ rows: string }>;
       const byChat = new Map<string, Array<{ r: number; content: string }>>();
-      for (const [chatId, r, content] of JSON.parse(found?.rows ?? '[]') as Array<[string, number, string]>) {
+      for (const [chatId, r, content] of await repo.messagesOf(batch.map((b) => b[0]))) {
         const list = byChat.get(chatId);
         if (list) list.push({ r, content });
         else byChat.set(chatId, [{ r, content }]);

@@ -1,3 +1,4 @@
+import { loadExports } from '../../platform/library-exports';
 import { entityKey, displayName } from './normalize';
 import { CO_OCCURS, MAX_ENTITIES_PER_CHUNK, type ChunkExtraction, type ExtractedEntity } from './types';
 
@@ -16,7 +17,7 @@ let nlpPromise: Promise<Nlp> | undefined;
 
 /** compromise, loaded on first use (≈ 1 s), never at service start. */
 function loadNlp(): Promise<Nlp> {
-  nlpPromise ??= import('compromise').then((m) => m.default as unknown as Nlp);
+  nlpPromise ??= loadExports(import('compromise'), 'compromise', 'default').then((m) => m.default as unknown as Nlp);
   return nlpPromise;
 }
 

@@ -1,4 +1,5 @@
 import type { RetrievalConfig } from '../../contracts/retrieval';
+import { loadExports } from '../../platform/library-exports';
 import type { Extracted } from './extract';
 import { IngestError } from './extraction-error';
 import { blockText } from './html-text';
@@ -26,7 +27,7 @@ interface Block {
 
 /** Blocks of HTML: headings update the trail; paragraphs, list items, rows… are blocks. */
 async function htmlBlocks(html: string): Promise<Block[]> {
-  const cheerio = await import('cheerio');
+  const cheerio = await loadExports(import('cheerio'), 'cheerio', 'load');
   const $ = cheerio.load(html);
   $('script, style, noscript, template').remove();
   const blocks: Block[] = [];

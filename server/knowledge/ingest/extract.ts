@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { loadExports } from '../../platform/library-exports';
 import { IngestError } from './extraction-error';
 import { blockText, DROPPED } from './html-text';
 import { zipBombReason } from './zip-guard';
@@ -89,16 +90,22 @@ function jsonText(source: string): string {
 
 /** The main content of a web page: Readability's article, else the page body; scripts and styles dropped. */
 async function htmlText(source: string): Promise<Extracted> {
-  const cheerio = await import('cheerio');
+  // A library that fails to load is an error of the build, not of the page: it is not caught here.
+  const [cheerio, { JSDOM, VirtualConsole }, { Readability }] = await Promise.all([
+    loadExports(import('cheerio'), 'cheerio', 'load'),
+    loadExports(import('jsdom'), 'jsdom', 'JSDOM', 'VirtualConsole'),
+    loadExports(import('@mozilla/readability'), '@mozilla/readability', 'Readability'),
+  ]);
   let html = source;
+  let dom: InstanceType<typeof JSDOM> | undefined;
   try {
-    const [jsdom, { Readability }] = await Promise.all([import('jsdom'), import('@mozilla/readability')]);
-    const dom = new jsdom.JSDOM(source, { virtualConsole: new jsdom.VirtualConsole() });
+    dom = new JSDOM(source, { virtualConsole: new VirtualConsole() });
     const article = new Readability(dom.window.document, { charThreshold: 200 }).parse();
-    dom.window.close();
     if (article?.content && (article.textContent ?? '').trim().length >= 200) html = article.content;
   } catch {
-    // Readability could not make sense of it: use the whole body.
+    // Readability could not make sense of this page: use the whole body.
+  } finally {
+    dom?.window.close();
   }
   const $ = cheerio.load(html);
   $(DROPPED).remove();
@@ -108,7 +115,7 @@ async function htmlText(source: string): Promise<Extracted> {
 }
 
 async function pdfText(data: Buffer): Promise<Extracted> {
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await loadExports(import('pdf-parse'), 'pdf-parse', 'PDFParse');
   const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
     const result = await parser.getText();
@@ -134,11 +141,11 @@ const MAX_DOCX_INFLATED_BYTES = 64 * 1024 * 1024;
 async function docxText(data: Buffer, wantHtml: boolean): Promise<Extracted> {
   const bomb = zipBombReason(data, MAX_DOCX_INFLATED_BYTES);
   if (bomb) throw new IngestError(`The Word document was refused: ${bomb} (too large to index)`);
-  const mammoth = (await import('mammoth')).default;
+  // Loaded outside the try: a library that fails to load is not a damaged document.
+  const [{ default: mammoth }, cheerio] = await Promise.all([loadExports(import('mammoth'), 'mammoth', 'default'), loadExports(import('cheerio'), 'cheerio', 'load')]);
   try {
     if (wantHtml) {
       const { value } = await mammoth.convertToHtml({ buffer: data });
-      const cheerio = await import('cheerio');
       const $ = cheerio.load(value);
       return { text: blockText($, $.root()), html: value };
     }

@@ -1,3 +1,5 @@
+import { loadExports } from '../../platform/library-exports';
+
 /** Separators tried in order: paragraphs, lines, sentences, words, characters. */
 const SEPARATORS = ['\n\n', '\n', '. ', ' ', ''];
 
@@ -60,7 +62,10 @@ let encoder: Promise<Encoder> | undefined;
 /** The cl100k_base tokenizer (loaded on first use: its ranks are large). */
 async function tokenizer(): Promise<Encoder> {
   encoder ??= (async () => {
-    const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
+    const [{ Tiktoken }, ranks] = await Promise.all([
+      loadExports(import('js-tiktoken/lite'), 'js-tiktoken/lite', 'Tiktoken'),
+      loadExports(import('js-tiktoken/ranks/cl100k_base'), 'js-tiktoken/ranks/cl100k_base', 'default'),
+    ]);
     return new Tiktoken(ranks.default);
   })();
   return encoder;

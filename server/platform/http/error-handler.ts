@@ -32,7 +32,10 @@ export function toHttpError(error: unknown): HttpError | undefined {
   return undefined;
 }
 
-/** The one error handler: every failure leaves as `{detail}` JSON, never as HTML or a stack trace. */
+/**
+ * The one error handler: every failure leaves as `{detail, code}` JSON, never as HTML or a stack
+ * trace. `detail` is English for people and scripts; `code` is stable, so the UI can show its own words.
+ */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const known = toHttpError(error);
@@ -43,15 +46,15 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (known) {
       res.set(known.headers);
-      res.status(known.status).json({ detail: known.detail });
+      res.status(known.status).json({ detail: known.detail, code: known.code });
       return;
     }
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
-    res.status(500).json({ detail: 'Internal server error' });
+    res.status(500).json({ detail: 'Internal server error', code: 'INTERNAL_ERROR' });
   };
 }
 
 /** Unknown routes answer 404 JSON. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ detail: `No route for ${req.method} ${req.path}` });
+  res.status(404).json({ detail: `No route for ${req.method} ${req.path}`, code: 'ROUTE_NOT_FOUND' });
 };

@@ -94,7 +94,7 @@ describe('route()', () => {
     calls.length = 0;
     const refused = await call('POST', '/api/items/x/rename', { 'x-role': 'user', 'x-user': 'plain' }, {});
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ detail: 'You may not' });
+    expect(await refused.json()).toEqual({ detail: 'You may not', code: 'RENAME_FORBIDDEN' });
     expect(calls).toEqual(['allows plain']);
 
     calls.length = 0;

@@ -17,7 +17,7 @@ export type Guard = 'public' | 'session' | 'user' | 'admin';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** What a route answers: JSON (the default) or something it writes to `res` itself. */
-export type Produces = 'json' | 'event-stream' | 'json-or-event-stream' | 'binary' | 'zip' | 'html' | 'png' | 'svg' | 'redirect';
+export type Produces = 'json' | 'event-stream' | 'json-or-event-stream' | 'json-or-markdown' | 'binary' | 'zip' | 'html' | 'png' | 'svg' | 'redirect';
 
 /** The signed-in caller, as the authenticating middleware left it on the request. */
 export type RouteAuth = NonNullable<Request['auth']>;
@@ -55,14 +55,14 @@ export interface RouteContext<G extends Guard, P extends string, B, Q, A> extend
   authorized: A;
 }
 
-/** The value a handler answers with: JSON routes return the body (typed by `response`); others write to `res` and return nothing. */
-export type Reply<R, O extends Produces> = O extends 'json'
-  ? R extends z.ZodType
-    ? z.input<R>
-    : NonNullable<unknown> | null
-  : O extends 'json-or-event-stream'
-    ? (R extends z.ZodType ? z.input<R> : NonNullable<unknown> | null) | undefined
-    : void;
+/**
+ * The value a handler answers with. JSON routes (`json`, `json-or-…`) return the body, typed by
+ * `response`, and the router sends it; `undefined` (written explicitly) means the handler already
+ * answered, or the client is gone. The other routes write to `res` and return nothing.
+ */
+export type Reply<R, O extends Produces> = O extends 'json' | 'json-or-event-stream' | 'json-or-markdown'
+  ? (R extends z.ZodType ? z.input<R> : NonNullable<unknown> | null) | undefined
+  : void;
 
 /** One endpoint: everything the router, the guard, the validator and the API reference need. */
 export interface RouteSpec<M extends Method, P extends string, G extends Guard, B, Q, R, O extends Produces, A> {
@@ -84,7 +84,7 @@ export interface RouteSpec<M extends Method, P extends string, G extends Guard, 
   response?: R;
   /** How a body or query that fails its schema is answered: 422 (default) or 400 where the interface says 400. */
   invalid?: 400 | 422;
-  /** Non-JSON answers (the handler writes them to `res`). */
+  /** What it answers when not plain JSON (the default): the handler writes those to `res` itself. */
   produces?: O;
   /** Non-JSON request bodies (read by the handler from `req`). */
   consumes?: 'multipart';
@@ -95,7 +95,7 @@ export interface RouteSpec<M extends Method, P extends string, G extends Guard, 
    * permission and before the query and body are validated. What it returns reaches the handler
    * as `authorized`.
    */
-  authorize?: (ctx: GuardedContext<G, P>) => Promise<A> | A;
+  authorize?: (ctx: NoInfer<GuardedContext<G, P>>) => Promise<A> | A;
 }
 
 /** What the API reference says about a route, beyond its method and path. */
@@ -138,15 +138,38 @@ export interface RouteAccess {
 }
 
 /**
- * Declares one endpoint: method, path, guard, optional permission, body/query/response schemas
- * and its summary, with a handler that receives `{auth, user, body, query, params, authorized,
- * req, res}` already checked and typed. A JSON route returns its answer (sent with `res.json`);
- * other routes (`produces`) write to `res` and return nothing. Routes run, in order: `before`
- * middleware, the guard, the permission, `authorize`, the query, the body, the handler. The API
- * reference (`/api/openapi.json`) is built from these declarations.
+ * Declares one endpoint: everything about it in one place. A domain's `<domain>.routes.ts`
+ * exports `fooRoutes(deps): Routes` (an array of these) and `server/routes.ts` mounts it with one
+ * line, `app.use('/api/v1/foo', routerOf(fooRoutes(services.foo)))`; the API reference
+ * (`/api/openapi.json`) is built from the mounted declarations, so there is nothing else to edit.
  *
- * @example
- * route({ method: 'get', path: '/:id', guard: 'user', summary: 'A folder', response: Folder }, ({ user, params }) => folders.get(user.id, params.id))
+ * A request runs, in order: `before` middleware, the `guard` (401/403), the `permission` (403,
+ * `refused`), `authorize` (ownership and other refusals that come before validation), the `query`
+ * and the `body` (422 naming the field, or 400 with `invalid: 400`; a body that is not JSON is
+ * 400 here), then the handler. The handler gets `{auth, user, params, query, body, authorized,
+ * req, res}` typed: `params` from the path, `query`/`body` from the zod schemas' output, `auth`
+ * and `user` never undefined unless the guard is `public`. A JSON route returns its answer (typed
+ * by `response`, sent with `res.json`; return `undefined` only when it already answered or the
+ * client left); a route that `produces` something else writes it to `res` and returns nothing.
+ *
+ * @example A GET with a query string:
+ * route({ method: 'get', path: '/search', guard: 'user', query: UserSearchQuery, summary: 'Find users by name or email', response: UserSearchResponse }, ({ query }) => users.search(query.query))
+ *
+ * @example A POST with a body, a permission (admins hold every one) and a check before the body:
+ * route(
+ *   { method: 'post', path: '/command/:command/update', guard: 'user', permission: 'workspace.prompts', refused: promptsForbidden,
+ *     authorize: ({ user, params }) => prompts.get(user, params.command), body: PromptForm, summary: 'Update a saved prompt', response: Prompt },
+ *   ({ user, params, body, authorized }) => prompts.update(user, authorized.command, body),
+ * )
+ *
+ * @example A stream (or JSON, as the body asks):
+ * route({ method: 'post', path: '/completions', guard: 'user', body: CompletionRequest, invalid: 400, produces: 'json-or-event-stream', summary: 'Chat completion', response: ChatCompletion },
+ *   async ({ res, auth, body }) => {
+ *     if (!body.stream) return completions.answer(auth.user, body);
+ *     const stream = new ChunkWriter(res, identity, 'parley');
+ *     // … stream.event(e) for each event, then stream.finish(…) and stream.end()
+ *     return undefined;
+ *   })
  */
 export function route<M extends Method, P extends string, G extends Guard, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, R extends z.ZodType | undefined = undefined, O extends Produces = 'json', A = undefined>(
   spec: RouteSpec<M, P, G, B, Q, R, O, A>,
@@ -166,7 +189,7 @@ export function route<M extends Method, P extends string, G extends Guard, B ext
       req.body = body;
     }
     const answer = await handler({ ...guarded, body, query, authorized });
-    if (answer !== undefined && (produces === 'json' || produces === 'json-or-event-stream')) res.json(answer);
+    if (answer !== undefined && (produces === 'json' || produces.startsWith('json-or-'))) res.json(answer);
   };
   const { permission } = spec;
   return {

@@ -1,5 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { loadExports } from '../../platform/library-exports';
 import { clipResult, ToolCallError } from '../tool-errors';
 
 /** A tool as an MCP server lists it. */
@@ -74,9 +75,9 @@ function classify(error: unknown): Error {
  */
 export async function connectMcp(url: string, options: McpConnectOptions = {}): Promise<McpConnection> {
   const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
+    loadExports(import('@modelcontextprotocol/sdk/client/index.js'), '@modelcontextprotocol/sdk/client/index.js', 'Client'),
+    loadExports(import('@modelcontextprotocol/sdk/client/streamableHttp.js'), '@modelcontextprotocol/sdk/client/streamableHttp.js', 'StreamableHTTPClientTransport'),
+    loadExports(import('@modelcontextprotocol/sdk/client/sse.js'), '@modelcontextprotocol/sdk/client/sse.js', 'SSEClientTransport'),
   ]);
   const timeout = options.timeoutMs ?? 15_000;
   const requestInit: RequestInit = { headers: options.headers ?? {} };

@@ -4,6 +4,10 @@ import type { Clock } from '../../platform/clock';
 import { randomToken } from '../../platform/ids';
 import type { Logger } from '../../platform/log';
 import type { SecretStore } from '../../secrets';
+import { loadExports } from '../../platform/library-exports';
+
+/** The SDK's OAuth client flow, loaded on first use. */
+const loadMcpAuth = () => loadExports(import('@modelcontextprotocol/sdk/client/auth.js'), '@modelcontextprotocol/sdk/client/auth.js', 'auth');
 
 /** The Parley route the authorization server sends the user back to. */
 export const OAUTH_CALLBACK_PATH = '/api/v1/tools/oauth/callback';
@@ -136,7 +140,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
      * stored refresh token was enough to get a fresh access token.
      */
     async authorizationUrl(server: OAuthServer, userId: string, redirectUrl: string): Promise<string | null> {
-      const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
+      const { auth } = await loadMcpAuth();
       prune();
       const state = randomToken(24);
       const provider = providerFor(server, userId, redirectUrl, state);
@@ -153,7 +157,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       const entry = pending.get(state);
       if (!entry) throw new Error('This authorization is unknown or expired; start again from Parley');
       pending.delete(state);
-      const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
+      const { auth } = await loadMcpAuth();
       const provider = providerFor({ id: entry.serverId, url: entry.serverUrl }, entry.userId, entry.redirectUrl, state);
       provider.setVerifier(entry.verifier);
       await auth(provider, { serverUrl: entry.serverUrl, authorizationCode: code });
@@ -175,7 +179,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
         return undefined;
       }
       const redirect = (await registeredRedirect(server.id)) ?? `http://127.0.0.1${OAUTH_CALLBACK_PATH}`;
-      const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
+      const { auth } = await loadMcpAuth();
       try {
         const result = await auth(providerFor(server, userId, redirect), { serverUrl: server.url });
         if (result === 'AUTHORIZED') return (await readJsonSecret<StoredTokens>(tokensName(server.id, userId)))?.access_token;

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { PyodideAPI } from 'pyodide';
+import { loadExports } from '../../platform/library-exports';
 import { unpackedPath } from '../../platform/paths';
 import type { SandboxReady, SandboxRequest, SandboxResponse } from './protocol';
 import { TOOLS_RUNTIME_PY } from './tools-runtime-py';
@@ -106,7 +107,7 @@ function failure(id: number, error: unknown): SandboxResponse {
 async function main(): Promise<void> {
   let py: PyodideAPI;
   try {
-    const { loadPyodide } = await import('pyodide');
+    const { loadPyodide } = await loadExports(import('pyodide'), 'pyodide', 'loadPyodide');
     // In the packaged app Pyodide's files are in app.asar.unpacked (it reads them by path).
     const indexURL = unpackedPath(path.dirname(createRequire(import.meta.url).resolve('pyodide/package.json'))) + path.sep;
     py = await loadPyodide({ indexURL, jsglobals: sandboxGlobals(), stdout: () => {}, stderr: () => {} });

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import { createElement, memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
@@ -84,9 +84,10 @@ function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
   const lang = /language-([\w-]+)/.exec(className)?.[1];
   if (lang === 'math') return <pre {...rest}>{children}</pre>;
   return (
-    <div className="code-block">
+    // Code reads left to right in every language.
+    <div className="code-block" dir="ltr">
       <div className="code-head">
-        <span>{lang ?? 'text'}</span>
+        <span>{lang ?? t('chat.codeText')}</span>
         <button
           type="button"
           className="code-copy"
@@ -107,13 +108,30 @@ function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
   );
 }
 
+/** A citation marker `[n]` in an answer: a button the sources panel listens to. */
+function Cite({ n }: { n: string }) {
+  const t = useT();
+  return (
+    <button type="button" className="cite" data-cite={n} aria-label={t('chat.sourceN', { n })}>
+      {n}
+    </button>
+  );
+}
+
+/**
+ * Block elements take their direction from their own text (`dir="auto"`): an Arabic answer that
+ * quotes an English paragraph, or an English answer in a Hebrew UI, each reads the right way.
+ */
+const autoDirection = Object.fromEntries(
+  ['p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'th', 'td'].map((tag) => [tag, ({ node: _node, ...props }: { node?: unknown }) => createElement(tag, { ...props, dir: 'auto' })]),
+) as Components;
+
 const components: Components = {
+  ...autoDirection,
   pre: CodeBlock,
   a: ({ href, children, ...rest }) =>
     href?.startsWith('#cite-') ? (
-      <button type="button" className="cite" data-cite={href.slice('#cite-'.length)} aria-label={`Source ${href.slice('#cite-'.length)}`}>
-        {href.slice('#cite-'.length)}
-      </button>
+      <Cite n={href.slice('#cite-'.length)} />
     ) : (
       <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
         {children}
@@ -135,7 +153,7 @@ export const Markdown = memo(function Markdown({ text: raw, citations, streaming
   const m = useMath(text);
   const r = useRaw(text);
   return (
-    <div className="markdown">
+    <div className="markdown" dir="auto">
       <ReactMarkdown remarkPlugins={[remarkGfm, ...(m?.remark ?? [])]} rehypePlugins={[...(r ?? []), [rehypeSanitize, schema], ...(m?.rehype ?? []), rehypeCode]} components={components}>
         {text}
       </ReactMarkdown>

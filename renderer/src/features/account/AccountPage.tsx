@@ -8,14 +8,15 @@ import { useSettings } from '../../app/settings';
 import { Avatar } from '../../components/Avatar';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, messageOf } from '../../components/Feedback';
-import { SelectField, Switch, TextField } from '../../components/Field';
+import { Switch, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
+import { LanguagePicker } from '../../components/LanguagePicker';
 import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { copyText } from '../../lib/clipboard';
-import { LANGUAGES, useT } from '../../lib/i18n';
+import { useT } from '../../lib/i18n';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
 
 /** Profile, password, API key and interface settings of the signed-in user. */
@@ -104,13 +105,7 @@ function Interface() {
           </div>
         </div>
         <div style={{ maxWidth: 360 }}>
-          <SelectField label={t('account.language')} value={settings.language ?? 'en'} onChange={(e) => void update({ language: e.target.value })}>
-            {LANGUAGES.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.label}
-              </option>
-            ))}
-          </SelectField>
+          <LanguagePicker onChosen={(language) => void update({ language })} />
         </div>
         <Switch label={t('account.collapseSidebar')} checked={settings.sidebar?.collapsed === true} onChange={(v) => void update({ sidebar: { ...settings.sidebar, collapsed: v } })} />
       </div>

@@ -37,7 +37,7 @@ export function AudioPanel() {
               <option value="local">{t('admin.audioSttLocal')}</option>
               <option value="openai">{t('admin.audioProvider')}</option>
             </SelectField>
-            {d.stt.ENGINE !== '' && <TextField label={t('admin.audioModel')} value={d.stt.MODEL} onChange={(e) => setStt({ MODEL: e.target.value })} hint={d.stt.ENGINE === 'local' ? t('admin.audioLocalModelHint') : 'whisper-1'} />}
+            {d.stt.ENGINE !== '' && <TextField label={t('admin.audioModel')} value={d.stt.MODEL} onChange={(e) => setStt({ MODEL: e.target.value })} hint={d.stt.ENGINE === 'local' ? t('admin.audioLocalModelHint') : t('admin.audioProviderModelHint')} />}
             {d.stt.ENGINE === 'openai' && (
               <>
                 <TextField label={t('admin.audioBaseUrl')} value={d.stt.OPENAI_API_BASE_URL} onChange={(e) => setStt({ OPENAI_API_BASE_URL: e.target.value })} />
@@ -55,7 +55,7 @@ export function AudioPanel() {
               <option value="local">{t('admin.audioTtsLocal')}</option>
               <option value="openai">{t('admin.audioProvider')}</option>
             </SelectField>
-            {d.tts.ENGINE !== '' && <TextField label={t('admin.audioVoice')} value={d.tts.VOICE} onChange={(e) => setTts({ VOICE: e.target.value })} hint={d.tts.ENGINE === 'local' ? 'en-us, de, fr…' : 'alloy, nova…'} />}
+            {d.tts.ENGINE !== '' && <TextField label={t('admin.audioVoice')} value={d.tts.VOICE} onChange={(e) => setTts({ VOICE: e.target.value })} hint={d.tts.ENGINE === 'local' ? t('admin.audioLocalVoiceHint') : t('admin.audioProviderVoiceHint')} />}
             {d.tts.ENGINE === 'openai' && (
               <>
                 <TextField label={t('admin.audioModel')} value={d.tts.MODEL} onChange={(e) => setTts({ MODEL: e.target.value })} />

@@ -30,9 +30,9 @@ export function AuthPanel() {
           <Switch label={t('admin.showAdminDetails')} checked={d.SHOW_ADMIN_DETAILS} onChange={(v) => form.set('SHOW_ADMIN_DETAILS', v)} />
           <div className="form-grid">
             <SelectField label={t('admin.defaultRole')} value={d.DEFAULT_USER_ROLE} onChange={(e) => form.set('DEFAULT_USER_ROLE', e.target.value as AuthConfig['DEFAULT_USER_ROLE'])}>
-              <option value="pending">pending</option>
-              <option value="user">user</option>
-              <option value="admin">admin</option>
+              <option value="pending">{t('common.role.pending')}</option>
+              <option value="user">{t('common.role.user')}</option>
+              <option value="admin">{t('common.role.admin')}</option>
             </SelectField>
             <TextField label={t('admin.jwtExpires')} value={d.JWT_EXPIRES_IN} onChange={(e) => form.set('JWT_EXPIRES_IN', e.target.value)} hint={t('admin.jwtExpiresHint')} error={jwtError} />
           </div>

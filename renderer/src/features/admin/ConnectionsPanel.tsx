@@ -130,14 +130,14 @@ function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onC
         const n = i + 1;
         return (
           <fieldset key={i} className="connection-row" data-testid="connection-row">
-            <legend className="sr-only">{`${t('admin.connection')} ${n}`}</legend>
+            <legend className="sr-only">{t('common.numbered', { label: t('admin.connection'), n })}</legend>
             <div className="connection-fields">
-              <TextField label={`${t('admin.baseUrl')} ${n}`} value={r.url} onChange={(e) => set(i, { url: e.target.value })} id={`${name}-url-${i}`} />
-              <TextField label={`${t('admin.apiKey')} ${n}`} type="password" autoComplete="off" value={r.key} onChange={(e) => set(i, { key: e.target.value })} id={`${name}-key-${i}`} />
-              <TextField label={`${t('admin.prefixId')} ${n}`} hint={t('admin.prefixIdHint')} value={r.prefix_id} onChange={(e) => set(i, { prefix_id: e.target.value })} id={`${name}-prefix-${i}`} />
-              <TextField label={`${t('admin.connectionTags')} ${n}`} hint={t('workspace.tagsHint')} value={r.tags} onChange={(e) => set(i, { tags: e.target.value })} id={`${name}-tags-${i}`} />
+              <TextField label={t('common.numbered', { label: t('admin.baseUrl'), n })} value={r.url} onChange={(e) => set(i, { url: e.target.value })} id={`${name}-url-${i}`} />
+              <TextField label={t('common.numbered', { label: t('admin.apiKey'), n })} type="password" autoComplete="off" value={r.key} onChange={(e) => set(i, { key: e.target.value })} id={`${name}-key-${i}`} />
+              <TextField label={t('common.numbered', { label: t('admin.prefixId'), n })} hint={t('admin.prefixIdHint')} value={r.prefix_id} onChange={(e) => set(i, { prefix_id: e.target.value })} id={`${name}-prefix-${i}`} />
+              <TextField label={t('common.numbered', { label: t('admin.connectionTags'), n })} hint={t('admin.tagsHint')} value={r.tags} onChange={(e) => set(i, { tags: e.target.value })} id={`${name}-tags-${i}`} />
             </div>
-            <TextArea label={`${t('admin.modelAllowList')} ${n}`} hint={t('admin.modelAllowListHint')} rows={2} value={r.model_ids} onChange={(e) => set(i, { model_ids: e.target.value })} id={`${name}-models-${i}`} />
+            <TextArea label={t('common.numbered', { label: t('admin.modelAllowList'), n })} hint={t('admin.modelAllowListHint')} rows={2} value={r.model_ids} onChange={(e) => set(i, { model_ids: e.target.value })} id={`${name}-models-${i}`} />
             <div className="row wrap">
               <Switch label={r.enable ? t('common.enabled') : t('common.disabled')} checked={r.enable} onChange={(v) => set(i, { enable: v })} />
               <div className="grow" />
@@ -145,7 +145,7 @@ function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onC
                 {result === 'busy' ? <span className="spinner" aria-hidden="true" /> : <Icon name="zap" size={14} />}
                 {t('common.verify')}
               </button>
-              <button type="button" className="icon-btn small" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`${t('common.remove')} ${r.url}`}>
+              <button type="button" className="icon-btn small" onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={t('admin.removeConnection', { url: r.url })}>
                 <Icon name="trash" size={15} />
               </button>
             </div>

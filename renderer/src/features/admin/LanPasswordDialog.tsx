@@ -18,7 +18,7 @@ export function LanPasswordDialog({ onClose, onDone }: { onClose: () => void; on
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    if (next !== again) return setError(t('account.passwordsDiffer'));
+    if (next !== again) return setError(t('lan.passwordsDiffer'));
     if (new TextEncoder().encode(next).length > 72) return setError(t('auth.passwordTooLong'));
     setBusy(true);
     try {

@@ -2,14 +2,47 @@ import type { PartialPermissions, Permissions } from '../../../../server/contrac
 import { Switch } from '../../components/Field';
 import { useT, type StringKey } from '../../lib/i18n';
 
-const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: string[] }> = [
-  { key: 'workspace', label: 'admin.permWorkspace', leaves: ['models', 'knowledge', 'prompts', 'tools'] },
-  { key: 'sharing', label: 'admin.permSharing', leaves: ['public_models', 'public_knowledge', 'public_tools'] },
-  { key: 'chat', label: 'admin.permChat', leaves: ['file_upload', 'delete', 'share', 'export'] },
-  { key: 'features', label: 'admin.permFeatures', leaves: ['web_search', 'image_generation', 'code_interpreter'] },
+/** The permission groups and their leaves, each with its label. */
+const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: Array<[string, StringKey]> }> = [
+  {
+    key: 'workspace',
+    label: 'admin.permWorkspace',
+    leaves: [
+      ['models', 'admin.perm.models'],
+      ['knowledge', 'admin.perm.knowledge'],
+      ['prompts', 'admin.perm.prompts'],
+      ['tools', 'admin.perm.tools'],
+    ],
+  },
+  {
+    key: 'sharing',
+    label: 'admin.permSharing',
+    leaves: [
+      ['public_models', 'admin.perm.publicModels'],
+      ['public_knowledge', 'admin.perm.publicKnowledge'],
+      ['public_tools', 'admin.perm.publicTools'],
+    ],
+  },
+  {
+    key: 'chat',
+    label: 'admin.permChat',
+    leaves: [
+      ['file_upload', 'admin.perm.fileUpload'],
+      ['delete', 'admin.perm.delete'],
+      ['share', 'admin.perm.share'],
+      ['export', 'admin.perm.export'],
+    ],
+  },
+  {
+    key: 'features',
+    label: 'admin.permFeatures',
+    leaves: [
+      ['web_search', 'admin.perm.webSearch'],
+      ['image_generation', 'admin.perm.imageGeneration'],
+      ['code_interpreter', 'admin.perm.codeInterpreter'],
+    ],
+  },
 ];
-
-const label = (leaf: string) => leaf.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 /** Switches for every permission leaf (full or partial objects). */
 export function PermissionsEditor({ value, onChange }: { value: PartialPermissions; onChange: (next: PartialPermissions) => void }) {
@@ -23,8 +56,8 @@ export function PermissionsEditor({ value, onChange }: { value: PartialPermissio
             <legend className="field-label" style={{ marginBottom: 8 }}>
               {t(g.label)}
             </legend>
-            {g.leaves.map((leaf) => (
-              <Switch key={leaf} label={label(leaf)} checked={section[leaf] === true} onChange={(v) => onChange({ ...value, [g.key]: { ...section, [leaf]: v } })} />
+            {g.leaves.map(([leaf, label]) => (
+              <Switch key={leaf} label={t(label)} checked={section[leaf] === true} onChange={(v) => onChange({ ...value, [g.key]: { ...section, [leaf]: v } })} />
             ))}
           </fieldset>
         );

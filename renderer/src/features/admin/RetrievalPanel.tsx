@@ -35,46 +35,46 @@ export function RetrievalPanel() {
         {form.query.isError && <ErrorNotice error={form.query.error} onRetry={() => void form.query.refetch()} />}
         {d && (
           <div className="col">
-            <Switch label="Hybrid search (BM25 + vectors)" checked={d.ENABLE_RAG_HYBRID_SEARCH !== false} onChange={(v) => form.set('ENABLE_RAG_HYBRID_SEARCH', v)} />
+            <Switch label={t('admin.rag.hybrid')} checked={d.ENABLE_RAG_HYBRID_SEARCH !== false} onChange={(v) => form.set('ENABLE_RAG_HYBRID_SEARCH', v)} />
             <div className="form-grid">
-              <NumberField label="Top K" value={d.TOP_K} min={1} max={1000} onChange={(v) => form.set('TOP_K', v)} />
-              {num('TOP_K_RERANKER', 'Top K after reranking')}
-              <NumberField label="Relevance threshold" value={d.RELEVANCE_THRESHOLD} min={0} max={1} integer={false} onChange={(v) => form.set('RELEVANCE_THRESHOLD', v)} hint="0 – 1" />
-              <NumberField label="BM25 weight" value={d.HYBRID_BM25_WEIGHT} min={0} max={1} integer={false} onChange={(v) => form.set('HYBRID_BM25_WEIGHT', v)} hint="0 = semantic, 1 = lexical" />
+              <NumberField label={t('admin.rag.topK')} value={d.TOP_K} min={1} max={1000} onChange={(v) => form.set('TOP_K', v)} />
+              {num('TOP_K_RERANKER', t('admin.rag.topKReranker'))}
+              <NumberField label={t('admin.rag.threshold')} value={d.RELEVANCE_THRESHOLD} min={0} max={1} integer={false} onChange={(v) => form.set('RELEVANCE_THRESHOLD', v)} hint="0 – 1" />
+              <NumberField label={t('admin.rag.bm25Weight')} value={d.HYBRID_BM25_WEIGHT} min={0} max={1} integer={false} onChange={(v) => form.set('HYBRID_BM25_WEIGHT', v)} hint={t('admin.rag.bm25WeightHint')} />
             </div>
             <hr className="divider" />
             <div className="form-grid">
-              <SelectField label="Chunking strategy" value={d.CHUNKING_STRATEGY ?? 'A'} onChange={(ev) => form.set('CHUNKING_STRATEGY', ev.target.value as RetrievalConfig['CHUNKING_STRATEGY'])}>
-                <option value="A">A — fixed size</option>
-                <option value="E">E — parent / child</option>
-                <option value="H">H — HTML aware</option>
+              <SelectField label={t('admin.rag.strategy')} value={d.CHUNKING_STRATEGY ?? 'A'} onChange={(ev) => form.set('CHUNKING_STRATEGY', ev.target.value as RetrievalConfig['CHUNKING_STRATEGY'])}>
+                <option value="A">{t('admin.rag.strategyA')}</option>
+                <option value="E">{t('admin.rag.strategyE')}</option>
+                <option value="H">{t('admin.rag.strategyH')}</option>
               </SelectField>
               {(d.CHUNKING_STRATEGY ?? 'A') === 'A' && (
-                <SelectField label="Text splitter" value={d.TEXT_SPLITTER ?? 'character'} onChange={(ev) => form.set('TEXT_SPLITTER', ev.target.value as RetrievalConfig['TEXT_SPLITTER'])}>
-                  <option value="character">character</option>
-                  <option value="token">token</option>
+                <SelectField label={t('admin.rag.splitter')} value={d.TEXT_SPLITTER ?? 'character'} onChange={(ev) => form.set('TEXT_SPLITTER', ev.target.value as RetrievalConfig['TEXT_SPLITTER'])}>
+                  <option value="character">{t('admin.rag.splitterCharacter')}</option>
+                  <option value="token">{t('admin.rag.splitterToken')}</option>
                 </SelectField>
               )}
-              {(d.CHUNKING_STRATEGY ?? 'A') === 'A' && [num('CHUNK_SIZE', 'Chunk size', 1), num('CHUNK_OVERLAP', 'Chunk overlap')]}
-              {d.CHUNKING_STRATEGY === 'E' && [num('PARENT_CHUNK_SIZE', 'Parent chunk size', 1), num('PARENT_CHUNK_OVERLAP', 'Parent overlap'), num('CHILD_CHUNK_SIZE', 'Child chunk size', 1), num('CHILD_CHUNK_OVERLAP', 'Child overlap')]}
-              {d.CHUNKING_STRATEGY === 'H' && [num('HTML_CHUNK_SIZE', 'Max chunk size', 1), num('HTML_MIN_CHUNK_SIZE', 'Min chunk size'), num('HTML_CHUNK_OVERLAP', 'Overlap'), num('HTML_CONTEXT_WINDOW', 'Context window')]}
+              {(d.CHUNKING_STRATEGY ?? 'A') === 'A' && [num('CHUNK_SIZE', t('admin.rag.chunkSize'), 1), num('CHUNK_OVERLAP', t('admin.rag.chunkOverlap'))]}
+              {d.CHUNKING_STRATEGY === 'E' && [num('PARENT_CHUNK_SIZE', t('admin.rag.parentSize'), 1), num('PARENT_CHUNK_OVERLAP', t('admin.rag.parentOverlap')), num('CHILD_CHUNK_SIZE', t('admin.rag.childSize'), 1), num('CHILD_CHUNK_OVERLAP', t('admin.rag.childOverlap'))]}
+              {d.CHUNKING_STRATEGY === 'H' && [num('HTML_CHUNK_SIZE', t('admin.rag.htmlMax'), 1), num('HTML_MIN_CHUNK_SIZE', t('admin.rag.htmlMin')), num('HTML_CHUNK_OVERLAP', t('admin.rag.htmlOverlap')), num('HTML_CONTEXT_WINDOW', t('admin.rag.htmlContext'))]}
             </div>
             <hr className="divider" />
             <div className="form-grid">
-              <SelectField label="Content extraction" value={d.CONTENT_EXTRACTION_ENGINE ?? ''} onChange={(ev) => form.set('CONTENT_EXTRACTION_ENGINE', ev.target.value as RetrievalConfig['CONTENT_EXTRACTION_ENGINE'])}>
-                <option value="">built-in</option>
-                <option value="external">external</option>
+              <SelectField label={t('admin.rag.extraction')} value={d.CONTENT_EXTRACTION_ENGINE ?? ''} onChange={(ev) => form.set('CONTENT_EXTRACTION_ENGINE', ev.target.value as RetrievalConfig['CONTENT_EXTRACTION_ENGINE'])}>
+                <option value="">{t('admin.rag.extractionBuiltin')}</option>
+                <option value="external">{t('admin.rag.extractionExternal')}</option>
               </SelectField>
-              {d.CONTENT_EXTRACTION_ENGINE === 'external' && <TextField label="External loader URL" value={d.EXTERNAL_DOCUMENT_LOADER_URL ?? ''} onChange={(ev) => form.set('EXTERNAL_DOCUMENT_LOADER_URL', ev.target.value)} />}
-              <SelectField label="Reranking" value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value as RetrievalConfig['RAG_RERANKING_ENGINE'])}>
-                <option value="">off</option>
-                <option value="external">external reranker</option>
+              {d.CONTENT_EXTRACTION_ENGINE === 'external' && <TextField label={t('admin.rag.loaderUrl')} value={d.EXTERNAL_DOCUMENT_LOADER_URL ?? ''} onChange={(ev) => form.set('EXTERNAL_DOCUMENT_LOADER_URL', ev.target.value)} />}
+              <SelectField label={t('admin.rag.reranking')} value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value as RetrievalConfig['RAG_RERANKING_ENGINE'])}>
+                <option value="">{t('admin.rag.rerankingOff')}</option>
+                <option value="external">{t('admin.rag.rerankingExternal')}</option>
               </SelectField>
-              <TextField label="Reranker URL" value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
-              <TextField label="Reranking model" value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
+              <TextField label={t('admin.rag.rerankerUrl')} value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
+              <TextField label={t('admin.rag.rerankingModel')} value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
             </div>
-            <Switch label="Chunking server" checked={d.ENABLE_CHUNKING_SERVER === true} onChange={(v) => form.set('ENABLE_CHUNKING_SERVER', v)} />
-            {d.ENABLE_CHUNKING_SERVER && <TextField label="Chunking server URL" value={d.CHUNKING_SERVER_URL ?? ''} onChange={(ev) => form.set('CHUNKING_SERVER_URL', ev.target.value)} />}
+            <Switch label={t('admin.rag.chunkingServer')} checked={d.ENABLE_CHUNKING_SERVER === true} onChange={(v) => form.set('ENABLE_CHUNKING_SERVER', v)} />
+            {d.ENABLE_CHUNKING_SERVER && <TextField label={t('admin.rag.chunkingServerUrl')} value={d.CHUNKING_SERVER_URL ?? ''} onChange={(ev) => form.set('CHUNKING_SERVER_URL', ev.target.value)} />}
             <SaveBar onSave={() => void form.submit()} saving={form.saving} dirty={form.dirty && !invalid} error={form.error} />
           </div>
         )}
@@ -89,31 +89,31 @@ export function RetrievalPanel() {
         {e && (
           <div className="col">
             <div className="form-grid">
-              <SelectField label="Engine" value={e.embedding_engine} onChange={(ev) => emb.set('embedding_engine', ev.target.value as EmbeddingConfig['embedding_engine'])}>
-                <option value="">built-in (offline)</option>
-                <option value="compat">compat (OpenAI-compatible)</option>
-                <option value="local">local (Ollama-style)</option>
-                <option value="builtin">builtin (a GGUF embedding model from Local models; Model = its id)</option>
+              <SelectField label={t('admin.embedding.engine')} value={e.embedding_engine} onChange={(ev) => emb.set('embedding_engine', ev.target.value as EmbeddingConfig['embedding_engine'])}>
+                <option value="">{t('admin.embedding.engineBuiltin')}</option>
+                <option value="compat">{t('admin.embedding.engineCompat')}</option>
+                <option value="local">{t('admin.embedding.engineLocal')}</option>
+                <option value="builtin">{t('admin.embedding.engineGguf')}</option>
               </SelectField>
-              <TextField label="Model" value={e.embedding_model} onChange={(ev) => emb.set('embedding_model', ev.target.value)} />
-              <NumberField label="Batch size" value={e.embedding_batch_size} min={1} max={10_000} onChange={(v) => emb.set('embedding_batch_size', v)} />
+              <TextField label={t('admin.embedding.model')} value={e.embedding_model} onChange={(ev) => emb.set('embedding_model', ev.target.value)} />
+              <NumberField label={t('admin.embedding.batchSize')} value={e.embedding_batch_size} min={1} max={10_000} onChange={(v) => emb.set('embedding_batch_size', v)} />
             </div>
             {e.embedding_engine === 'compat' && (
               <div className="form-grid">
-                <TextField label="URL" value={e.compat_config?.url ?? ''} onChange={(ev) => emb.set('compat_config', { ...e.compat_config, url: ev.target.value })} />
-                <TextField label="Key" type="password" autoComplete="off" value={e.compat_config?.key ?? ''} onChange={(ev) => emb.set('compat_config', { ...e.compat_config, key: ev.target.value })} />
+                <TextField label={t('admin.embedding.url')} value={e.compat_config?.url ?? ''} onChange={(ev) => emb.set('compat_config', { ...e.compat_config, url: ev.target.value })} />
+                <TextField label={t('admin.embedding.key')} type="password" autoComplete="off" value={e.compat_config?.key ?? ''} onChange={(ev) => emb.set('compat_config', { ...e.compat_config, key: ev.target.value })} />
               </div>
             )}
             {e.embedding_engine === 'local' && (
               <div className="form-grid">
-                <TextField label="URL" value={e.local_config?.url ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, url: ev.target.value })} />
-                <TextField label="Key" type="password" autoComplete="off" value={e.local_config?.key ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, key: ev.target.value })} />
+                <TextField label={t('admin.embedding.url')} value={e.local_config?.url ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, url: ev.target.value })} />
+                <TextField label={t('admin.embedding.key')} type="password" autoComplete="off" value={e.local_config?.key ?? ''} onChange={(ev) => emb.set('local_config', { ...e.local_config, key: ev.target.value })} />
               </div>
             )}
             {e.reembedding && e.reembedding.status !== 'idle' && (
               <div className="col" style={{ gap: 4 }} role="status">
                 <span className={`small ${e.reembedding.status === 'failed' ? 'danger-text' : 'muted'}`}>
-                  Re-embedding: {e.reembedding.done} / {e.reembedding.total} {e.reembedding.error ?? ''}
+                  {t('admin.embedding.progress', { done: e.reembedding.done, total: e.reembedding.total })} {e.reembedding.error ?? ''}
                 </span>
                 <div className="progress">
                   <span style={{ width: `${e.reembedding.total ? (100 * e.reembedding.done) / e.reembedding.total : 0}%` }} />

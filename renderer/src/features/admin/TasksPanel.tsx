@@ -4,20 +4,20 @@ import { settingsApi, type TaskConfig } from '../../api/settings';
 import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { useConfigForm } from '../../hooks/use-config-form';
-import { useT } from '../../lib/i18n';
+import { useT, type StringKey } from '../../lib/i18n';
 import { NumberField, numberError } from '../../components/NumberField';
 import { SaveBar } from './SaveBar';
 
 type Flag = 'ENABLE_TITLE_GENERATION' | 'ENABLE_TAGS_GENERATION' | 'ENABLE_FOLLOW_UP_GENERATION' | 'ENABLE_AUTOCOMPLETE_GENERATION' | 'ENABLE_SEARCH_QUERY_GENERATION' | 'ENABLE_RETRIEVAL_QUERY_GENERATION';
 type Template = 'TITLE_GENERATION_PROMPT_TEMPLATE' | 'TAGS_GENERATION_PROMPT_TEMPLATE' | 'FOLLOW_UP_GENERATION_PROMPT_TEMPLATE' | 'QUERY_GENERATION_PROMPT_TEMPLATE' | 'TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE';
 
-const FLAGS: Array<[Flag, string, Template | null]> = [
-  ['ENABLE_TITLE_GENERATION', 'Title generation', 'TITLE_GENERATION_PROMPT_TEMPLATE'],
-  ['ENABLE_TAGS_GENERATION', 'Tags generation', 'TAGS_GENERATION_PROMPT_TEMPLATE'],
-  ['ENABLE_FOLLOW_UP_GENERATION', 'Follow-up suggestions', 'FOLLOW_UP_GENERATION_PROMPT_TEMPLATE'],
-  ['ENABLE_AUTOCOMPLETE_GENERATION', 'Autocomplete', null],
-  ['ENABLE_SEARCH_QUERY_GENERATION', 'Web search query generation', null],
-  ['ENABLE_RETRIEVAL_QUERY_GENERATION', 'Retrieval query generation', 'QUERY_GENERATION_PROMPT_TEMPLATE'],
+const FLAGS: Array<[Flag, StringKey, Template | null]> = [
+  ['ENABLE_TITLE_GENERATION', 'admin.tasks.title', 'TITLE_GENERATION_PROMPT_TEMPLATE'],
+  ['ENABLE_TAGS_GENERATION', 'admin.tasks.tags', 'TAGS_GENERATION_PROMPT_TEMPLATE'],
+  ['ENABLE_FOLLOW_UP_GENERATION', 'admin.tasks.followUps', 'FOLLOW_UP_GENERATION_PROMPT_TEMPLATE'],
+  ['ENABLE_AUTOCOMPLETE_GENERATION', 'admin.tasks.autocomplete', null],
+  ['ENABLE_SEARCH_QUERY_GENERATION', 'admin.tasks.searchQuery', null],
+  ['ENABLE_RETRIEVAL_QUERY_GENERATION', 'admin.tasks.retrievalQuery', 'QUERY_GENERATION_PROMPT_TEMPLATE'],
 ];
 
 /** Background task settings: task model, switches and prompt templates. */
@@ -37,8 +37,8 @@ export function TasksPanel() {
       {d && (
         <div className="col">
           <div className="form-grid">
-            <SelectField label="Task model" value={d.TASK_MODEL} onChange={(e) => form.set('TASK_MODEL', e.target.value)}>
-              <option value="">— the chat's model —</option>
+            <SelectField label={t('admin.tasks.model')} value={d.TASK_MODEL} onChange={(e) => form.set('TASK_MODEL', e.target.value)}>
+              <option value="">{t('admin.tasks.chatModel')}</option>
               {(models.data ?? []).map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.name}
@@ -46,16 +46,16 @@ export function TasksPanel() {
               ))}
               {d.TASK_MODEL && !models.data?.some((m) => m.id === d.TASK_MODEL) && <option value={d.TASK_MODEL}>{d.TASK_MODEL}</option>}
             </SelectField>
-            <TextField label="External task model" value={d.TASK_MODEL_EXTERNAL} onChange={(e) => form.set('TASK_MODEL_EXTERNAL', e.target.value)} />
-            <NumberField label="Autocomplete input limit" value={d.AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH} min={-1} max={1_000_000} onChange={(v) => form.set('AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH', v)} hint="-1 = unlimited" />
+            <TextField label={t('admin.tasks.externalModel')} value={d.TASK_MODEL_EXTERNAL} onChange={(e) => form.set('TASK_MODEL_EXTERNAL', e.target.value)} />
+            <NumberField label={t('admin.tasks.autocompleteLimit')} value={d.AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH} min={-1} max={1_000_000} onChange={(v) => form.set('AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH', v)} hint={t('admin.tasks.autocompleteLimitHint')} />
           </div>
-          {FLAGS.map(([flag, label, template]) => (
+          {FLAGS.map(([flag, labelKey, template]) => (
             <div key={flag} className="col" style={{ gap: 8 }}>
-              <Switch label={label} checked={d[flag]} onChange={(v) => form.set(flag, v)} />
-              {template && d[flag] && <TextArea label={`${label} — prompt template`} value={d[template]} onChange={(e) => form.set(template, e.target.value)} rows={3} placeholder="(default)" />}
+              <Switch label={t(labelKey)} checked={d[flag]} onChange={(v) => form.set(flag, v)} />
+              {template && d[flag] && <TextArea label={t('admin.tasks.template', { task: t(labelKey) })} value={d[template]} onChange={(e) => form.set(template, e.target.value)} rows={3} placeholder={t('admin.tasks.defaultTemplate')} />}
             </div>
           ))}
-          <TextArea label="Tool calling prompt template" value={d.TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE} onChange={(e) => form.set('TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE', e.target.value)} rows={3} placeholder="(default)" />
+          <TextArea label={t('admin.tasks.toolTemplate')} value={d.TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE} onChange={(e) => form.set('TOOLS_FUNCTION_CALLING_PROMPT_TEMPLATE', e.target.value)} rows={3} placeholder={t('admin.tasks.defaultTemplate')} />
           <SaveBar onSave={() => void form.submit()} saving={form.saving} dirty={form.dirty && numberError(d.AUTOCOMPLETE_GENERATION_INPUT_MAX_LENGTH, -1, 1_000_000, true) === null} error={form.error} />
         </div>
       )}

@@ -64,17 +64,17 @@ export function ToolServersPanel() {
                 <div className="grow" style={{ minWidth: 0 }}>
                   <div className="row gap-s">
                     <strong className="truncate">{s.info.name || s.url}</strong>
-                    <span className="badge">{s.type}</span>
-                    <span className="badge">{s.auth_type}</span>
+                    <span className="badge">{t(`common.toolType.${s.type}`)}</span>
+                    <span className="badge">{t(`admin.authType.${s.auth_type}`)}</span>
                   </div>
                   <div className="tiny muted truncate">{s.url}</div>
                 </div>
                 {s.auth_type === 'oauth_2.1' && s.info.id && <OAuthConnect serverId={s.info.id} authenticated={mcpTool?.authenticated === true} />}
                 <Switch label={s.enable ? t('common.enabled') : t('common.disabled')} checked={s.enable} onChange={(v) => void save(list.map((x, j) => (j === i ? { ...x, enable: v, config: { ...x.config, enable: v } } : x)))} />
-                <button type="button" className="icon-btn small" onClick={() => setEditing({ index: i, value: s })} aria-label={`${t('common.edit')}: ${s.info.name || s.url}`}>
+                <button type="button" className="icon-btn small" onClick={() => setEditing({ index: i, value: s })} aria-label={t('common.editNamed', { name: s.info.name || s.url })}>
                   <Icon name="pencil" size={15} />
                 </button>
-                <button type="button" className="icon-btn small" onClick={() => void save(list.filter((_, j) => j !== i))} aria-label={`${t('common.remove')}: ${s.info.name || s.url}`}>
+                <button type="button" className="icon-btn small" onClick={() => void save(list.filter((_, j) => j !== i))} aria-label={t('common.removeNamed', { name: s.info.name || s.url })}>
                   <Icon name="trash" size={15} />
                 </button>
               </div>
@@ -140,12 +140,12 @@ function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnect
           <SelectField label={t('admin.authType')} value={v.auth_type} onChange={(e) => set({ auth_type: e.target.value as ToolServerAuth })}>
             {AUTH_TYPES.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {t(`admin.authType.${a}`)}
               </option>
             ))}
           </SelectField>
         </div>
-        <TextField label={t('admin.baseUrl')} value={v.url} onChange={(e) => set({ url: e.target.value })} placeholder="https://tools.example.com" required />
+        <TextField label={t('admin.baseUrl')} value={v.url} onChange={(e) => set({ url: e.target.value })} placeholder={t('admin.baseUrlPlaceholder')} required />
         {!isMcp && <TextField label={t('admin.specPath')} value={v.path ?? ''} onChange={(e) => set({ path: e.target.value })} />}
         {v.auth_type === 'bearer' && <TextField label={t('admin.apiKey')} type="password" autoComplete="off" value={v.key ?? ''} onChange={(e) => set({ key: e.target.value })} />}
         <div className="form-grid">
@@ -160,7 +160,7 @@ function ServerEditor({ initial, onClose, onSave }: { initial: ToolServerConnect
             <div className="grow">
               {verify.text}
               {verify.specs && verify.specs.length > 0 && (
-                <ul style={{ margin: '6px 0 0', paddingLeft: 18 }}>
+                <ul style={{ margin: '6px 0 0', paddingInlineStart: 18 }}>
                   {verify.specs.slice(0, 12).map((s: { name: string; description?: string }) => (
                     <li key={s.name}>
                       <code>{s.name}</code> {s.description && <span className="muted">— {s.description}</span>}

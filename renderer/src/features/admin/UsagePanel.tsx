@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usageApi } from '../../api/usage';
 import { ErrorNotice, Loading } from '../../components/Feedback';
+import { formatDay, formatNumber } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 
 const RANGES = [7, 30, 90] as const;
@@ -40,24 +41,24 @@ export function UsagePanel() {
                 <th scope="col">{t('usage.day')}</th>
                 <th scope="col">{t('usage.user')}</th>
                 <th scope="col">{t('usage.model')}</th>
-                <th scope="col" style={{ textAlign: 'right' }}>{t('usage.requests')}</th>
-                <th scope="col" style={{ textAlign: 'right' }}>{t('usage.promptTokens')}</th>
-                <th scope="col" style={{ textAlign: 'right' }}>{t('usage.completionTokens')}</th>
-                <th scope="col" style={{ textAlign: 'right' }}>{t('usage.totalTokens')}</th>
+                <th scope="col" style={{ textAlign: 'end' }}>{t('usage.requests')}</th>
+                <th scope="col" style={{ textAlign: 'end' }}>{t('usage.promptTokens')}</th>
+                <th scope="col" style={{ textAlign: 'end' }}>{t('usage.completionTokens')}</th>
+                <th scope="col" style={{ textAlign: 'end' }}>{t('usage.totalTokens')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={`${r.day} ${r.user_id} ${r.model}`}>
-                  <td>{r.day}</td>
+                  <td>{formatDay(r.day)}</td>
                   <td title={r.user_email}>{r.user_name || r.user_email || r.user_id}</td>
                   <td>
                     <code>{r.model}</code>
                   </td>
-                  <td style={{ textAlign: 'right' }}>{r.requests.toLocaleString()}</td>
-                  <td style={{ textAlign: 'right' }}>{r.prompt_tokens.toLocaleString()}</td>
-                  <td style={{ textAlign: 'right' }}>{r.completion_tokens.toLocaleString()}</td>
-                  <td style={{ textAlign: 'right' }}>{r.total_tokens.toLocaleString()}</td>
+                  <td style={{ textAlign: 'end' }}>{formatNumber(r.requests)}</td>
+                  <td style={{ textAlign: 'end' }}>{formatNumber(r.prompt_tokens)}</td>
+                  <td style={{ textAlign: 'end' }}>{formatNumber(r.completion_tokens)}</td>
+                  <td style={{ textAlign: 'end' }}>{formatNumber(r.total_tokens)}</td>
                 </tr>
               ))}
             </tbody>

@@ -14,7 +14,7 @@ import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toasts';
-import { formatDate, formatDateTime } from '../../lib/dates';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 
@@ -63,7 +63,7 @@ export function UsersPanel() {
         </div>
         {groups.data && groups.data.length > 0 && (
           <select className="select" style={{ width: 200 }} aria-label={t('admin.groups')} value={groupId} onChange={(e) => (setGroupId(e.target.value), setPage(1))}>
-            <option value="">{t('admin.groups')}: —</option>
+            <option value="">{t('admin.allGroups')}</option>
             {groups.data.map((g) => (
               <option key={g.id} value={g.id}>
                 {g.name}
@@ -89,7 +89,7 @@ export function UsersPanel() {
                 <th>{t('common.role')}</th>
                 <th className="hide-phone">{t('admin.lastActive')}</th>
                 <th className="hide-phone">{t('common.created')}</th>
-                <th style={{ textAlign: 'right' }}>{t('common.actions')}</th>
+                <th style={{ textAlign: 'end' }}>{t('common.actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -108,10 +108,10 @@ export function UsersPanel() {
                     </div>
                   </td>
                   <td>
-                    <select className="select" style={{ minHeight: 32, height: 32, padding: '2px 28px 2px 8px', width: 110, backgroundPosition: 'calc(100% - 14px) 13px, calc(100% - 9px) 13px' }} aria-label={`${t('common.role')}: ${u.name}`} value={u.role} disabled={u.id === me.id} onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}>
+                    <select className="select compact" aria-label={t('admin.roleOf', { name: u.name })} value={u.role} disabled={u.id === me.id} onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}>
                       {ROLES.map((r) => (
                         <option key={r} value={r}>
-                          {r}
+                          {t(`common.role.${r}`)}
                         </option>
                       ))}
                     </select>
@@ -128,7 +128,7 @@ export function UsersPanel() {
                       <ItemActions
                         name={u.name}
                         onEdit={() => setEditing(u)}
-                        editLabel={t('admin.editUser')}
+                        editLabel={t('admin.editUserNamed', { name: u.name })}
                         onDelete={() => remove.mutate(u.id)}
                         confirmDelete={t('admin.deleteUserConfirm', { name: u.name, email: u.email })}
                         deleteDisabled={u.id === me.id}
@@ -173,7 +173,9 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
         <TextField label={t('common.password')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
         <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
           {ROLES.map((r) => (
-            <option key={r}>{r}</option>
+            <option key={r} value={r}>
+              {t(`common.role.${r}`)}
+            </option>
           ))}
         </SelectField>
         <FormFooter error={error} busy={busy} onCancel={onClose} submitLabel={t('common.add')} />
@@ -196,7 +198,9 @@ function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () =
         <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
         <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
           {ROLES.map((r) => (
-            <option key={r}>{r}</option>
+            <option key={r} value={r}>
+              {t(`common.role.${r}`)}
+            </option>
           ))}
         </SelectField>
         <TextField label={t('admin.newPasswordOptional')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />

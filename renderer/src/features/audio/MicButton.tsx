@@ -12,12 +12,12 @@ type State = 'idle' | 'starting' | 'listening' | 'transcribing';
 const HOLD_MS = 400;
 
 const PROBLEMS: Record<string, StringKey> = {
-  insecure: 'audio.micInsecure',
-  denied: 'audio.micDenied',
-  'no-device': 'audio.micNoDevice',
-  unsupported: 'audio.micUnsupported',
-  'no-engine': 'audio.micNoEngine',
-  'no-model': 'audio.micNoModel',
+  insecure: 'chat.micInsecure',
+  denied: 'chat.micDenied',
+  'no-device': 'chat.micNoDevice',
+  unsupported: 'chat.micUnsupported',
+  'no-engine': 'chat.micNoEngine',
+  'no-model': 'chat.micNoModel',
 };
 
 /**
@@ -99,7 +99,7 @@ export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureP
 
   useEffect(() => () => recording.current?.cancel(), []);
 
-  const label = state === 'listening' ? t('audio.micStop') : state === 'transcribing' ? t('audio.micTranscribing') : t('audio.micStart');
+  const label = state === 'listening' ? t('chat.micStop') : state === 'transcribing' ? t('chat.micTranscribing') : t('chat.micStart');
   const message = problem ? (PROBLEMS[problem] ? t(PROBLEMS[problem]) : problem) : undefined;
   return (
     <span className="mic">
@@ -107,7 +107,7 @@ export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureP
         type="button"
         className={`icon-btn${state === 'listening' ? ' active' : ''}`}
         aria-label={label}
-        title={`${label} (Ctrl+Shift+M)`}
+        title={t('chat.micShortcut', { label })}
         aria-pressed={state === 'listening'}
         disabled={disabled || state === 'transcribing' || state === 'starting'}
         data-testid="mic-button"
@@ -131,7 +131,7 @@ export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureP
         <Icon name={state === 'listening' ? 'stop' : 'mic'} />
       </button>
       {state === 'listening' && (
-        <span className="mic-level" role="meter" aria-label={t('audio.micLevel')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(level * 100)}>
+        <span className="mic-level" role="meter" aria-label={t('chat.micLevel')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(level * 100)}>
           <span style={{ inlineSize: `${Math.round(level * 100)}%` }} />
         </span>
       )}

@@ -16,6 +16,7 @@ export function speakWithServer(text: string, splitOn: string, onEnd: () => void
       const url = URL.createObjectURL(blob);
       audio = new Audio(url);
       audio.onended = () => (URL.revokeObjectURL(url), resolve());
+      // eslint-disable-next-line no-restricted-syntax -- ends the playback loop, never shown to people
       audio.onerror = () => (URL.revokeObjectURL(url), reject(new Error('playback failed')));
       void audio.play().catch(reject);
     });

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useT } from '../../lib/i18n';
+import { LanguagePicker } from '../../components/LanguagePicker';
 import { Logo } from '../../components/Logo';
 import './auth.css';
 
-/** The split layout of the signed-out screens: a brand panel and a form card. */
+/** The split layout of the signed-out screens: a brand panel and a form card, with the language menu under it. */
 export function AuthLayout({ children }: { children: ReactNode }) {
   const t = useT();
   return (
@@ -14,9 +15,9 @@ export function AuthLayout({ children }: { children: ReactNode }) {
           <p className="auth-brand-name">{t('app.name')}</p>
           <p className="auth-brand-tagline">{t('app.tagline')}</p>
           <div className="auth-bubbles">
-            <span className="bubble user">Summarise the Q3 report for the team</span>
-            <span className="bubble bot">Here are the five points that matter most…</span>
-            <span className="bubble user">Cite the sources, please</span>
+            <span className="bubble user">{t('auth.demo.ask')}</span>
+            <span className="bubble bot">{t('auth.demo.answer')}</span>
+            <span className="bubble user">{t('auth.demo.follow')}</span>
           </div>
         </div>
       </aside>
@@ -27,6 +28,9 @@ export function AuthLayout({ children }: { children: ReactNode }) {
             <span>{t('app.name')}</span>
           </div>
           {children}
+          <div className="auth-language">
+            <LanguagePicker compact />
+          </div>
         </div>
       </main>
     </div>

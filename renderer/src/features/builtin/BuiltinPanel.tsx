@@ -4,12 +4,13 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { builtinApi, type BuiltinConfigResponse, type BuiltinModel } from '../../api/builtin';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
+import { useT } from '../../lib/i18n';
 import { ItemActions } from '../../components/ResourceList';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { NumberField } from '../../components/NumberField';
 import { DownloadProgress } from './DownloadProgress';
-import { formatBytes } from './format';
+import { formatBytes, formatList, formatNumber, formatPercent } from '../../lib/format';
 import { RecommendedModelSetup } from './recommended-model-setup';
 import { LIBRARY_KEY, useBuiltinModels } from './use-builtin-models';
 
@@ -17,6 +18,7 @@ const CONFIG_KEY = ['builtin', 'config'];
 
 /** Runtime settings: on/off, idle unload, threads, GPU layers, memory budget, context. */
 function RuntimeSettings() {
+  const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
   const config = useQuery({ queryKey: CONFIG_KEY, queryFn: builtinApi.config, refetchInterval: 5000 });
@@ -31,7 +33,7 @@ function RuntimeSettings() {
       qc.setQueryData(CONFIG_KEY, next);
       setDraft(next);
       void qc.invalidateQueries({ queryKey: ['models'] });
-      toast('Saved');
+      toast(t('common.saved'));
     },
     onError: (e) => toast(messageOf(e), 'error'),
   });
@@ -41,25 +43,28 @@ function RuntimeSettings() {
   const runtime = config.data.runtime;
   return (
     <div className="col">
-      <Switch label="Built-in models" hint="run GGUF models on this machine, no other app needed" checked={draft.enabled} onChange={(v) => set('enabled', v)} />
+      <Switch label={t('builtin.enabled')} hint={t('builtin.enabledHint')} checked={draft.enabled} onChange={(v) => set('enabled', v)} />
       <div className="form-grid">
-        <NumberField label="Unload after idle (seconds, 0 = never)" value={draft.idle_unload_seconds} min={0} max={86_400} onChange={(v) => set('idle_unload_seconds', v)} />
-        <NumberField label="CPU threads (0 = automatic)" value={draft.threads} min={0} max={256} onChange={(v) => set('threads', v)} hint={`in use: ${runtime.threads}`} />
-        <SelectField label="GPU" value={draft.gpu_layers === 'auto' ? 'auto' : draft.gpu_layers === 0 ? 'cpu' : 'layers'} onChange={(e) => set('gpu_layers', e.target.value === 'auto' ? 'auto' : e.target.value === 'cpu' ? 0 : 32)}>
-          <option value="auto">Use the GPU when present</option>
-          <option value="cpu">CPU only</option>
-          <option value="layers">A fixed number of layers</option>
+        <NumberField label={t('builtin.idleUnload')} value={draft.idle_unload_seconds} min={0} max={86_400} onChange={(v) => set('idle_unload_seconds', v)} />
+        <NumberField label={t('builtin.threads')} value={draft.threads} min={0} max={256} onChange={(v) => set('threads', v)} hint={t('builtin.threadsInUse', { count: runtime.threads })} />
+        <SelectField label={t('builtin.gpu')} value={draft.gpu_layers === 'auto' ? 'auto' : draft.gpu_layers === 0 ? 'cpu' : 'layers'} onChange={(e) => set('gpu_layers', e.target.value === 'auto' ? 'auto' : e.target.value === 'cpu' ? 0 : 32)}>
+          <option value="auto">{t('builtin.gpuAuto')}</option>
+          <option value="cpu">{t('builtin.gpuCpu')}</option>
+          <option value="layers">{t('builtin.gpuLayersFixed')}</option>
         </SelectField>
-        {typeof draft.gpu_layers === 'number' && draft.gpu_layers > 0 && <NumberField label="GPU layers" value={draft.gpu_layers} min={0} max={1000} onChange={(v) => set('gpu_layers', v)} />}
-        <NumberField label="Memory budget (MB, 0 = half the RAM)" value={draft.memory_budget_mb} min={0} max={1_048_576} onChange={(v) => set('memory_budget_mb', v)} />
-        <NumberField label="Context size (tokens, 0 = the model's, up to 8192)" value={draft.context_size} min={0} max={1_048_576} onChange={(v) => set('context_size', v)} />
+        {typeof draft.gpu_layers === 'number' && draft.gpu_layers > 0 && <NumberField label={t('builtin.gpuLayers')} value={draft.gpu_layers} min={0} max={1000} onChange={(v) => set('gpu_layers', v)} />}
+        <NumberField label={t('builtin.memoryBudget')} value={draft.memory_budget_mb} min={0} max={1_048_576} onChange={(v) => set('memory_budget_mb', v)} />
+        <NumberField label={t('builtin.contextSize')} value={draft.context_size} min={0} max={1_048_576} onChange={(v) => set('context_size', v)} />
       </div>
       <p className="muted small" role="status">
-        Runtime: {runtime.gpu === null ? 'not started yet' : runtime.gpu ? `GPU (${runtime.gpu})` : 'CPU'} · loaded: {runtime.loaded.length > 0 ? runtime.loaded.join(', ') : 'nothing'}
+        {t('builtin.runtimeStatus', {
+          device: runtime.gpu === null ? t('builtin.notStarted') : runtime.gpu ? t('builtin.onGpu', { name: runtime.gpu }) : t('builtin.onCpu'),
+          models: runtime.loaded.length > 0 ? formatList(runtime.loaded) : t('builtin.nothingLoaded'),
+        })}
       </p>
       <div>
         <button type="button" className="btn primary" disabled={save.isPending} onClick={() => save.mutate(draft)}>
-          Save
+          {t('common.save')}
         </button>
       </div>
     </div>
@@ -68,6 +73,7 @@ function RuntimeSettings() {
 
 /** Adds models: a file from this computer, a path on the server, or a URL. */
 function AddModel() {
+  const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -77,7 +83,7 @@ function AddModel() {
   const [serverPath, setServerPath] = useState('');
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: LIBRARY_KEY }), [qc]);
   const done = (model: BuiltinModel) => {
-    toast(`${model.name} added`);
+    toast(t('builtin.added', { name: model.name }));
     void refresh();
     void qc.invalidateQueries({ queryKey: ['models'] });
   };
@@ -114,14 +120,14 @@ function AddModel() {
   return (
     <div className="col">
       <div className="row" style={{ flexWrap: 'wrap' }}>
-        <input ref={fileInput} type="file" accept=".gguf" hidden aria-label="GGUF model file" onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
+        <input ref={fileInput} type="file" accept=".gguf" hidden aria-label={t('builtin.fileLabel')} onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
         <button type="button" className="btn primary" disabled={uploading !== null} onClick={() => fileInput.current?.click()}>
           <Icon name="plus" size={16} />
-          Import a .gguf file
+          {t('builtin.importFile')}
         </button>
         {uploading !== null && (
           <span className="muted small" role="status">
-            {uploading < 1 ? `Uploading… ${Math.round(uploading * 100)}%` : 'Checking the model…'}
+            {uploading < 1 ? t('builtin.uploading', { percent: formatPercent(uploading) }) : t('builtin.checking')}
           </span>
         )}
       </div>
@@ -132,11 +138,11 @@ function AddModel() {
           if (url.trim()) download.mutate();
         }}
       >
-        <TextField label="Download from a URL" placeholder="https://huggingface.co/…/resolve/main/model.Q4_K_M.gguf" value={url} onChange={(e) => setUrl(e.target.value)} />
-        <TextField label="SHA-256 (optional)" value={sha256} onChange={(e) => setSha256(e.target.value)} />
+        <TextField label={t('builtin.downloadUrl')} placeholder={t('builtin.downloadUrlPlaceholder')} value={url} onChange={(e) => setUrl(e.target.value)} />
+        <TextField label={t('builtin.sha256')} value={sha256} onChange={(e) => setSha256(e.target.value)} />
         <div style={{ alignSelf: 'end' }}>
           <button type="submit" className="btn" disabled={!url.trim() || download.isPending}>
-            Download
+            {t('builtin.download')}
           </button>
         </div>
       </form>
@@ -147,10 +153,10 @@ function AddModel() {
           if (serverPath.trim()) fromPath.mutate();
         }}
       >
-        <TextField label="Or a file already on the server (absolute path)" placeholder="/models/model.gguf" value={serverPath} onChange={(e) => setServerPath(e.target.value)} />
+        <TextField label={t('builtin.serverPath')} placeholder={t('builtin.serverPathPlaceholder')} value={serverPath} onChange={(e) => setServerPath(e.target.value)} />
         <div style={{ alignSelf: 'end' }}>
           <button type="submit" className="btn" disabled={!serverPath.trim() || fromPath.isPending}>
-            Import
+            {t('builtin.import')}
           </button>
         </div>
       </form>
@@ -159,13 +165,15 @@ function AddModel() {
 }
 
 function StatusCell({ model }: { model: BuiltinModel }) {
-  if (model.status === 'ready') return <span className="badge">ready</span>;
-  if (model.status === 'failed') return <span className="danger-text small">failed: {model.error}</span>;
+  const t = useT();
+  if (model.status === 'ready') return <span className="badge">{t('builtin.ready')}</span>;
+  if (model.status === 'failed') return <span className="danger-text small">{t('builtin.failed', { detail: model.error ?? '' })}</span>;
   return <DownloadProgress model={model} />;
 }
 
 /** The library table with per-model actions. */
 function Library() {
+  const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
   const models = useBuiltinModels();
@@ -179,21 +187,21 @@ function Library() {
   });
   if (models.isError) return <ErrorNotice error={models.error} onRetry={() => void models.refetch()} />;
   if (!models.data) return <Loading />;
-  if (models.data.length === 0) return <p className="muted">No models yet. Import a .gguf file or download one.</p>;
+  if (models.data.length === 0) return <p className="muted">{t('builtin.empty')}</p>;
   return (
     <div className="builtin-table-wrap">
       <table className="table builtin-table cards-on-phone">
         <thead>
           <tr>
-            <th>Name</th>
-            <th>Kind</th>
-            <th>Size</th>
-            <th>Architecture</th>
-            <th>Context</th>
-            <th>Quantisation</th>
-            <th>RAM</th>
-            <th>Status</th>
-            <th aria-label="Actions" />
+            <th>{t('common.name')}</th>
+            <th>{t('builtin.kind')}</th>
+            <th>{t('builtin.size')}</th>
+            <th>{t('builtin.architecture')}</th>
+            <th>{t('builtin.context')}</th>
+            <th>{t('builtin.quantisation')}</th>
+            <th>{t('builtin.ram')}</th>
+            <th>{t('builtin.status')}</th>
+            <th aria-label={t('common.actions')} />
           </tr>
         </thead>
         <tbody>
@@ -205,12 +213,12 @@ function Library() {
                   <span className="muted small">{m.id}</span>
                 </div>
               </td>
-              <td data-label="Kind">{m.kind}</td>
-              <td data-label="Size">{formatBytes(m.size)}</td>
-              <td data-label="Architecture">{m.architecture ?? '—'}</td>
-              <td data-label="Context">{m.context_length?.toLocaleString() ?? '—'}</td>
-              <td data-label="Quantisation">{m.quantization ?? '—'}</td>
-              <td data-label="RAM">{formatBytes(m.ram_estimate)}</td>
+              <td data-label={t('builtin.kind')}>{t(`builtin.kind.${m.kind}`)}</td>
+              <td data-label={t('builtin.size')}>{formatBytes(m.size)}</td>
+              <td data-label={t('builtin.architecture')}>{m.architecture ?? '—'}</td>
+              <td data-label={t('builtin.context')}>{formatNumber(m.context_length)}</td>
+              <td data-label={t('builtin.quantisation')}>{m.quantization ?? '—'}</td>
+              <td data-label={t('builtin.ram')}>{formatBytes(m.ram_estimate)}</td>
               <td>
                 <StatusCell model={m} />
               </td>
@@ -218,20 +226,20 @@ function Library() {
                 <div className="row" style={{ gap: 4, justifyContent: 'flex-end' }}>
                   {m.status === 'downloading' && (
                     <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'pause' })}>
-                      Pause
+                      {t('builtin.pause')}
                     </button>
                   )}
                   {(m.status === 'paused' || (m.status === 'failed' && m.source_url)) && (
                     <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'resume' })}>
-                      Resume
+                      {t('builtin.resume')}
                     </button>
                   )}
                   {m.status !== 'ready' && m.status !== 'failed' ? (
                     <button type="button" className="btn small" onClick={() => act.mutate({ id: m.id, action: 'cancel' })}>
-                      Cancel
+                      {t('common.cancel')}
                     </button>
                   ) : (
-                    <ItemActions name={m.name} onDelete={() => act.mutate({ id: m.id, action: 'remove' })} confirmDelete={`Delete ${m.name} and its file (${formatBytes(m.size)})?`} />
+                    <ItemActions name={m.name} onDelete={() => act.mutate({ id: m.id, action: 'remove' })} confirmDelete={t('builtin.deleteConfirm', { name: m.name, size: formatBytes(m.size) })} />
                   )}
                 </div>
               </td>
@@ -245,6 +253,7 @@ function Library() {
 
 /** Admin → Local models: the built-in model library and runtime settings. */
 export function BuiltinPanel() {
+  const t = useT();
   const toast = useToast();
   const [online, setOnline] = useState(typeof navigator === 'undefined' || navigator.onLine);
   useEffect(() => {
@@ -260,32 +269,31 @@ export function BuiltinPanel() {
     <div className="col" style={{ gap: 16 }}>
       <section className="card">
         <div className="card-title">
-          <h2>Local models</h2>
+          <h2>{t('builtin.title')}</h2>
         </div>
         <p className="section-desc">
-          GGUF models that run on this machine with the bundled llama.cpp: chat with no API key and no network, and embed knowledge for RAG. A model needs roughly its file size in RAM plus its context;
-          a GPU (Metal, CUDA, Vulkan) is used when present.
+          {t('builtin.intro')}
         </p>
         <AddModel />
       </section>
       <section className="card">
         <div className="card-title">
-          <h2>Library</h2>
+          <h2>{t('builtin.library')}</h2>
         </div>
         <Library />
       </section>
       {online && (
         <section className="card">
           <div className="card-title">
-            <h2>Recommended models</h2>
+            <h2>{t('builtin.recommended')}</h2>
           </div>
-          <p className="section-desc">Small models that run well on an ordinary laptop. Downloaded from Hugging Face when you pick one; nothing is bundled.</p>
-          <RecommendedModelSetup onDone={() => toast('The model is ready')} />
+          <p className="section-desc">{t('builtin.recommendedIntro')}</p>
+          <RecommendedModelSetup onDone={() => toast(t('builtin.modelReady'))} />
         </section>
       )}
       <section className="card">
         <div className="card-title">
-          <h2>Runtime</h2>
+          <h2>{t('builtin.runtime')}</h2>
         </div>
         <RuntimeSettings />
       </section>

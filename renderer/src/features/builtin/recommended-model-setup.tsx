@@ -3,7 +3,9 @@ import { useEffect, useState } from 'react';
 import { builtinApi, type RecommendedModel } from '../../api/builtin';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { DownloadProgress } from './DownloadProgress';
-import { formatBytes } from './format';
+import { formatBytes } from '../../lib/format';
+import { RichText } from '../../lib/i18n/RichText';
+import { useT } from '../../lib/i18n';
 import { LIBRARY_KEY, useBuiltinModels, useRecommended } from './use-builtin-models';
 
 /**
@@ -13,6 +15,7 @@ import { LIBRARY_KEY, useBuiltinModels, useRecommended } from './use-builtin-mod
  * `onSkip` (optional) shows a "Not now" button. Needs an admin session.
  */
 export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: string) => void; onSkip?: () => void }) {
+  const t = useT();
   const qc = useQueryClient();
   const recommended = useRecommended();
   const library = useBuiltinModels();
@@ -32,7 +35,7 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
   }, [current?.status, current?.id, onDone]);
 
   if (typeof navigator !== 'undefined' && !navigator.onLine) {
-    return <p className="muted">You are offline. Import a .gguf model file from Admin → Local models, or come back when online.</p>;
+    return <p className="muted">{t('builtin.offline')}</p>;
   }
   if (recommended.isLoading) return <Loading />;
   if (recommended.isError) return <ErrorNotice error={recommended.error} onRetry={() => void recommended.refetch()} />;
@@ -43,10 +46,10 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
       {ready && !current && (
         <div className="row" style={{ justifyContent: 'space-between' }}>
           <span>
-            <strong>{ready.name}</strong> is already installed.
+            <RichText k="builtin.installed" vars={{ name: ready.name }} tags={{ strong: <strong /> }} />
           </span>
           <button type="button" className="btn primary" onClick={() => onDone(ready.id)}>
-            Chat with it
+            {t('builtin.chatWithIt')}
           </button>
         </div>
       )}
@@ -61,11 +64,11 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
               <div className="row">
                 {current.status === 'paused' ? (
                   <button type="button" className="btn small" onClick={() => void builtinApi.resume(current.id).then(() => qc.invalidateQueries({ queryKey: LIBRARY_KEY }))}>
-                    Resume
+                    {t('builtin.resume')}
                   </button>
                 ) : (
                   <button type="button" className="btn small" onClick={() => void builtinApi.pause(current.id).then(() => qc.invalidateQueries({ queryKey: LIBRARY_KEY }))}>
-                    Pause
+                    {t('builtin.pause')}
                   </button>
                 )}
                 <button
@@ -78,7 +81,7 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
                     })
                   }
                 >
-                  Cancel
+                  {t('common.cancel')}
                 </button>
               </div>
             </>
@@ -92,12 +95,12 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
                 <strong>{model.name}</strong>
                 <span className="muted small">{model.description}</span>
                 <span className="small">
-                  {formatBytes(model.size)} download · needs about {formatBytes(model.ram)} of RAM ·{' '}
-                  {model.fits === false ? <span className="danger-text">too big for this machine</span> : <span>fits this machine</span>} · {model.license}
+                  {t('builtin.sizeAndRam', { size: formatBytes(model.size), ram: formatBytes(model.ram) })} ·{' '}
+                  {model.fits === false ? <span className="danger-text">{t('builtin.tooBig')}</span> : <span>{t('builtin.fits')}</span>} · {model.license}
                 </span>
               </div>
               <button type="button" className="btn primary small" disabled={start.isPending || model.fits === false} onClick={() => start.mutate(model)}>
-                Download
+                {t('builtin.download')}
               </button>
             </li>
           ))}
@@ -107,7 +110,7 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
       {onSkip && (
         <div>
           <button type="button" className="btn" onClick={onSkip}>
-            Not now
+            {t('builtin.notNow')}
           </button>
         </div>
       )}

@@ -156,7 +156,7 @@ export default function ChatPage() {
         <div className="chat-head">
           {picker}
           <div className="grow" />
-          <button type="button" className="icon-btn" onClick={() => setHelp(true)} aria-label={t('chat.shortcuts')} title={`${t('chat.shortcuts')} (Ctrl+/)`}>
+          <button type="button" className="icon-btn" onClick={() => setHelp(true)} aria-label={t('chat.shortcuts')} title={t('common.withShortcut', { label: t('chat.shortcuts'), shortcut: t('common.kbd.shortcuts') })}>
             <Icon name="keyboard" />
           </button>
         </div>
@@ -192,18 +192,18 @@ export default function ChatPage() {
             <tbody>
               {(
                 [
-                  ['Ctrl+Shift+O', t('chat.shortcutNew')],
-                  ['Shift+Esc', t('chat.shortcutFocus')],
-                  ['Enter', t('chat.shortcutSend')],
-                  ['Shift+Enter', t('chat.shortcutNewline')],
-                  ['Esc', t('chat.shortcutStop')],
-                  ['Ctrl+Shift+S', t('nav.toggleSidebar')],
-                  ['Ctrl+/', t('chat.shortcuts')],
-                ] as const
+                  [t('common.kbd.newChat'), t('chat.shortcutNew')],
+                  [t('common.kbd.focusInput'), t('chat.shortcutFocus')],
+                  [t('common.kbd.send'), t('chat.shortcutSend')],
+                  [t('common.kbd.newline'), t('chat.shortcutNewline')],
+                  [t('common.kbd.stop'), t('chat.shortcutStop')],
+                  [t('common.kbd.toggleSidebar'), t('nav.toggleSidebar')],
+                  [t('common.kbd.shortcuts'), t('chat.shortcuts')],
+                ]
               ).map(([k, label]) => (
                 <tr key={k}>
                   <td>{label}</td>
-                  <td style={{ textAlign: 'right' }}>
+                  <td style={{ textAlign: 'end' }}>
                     <kbd>{k}</kbd>
                   </td>
                 </tr>

@@ -5,6 +5,7 @@ import { messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
+import { localizedSuggestion } from './default-suggestions';
 
 /** The empty chat: a greeting, the composer in the middle, and suggested prompts (admins can edit them). */
 export function EmptyChat({ name, composer, onPick, isAdmin }: { name: string; composer: ReactNode; onPick: (text: string) => void; isAdmin: boolean }) {
@@ -31,12 +32,15 @@ export function EmptyChat({ name, composer, onPick, isAdmin }: { name: string; c
             )}
           </div>
           <div className="suggestion-grid">
-            {list.map((s, i) => (
-              <button key={i} type="button" className="suggestion" onClick={() => onPick(s.content)}>
-                <span className="suggestion-title">{s.title[0]}</span>
-                {s.title[1] && <span className="tiny muted">{s.title[1]}</span>}
-              </button>
-            ))}
+            {list.map((suggestion, i) => {
+              const s = localizedSuggestion(suggestion, t);
+              return (
+                <button key={i} type="button" className="suggestion" onClick={() => onPick(s.content)}>
+                  <span className="suggestion-title">{s.title[0]}</span>
+                  {s.title[1] && <span className="tiny muted">{s.title[1]}</span>}
+                </button>
+              );
+            })}
           </div>
         </div>
       )}

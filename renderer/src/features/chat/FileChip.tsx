@@ -2,15 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { filesApi } from '../../api/files';
 import { knowledgeApi } from '../../api/knowledge';
 import { Icon } from '../../components/Icon';
+import { useT } from '../../lib/i18n';
 import type { FileRef } from './store';
 
 /** A file or knowledge base attached to a message; a saved file's name is looked up when only its id is known. */
 export function FileChip({ file }: { file: FileRef }) {
+  const t = useT();
   const lookup = useQuery({ queryKey: ['file', file.id], queryFn: () => filesApi.get(file.id), enabled: !file.name && file.type === 'file', staleTime: Infinity, retry: false });
   // Saved messages keep only a base's id: its name comes from the knowledge list after a reload.
   const bases = useQuery({ queryKey: ['knowledge'], queryFn: knowledgeApi.list, enabled: !file.name && file.type === 'collection', staleTime: 60_000, retry: false });
   const baseName = bases.data?.find((k) => k.id === file.id)?.name;
-  const name = file.name || lookup.data?.filename || baseName || (file.type === 'collection' ? 'Knowledge' : 'File');
+  const name = file.name || lookup.data?.filename || baseName || (file.type === 'collection' ? t('chat.knowledgeChip') : t('chat.fileChip'));
   const content = (
     <>
       <Icon name={file.type === 'collection' ? 'book' : 'file'} size={14} />

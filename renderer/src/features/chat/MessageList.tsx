@@ -83,7 +83,7 @@ export function MessageList({
         {virtualizer.getVirtualItems().map((item) => {
           const node = path[item.index]!;
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, insetInline: 0, transform: `translateY(${item.start}px)` }}>
               <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={node.local ? { ...actions, onRate: undefined } : actions} rating={ratings?.get(node.id)} />
             </div>
           );

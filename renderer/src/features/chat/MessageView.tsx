@@ -88,7 +88,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
               if (draft.trim() && draft !== node.content) actions.onEdit(node.id, draft.trim());
             }}
           >
-            <textarea className="textarea" value={draft} autoFocus aria-label={t('chat.editMessage')} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+            <textarea className="textarea" dir="auto" value={draft} autoFocus aria-label={t('chat.editMessage')} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
             <div className="row end">
               <button type="button" className="btn small" onClick={() => setEditing(false)}>
                 {t('common.cancel')}
@@ -107,7 +107,9 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
                 ))}
               </div>
             )}
-            <div className="bubble-user">{node.content}</div>
+            <div className="bubble-user" dir="auto">
+              {node.content}
+            </div>
             <div className="msg-actions">
               {versions}
               <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editMessage')} title={t('chat.editMessage')}>
@@ -148,7 +150,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
             if (draft.trim() && draft !== node.content) actions.onEditAnswer(node.id, draft);
           }}
         >
-          <textarea className="textarea" value={draft} autoFocus aria-label={t('chat.editAnswer')} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+          <textarea className="textarea" dir="auto" value={draft} autoFocus aria-label={t('chat.editAnswer')} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
           <div className="row end">
             <button type="button" className="btn small" onClick={() => setEditing(false)}>
               {t('common.cancel')}

@@ -60,7 +60,7 @@ export function ModelPicker({ models, value, onChange, loading, unreachable }: {
 
   return (
     <div className="model-picker" ref={ref}>
-      <button type="button" className="model-button" aria-haspopup="listbox" aria-expanded={open} aria-label={`${t('chat.model')}: ${selected?.name ?? (unreachable && value ? value : t('chat.chooseModel'))}`} onClick={() => setOpen((o) => !o)} disabled={loading}>
+      <button type="button" className="model-button" aria-haspopup="listbox" aria-expanded={open} aria-label={t('chat.modelNamed', { name: selected?.name ?? (unreachable && value ? value : t('chat.chooseModel')) })} onClick={() => setOpen((o) => !o)} disabled={loading}>
         <span className="truncate">{selected?.name ?? (value && unreachable ? value : loading ? t('common.loading') : t('chat.chooseModel'))}</span>
         {unreachable && <span className="badge warning">{t('chat.unavailable')}</span>}
         <Icon name="chevronDown" size={16} />

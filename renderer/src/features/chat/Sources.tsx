@@ -4,7 +4,8 @@ import type { Source } from '../../api/chats';
 import { filesApi } from '../../api/files';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
-import { useT } from '../../lib/i18n';
+import { formatPercent } from '../../lib/format';
+import { t as translate, useT } from '../../lib/i18n';
 
 /** One cited document with its excerpts, numbered as the answer cites them ([1], [2]…). */
 interface Citation {
@@ -25,7 +26,7 @@ export function passageOf(sources: Source[], n: number): { name: string; fileId?
       i += 1;
       if (i !== n) continue;
       const meta = s.metadata?.[j] ?? {};
-      return { name: str(meta.name) ?? s.source?.name ?? 'Source', fileId: str(meta.file_id), text };
+      return { name: str(meta.name) ?? s.source?.name ?? translate('chat.source'), fileId: str(meta.file_id), text };
     }
   }
   return undefined;
@@ -45,7 +46,7 @@ function citationsOf(sources: Source[]): Citation[] {
     docs.forEach((text, i) => {
       const meta = s.metadata?.[i] ?? {};
       const fileId = str(meta.file_id);
-      const name = str(meta.name) ?? str(meta.filename) ?? str(meta.title) ?? s.source?.name ?? 'Source';
+      const name = str(meta.name) ?? str(meta.filename) ?? str(meta.title) ?? s.source?.name ?? translate('chat.source');
       const key = fileId ?? name;
       let c = out.find((x) => x.key === key);
       if (!c) {
@@ -56,7 +57,7 @@ function citationsOf(sources: Source[]): Citation[] {
       const score = typeof meta.relevance === 'number' ? meta.relevance : s.distances?.[i];
       c.excerpts.push({ text, page: typeof meta.page === 'number' ? meta.page : undefined, score });
     });
-    if (docs.length === 0) out.push({ key: s.source?.id ?? String(out.length), name: s.source?.name ?? 'Source', excerpts: [] });
+    if (docs.length === 0) out.push({ key: s.source?.id ?? String(out.length), name: s.source?.name ?? translate('chat.source'), excerpts: [] });
   }
   return out;
 }
@@ -75,7 +76,7 @@ function CitationChip({ citation, n, onOpen }: { citation: Citation; n: number; 
       <span className="source-num">{n}</span>
       <span className="truncate">{name}</span>
       {citation.attached && (
-        <span className="tiny muted sent-as">{citation.attached === 'full' ? t('chat.sentFull') : t('chat.sentPassages', { n: citation.excerpts.length })}</span>
+        <span className="tiny muted sent-as">{citation.attached === 'full' ? t('chat.sentFull') : t('chat.sentPassages', { count: citation.excerpts.length })}</span>
       )}
     </button>
   );
@@ -105,8 +106,8 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
           <blockquote key={i} className="excerpt">
             {(e.page !== undefined || e.score !== undefined) && (
               <div className="tiny muted" style={{ marginBottom: 4 }}>
-                {e.page !== undefined && `p. ${e.page} `}
-                {e.score !== undefined && `${t('chat.relevance')} ${Math.round(e.score * 100)}%`}
+                {e.page !== undefined && t('chat.page', { page: e.page })}{e.page !== undefined && e.score !== undefined && ' · '}
+                {e.score !== undefined && t('chat.relevanceScore', { percent: formatPercent(e.score) })}
               </div>
             )}
             {e.text}

@@ -1,4 +1,5 @@
 import { Icon } from '../../components/Icon';
+import { formatNumber } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 import type { MessageUsageInfo } from './store';
 
@@ -6,11 +7,11 @@ import type { MessageUsageInfo } from './store';
 export function usageLines(usage: MessageUsageInfo | undefined, t: ReturnType<typeof useT>): string[] {
   if (!usage) return [];
   const lines: string[] = [];
-  if (usage.prompt_tokens !== undefined) lines.push(t('chat.usagePrompt', { n: usage.prompt_tokens }));
-  if (usage.completion_tokens !== undefined) lines.push(t('chat.usageCompletion', { n: usage.completion_tokens }));
-  if (usage.total_tokens !== undefined) lines.push(t('chat.usageTotal', { n: usage.total_tokens }));
-  if (usage.ttftMs !== undefined) lines.push(t('chat.usageTtft', { s: (usage.ttftMs / 1000).toFixed(2) }));
-  if (usage.completion_tokens && usage.streamMs) lines.push(t('chat.usageSpeed', { n: (usage.completion_tokens / Math.max(usage.streamMs / 1000, 0.001)).toFixed(1) }));
+  if (usage.prompt_tokens !== undefined) lines.push(t('chat.usagePrompt', { count: usage.prompt_tokens }));
+  if (usage.completion_tokens !== undefined) lines.push(t('chat.usageCompletion', { count: usage.completion_tokens }));
+  if (usage.total_tokens !== undefined) lines.push(t('chat.usageTotal', { count: usage.total_tokens }));
+  if (usage.ttftMs !== undefined) lines.push(t('chat.usageTtft', { s: formatNumber(usage.ttftMs / 1000, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) }));
+  if (usage.completion_tokens && usage.streamMs) lines.push(t('chat.usageSpeed', { n: formatNumber(usage.completion_tokens / Math.max(usage.streamMs / 1000, 0.001), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
   return lines;
 }
 

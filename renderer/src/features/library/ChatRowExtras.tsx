@@ -6,7 +6,7 @@ import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { useT } from '../../lib/i18n';
 import { openChatDialog, setSidebarSearch } from './library-ui';
-import { TagChips } from './SearchResults';
+import { TagChips } from './TagChips';
 
 /** Safe file name from a chat title. */
 export function fileNameOf(title: string, ext: string): string {

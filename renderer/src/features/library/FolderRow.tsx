@@ -33,7 +33,7 @@ export function FolderRow({ folder, depth }: { folder: Folder; depth: number }) 
     <div
       ref={ref}
       className={`chat-item folder-item${over ? ' drop-over' : ''}`}
-      style={{ paddingLeft: depth * 14 }}
+      style={{ paddingInlineStart: depth * 14 }}
       draggable={!renaming}
       data-testid="folder"
       data-folder-name={folder.name}

@@ -28,7 +28,7 @@ function ReportDialog({ report, onClose }: { report: ChatImportReport; onClose: 
       <ul className="import-report">
         {report.chats.map((c) => (
           <li key={c.index} className={c.status}>
-            <strong>{c.title || `#${c.index + 1}`}</strong> · {c.format} · {c.status === 'imported' ? t('library.importedMessages', { count: c.messages }) : c.status}
+            <strong>{c.title || `#${c.index + 1}`}</strong> · {t(`library.format.${c.format}`)} · {c.status === 'imported' ? t('library.importedMessages', { count: c.messages }) : t('library.skipped')}
             {c.skipped_messages > 0 && ` · ${t('library.skippedMessages', { count: c.skipped_messages })}`}
             {c.notes.length > 0 && (
               <ul className="muted small">

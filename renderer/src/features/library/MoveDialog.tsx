@@ -36,7 +36,7 @@ export function MoveDialog({ chat, onClose }: { chat: ChatListEntry; onClose: ()
     items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
   };
   return (
-    <Modal title={`${t('library.moveTo')}: ${chat.title}`} onClose={onClose}>
+    <Modal title={t('library.moveToNamed', { title: chat.title })} onClose={onClose}>
       <ul className="move-list" aria-label={t('library.folders')} onKeyDown={onKeyDown}>
         <li>
           <button type="button" className="menu-item" aria-current={chat.folder_id ? undefined : 'true'} onClick={() => pick(null)} autoFocus={!chat.folder_id}>
@@ -46,7 +46,7 @@ export function MoveDialog({ chat, onClose }: { chat: ChatListEntry; onClose: ()
         </li>
         {folderTree(folders).map(({ folder, depth }) => (
           <li key={folder.id}>
-            <button type="button" className="menu-item" style={{ paddingLeft: 10 + depth * 16 }} aria-current={chat.folder_id === folder.id ? 'true' : undefined} onClick={() => pick(folder.id)} autoFocus={chat.folder_id === folder.id}>
+            <button type="button" className="menu-item" style={{ paddingInlineStart: 10 + depth * 16 }} aria-current={chat.folder_id === folder.id ? 'true' : undefined} onClick={() => pick(folder.id)} autoFocus={chat.folder_id === folder.id}>
               <Icon name="folder" size={15} />
               {folder.name}
             </button>

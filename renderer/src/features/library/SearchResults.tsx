@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { libraryApi, type ChatSearchEntry } from '../../api/library';
 import { messageOf } from '../../components/Feedback';
 import { useT } from '../../lib/i18n';
+import { TagChips } from './TagChips';
 
 /** A snippet with its matched ranges in <mark>. */
 function Highlighted({ text, ranges }: { text: string; ranges: Array<[number, number]> }) {
@@ -16,21 +17,6 @@ function Highlighted({ text, ranges }: { text: string; ranges: Array<[number, nu
   }
   if (at < text.length) parts.push({ s: text.slice(at), on: false });
   return <>{parts.map((p, i) => (p.on ? <mark key={i}>{p.s}</mark> : <span key={i}>{p.s}</span>))}</>;
-}
-
-/** Tag chips; clicking one filters the sidebar by it. */
-export function TagChips({ tags, onPick }: { tags: string[]; onPick: (tag: string) => void }) {
-  const t = useT();
-  if (tags.length === 0) return null;
-  return (
-    <span className="tag-chips">
-      {tags.map((tag) => (
-        <button key={tag} type="button" className="tag-chip" onClick={() => onPick(tag)} title={t('library.filterTag', { name: tag })}>
-          #{tag}
-        </button>
-      ))}
-    </span>
-  );
 }
 
 /** Server-side search over every chat (titles and messages), shown in place of the chat list while the box has text. */

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { libraryApi } from '../../api/library';
 import { isMissing, messageOf } from '../../components/Feedback';
-import { formatDateTime } from '../../lib/dates';
+import { formatDateTime } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 import { Markdown } from '../../components/markdown/Markdown';
 
@@ -28,7 +28,7 @@ export default function SharedChatPage() {
       </header>
       {data.messages.map((m) => (
         <section key={m.id} className={`shared-message ${m.role}`} data-testid="shared-message">
-          <div className="shared-role muted small">{m.role === 'assistant' ? m.model || 'Assistant' : m.role === 'user' ? 'User' : 'System'}</div>
+          <div className="shared-role muted small">{m.role === 'assistant' ? m.model || t('library.roleAssistant') : m.role === 'user' ? t('library.roleUser') : t('library.roleSystem')}</div>
           <Markdown text={m.content} />
         </section>
       ))}

@@ -13,6 +13,9 @@ import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 import { AccessEditor } from '../../components/AccessEditor';
 
+/** How the content hint writes the variables (as typed in a prompt). */
+const VARIABLE_EXAMPLES = { clipboard: '{{CLIPBOARD}}', date: '{{CURRENT_DATE}}', time: '{{CURRENT_TIME}}', user: '{{USER_NAME}}', custom: '{{name}}' };
+
 /** The workspace prompts page: the library of `/commands`, with create, edit and delete. */
 export function PromptsList() {
   const t = useT();
@@ -78,13 +81,13 @@ function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () 
     onClose();
   });
   return (
-    <Modal title={prompt ? `${t('common.edit')}: ${prompt.command}` : t('prompts.new')} onClose={onClose} wide>
+    <Modal title={prompt ? t('common.editNamed', { name: prompt.command }) : t('prompts.new')} onClose={onClose} wide>
       <form className="col" onSubmit={onSubmit}>
         <div className="form-grid">
           <TextField label={t('prompts.command')} hint={t('prompts.commandHint')} value={command} onChange={(e) => setCommand(e.target.value)} required autoFocus />
           <TextField label={t('prompts.promptTitle')} value={title} onChange={(e) => setTitle(e.target.value)} required />
         </div>
-        <TextArea label={t('prompts.content')} hint={t('prompts.contentHint')} value={content} onChange={(e) => setContent(e.target.value)} rows={8} required />
+        <TextArea label={t('prompts.content')} hint={t('prompts.contentHint', VARIABLE_EXAMPLES)} value={content} onChange={(e) => setContent(e.target.value)} rows={8} required />
         <div className="field">
           <span className="field-label">{t('prompts.access')}</span>
           <AccessEditor name="prompt-access" value={access} onChange={setAccess} publicLabel={t('prompts.public')} privateLabel={t('prompts.private')} />

@@ -4,6 +4,7 @@ import { promptsApi, type Prompt } from '../../api/library';
 import { useUser } from '../../app/session';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { listKeyDown } from '../../hooks/list-keys';
 import { useT } from '../../lib/i18n';
 import { builtInValues, commandAt, fillPrompt, userVariables, usesClipboard } from './prompt-variables';
 
@@ -63,25 +64,7 @@ export function usePromptCommands({ text, setText, area }: { text: string; setTe
   };
 
   /** Call first in the box's key handler; true when the key was used by the list. */
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (matches.length === 0) return false;
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      setCursor((c) => (c + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
-      return true;
-    }
-    if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey) {
-      e.preventDefault();
-      choose(matches[Math.min(cursor, matches.length - 1)]!);
-      return true;
-    }
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      setTyped(null);
-      return true;
-    }
-    return false;
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => listKeyDown(e, { items: matches, cursor, setCursor, pick: choose, close: () => setTyped(null) });
 
   const ui: ReactNode = (
     <>

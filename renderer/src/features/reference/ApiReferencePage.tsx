@@ -9,6 +9,9 @@ import { useT } from '../../lib/i18n';
  * The API reference: /api/openapi.json rendered by Swagger UI, bundled with the app (no CDN) and
  * loaded only when this page opens. "Try it out" sends the signed-in session's token.
  */
+/** Where the raw OpenAPI document is served. */
+const OPENAPI_PATH = '/api/openapi.json';
+
 export default function ApiReferencePage() {
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
@@ -42,7 +45,9 @@ export default function ApiReferencePage() {
         <h1>{t('reference.title')}</h1>
       </div>
       <p className="muted">
-        {t('reference.intro')} <a href="/api/openapi.json">/api/openapi.json</a>
+        {t('reference.intro')} <a href="/api/openapi.json" dir="ltr">
+          {OPENAPI_PATH}
+        </a>
       </p>
       {error && <ErrorNotice error={error} />}
       {!loaded && !error && <Loading />}

@@ -6,6 +6,7 @@ import { desktopApi } from '../../api/desktop';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { TextField } from '../../components/Field';
 import { Logo } from '../../components/Logo';
+import { useT } from '../../lib/i18n';
 import { RecommendedModelSetup } from '../builtin/recommended-model-setup';
 import './setup.css';
 
@@ -19,6 +20,7 @@ const DEFAULT_COMPAT_URL = 'https://api.openai.com/v1';
  * download a built-in model. Each ends in a first chat; "Skip" goes to the app as it is.
  */
 export function SetupScreen() {
+  const t = useT();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const state = useQuery({ queryKey: ['desktop', 'setup'], queryFn: desktopApi.setup });
@@ -37,38 +39,38 @@ export function SetupScreen() {
       <main className="card setup-card col" data-testid="setup-screen" id="main">
         <div className="row" style={{ gap: 10 }}>
           <Logo size={32} />
-          <h1 className="setup-title">Set up Parley</h1>
+          <h1 className="setup-title">{t('setup.title')}</h1>
         </div>
-        <p className="muted">Parley needs a language model to chat with. Pick one way to get started; you can add more later in Admin settings → Connections.</p>
-        {state.isLoading && <Loading label="Looking for models on this machine…" />}
+        <p className="muted">{t('setup.intro')}</p>
+        {state.isLoading && <Loading label={t('setup.looking')} />}
         {state.isError && <ErrorNotice error={state.error} onRetry={() => void state.refetch()} />}
         {state.data && (
           <div className="col" style={{ gap: 12 }}>
-            <Option id="compat" title="Connect an OpenAI-compatible provider" summary="OpenAI, or any service with the same API. The key is kept in the system keychain." choice={choice} onChoose={setChoice}>
+            <Option id="compat" title={t('setup.compatTitle')} summary={t('setup.compatSummary')} choice={choice} onChoose={setChoice}>
               <CompatForm onDone={() => finish()} />
             </Option>
             <Option
               id="ollama"
-              title="Use Ollama on this computer"
-              summary={state.data.ollama.found ? `Found at ${state.data.ollama.url} with ${state.data.ollama.models} model${state.data.ollama.models === 1 ? '' : 's'}.` : `Not found at ${state.data.ollama.url}. Start Ollama, then look again.`}
+              title={t('setup.ollamaTitle')}
+              summary={state.data.ollama.found ? t('setup.ollamaFound', { url: state.data.ollama.url, count: state.data.ollama.models }) : t('setup.ollamaMissing', { url: state.data.ollama.url })}
               choice={choice}
               onChoose={setChoice}
             >
               <OllamaChoice url={state.data.ollama.url} found={state.data.ollama.found} onRetry={() => void state.refetch()} onDone={() => finish()} />
             </Option>
-            <Option id="builtin" title="Download a built-in model" summary="Runs inside Parley, offline once downloaded. Slower than a hosted model." choice={choice} onChoose={setChoice}>
+            <Option id="builtin" title={t('setup.builtinTitle')} summary={t('setup.builtinSummary')} choice={choice} onChoose={setChoice}>
               <RecommendedModelSetup onDone={() => finish()} />
             </Option>
           </div>
         )}
         {state.data?.secret_store === 'file' && (
           <p className="small muted" data-testid="setup-secret-file">
-            No system keychain answered on this computer: keys are kept in an encrypted file in Parley's data folder instead.
+            {t('setup.secretFile')}
           </p>
         )}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
           <button type="button" className="btn ghost" onClick={() => finish()}>
-            Skip for now
+            {t('setup.skip')}
           </button>
         </div>
       </main>
@@ -90,13 +92,14 @@ function Option(props: { id: Choice; title: string; summary: string; choice: Cho
 }
 
 function CompatForm({ onDone }: { onDone: () => void }) {
+  const t = useT();
   const [url, setUrl] = useState(DEFAULT_COMPAT_URL);
   const [key, setKey] = useState('');
   const save = useMutation({
     mutationFn: async () => {
       // Checked before saving, so a wrong address or key is said here, not in the first chat.
       const verified = await connectionsApi.verifyCompat(url.trim(), key.trim());
-      if (!verified.status) throw new Error('The provider did not answer with a model list; check the address and key.');
+      if (!verified.status) throw new Error(t('setup.noModelList'));
       await connectionsApi.setCompat({ COMPAT_API_BASE_URLS: [url.trim().replace(/\/+$/, '')], COMPAT_API_KEYS: [key.trim()], COMPAT_API_CONFIGS: {} });
     },
     onSuccess: onDone,
@@ -107,8 +110,8 @@ function CompatForm({ onDone }: { onDone: () => void }) {
   };
   return (
     <form className="col" style={{ gap: 10 }} onSubmit={submit} noValidate>
-      <TextField label="API address" value={url} onChange={(e) => setUrl(e.target.value)} required />
-      <TextField label="API key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} hint="Leave empty for a provider without keys." />
+      <TextField label={t('setup.apiAddress')} value={url} onChange={(e) => setUrl(e.target.value)} required />
+      <TextField label={t('setup.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} hint={t('setup.apiKeyHint')} />
       {save.isError && (
         <p role="alert" className="danger-text small">
           {messageOf(save.error)}
@@ -116,7 +119,7 @@ function CompatForm({ onDone }: { onDone: () => void }) {
       )}
       <div>
         <button type="submit" className="btn primary" disabled={save.isPending || url.trim() === ''}>
-          {save.isPending ? 'Connecting…' : 'Connect and start chatting'}
+          {save.isPending ? t('setup.connecting') : t('setup.connect')}
         </button>
       </div>
     </form>
@@ -124,6 +127,7 @@ function CompatForm({ onDone }: { onDone: () => void }) {
 }
 
 function OllamaChoice({ url, found, onRetry, onDone }: { url: string; found: boolean; onRetry: () => void; onDone: () => void }) {
+  const t = useT();
   const save = useMutation({
     mutationFn: () => connectionsApi.setLocal({ LOCAL_BASE_URLS: [url], LOCAL_API_CONFIGS: {} }),
     onSuccess: onDone,
@@ -138,11 +142,11 @@ function OllamaChoice({ url, found, onRetry, onDone }: { url: string; found: boo
       <div className="row" style={{ gap: 8 }}>
         {found ? (
           <button type="button" className="btn primary" disabled={save.isPending} onClick={() => save.mutate()}>
-            Use Ollama and start chatting
+            {t('setup.useOllama')}
           </button>
         ) : (
           <button type="button" className="btn" onClick={onRetry}>
-            Look again
+            {t('setup.lookAgain')}
           </button>
         )}
       </div>

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NavLink, useMatch, useNavigate } from 'react-router';
-import { CHAT_PAGE_SIZE } from '../../../../server/contracts/chats';
+import { CHAT_PAGE_SIZE } from '../../../../server/contracts/paging';
 import { chatsApi, type ChatListEntry } from '../../api/chats';
 import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';
@@ -188,7 +188,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
     <div
       className={`chat-item${active ? ' active' : ''}`}
       ref={ref}
-      style={depth > 0 ? { paddingLeft: depth * 14 } : undefined}
+      style={depth > 0 ? { paddingInlineStart: depth * 14 } : undefined}
       draggable={!renaming}
       data-testid="chat-row"
       onDragStart={(e) => {
@@ -214,7 +214,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
         />
       ) : (
         <NavLink to={`/c/${chat.id}`} title={chat.title} onDoubleClick={() => setRenaming(true)}>
-          {chat.pinned && <Icon name="pin" size={12} style={{ marginRight: 6, verticalAlign: -1 }} />}
+          {chat.pinned && <Icon name="pin" size={12} style={{ marginInlineEnd: 6, verticalAlign: -1 }} />}
           {chat.title || t('chat.untitled')}
         </NavLink>
       )}

@@ -1,21 +1,24 @@
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useUser } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
-import { ChatDialogs } from '../library/ChatDialogs';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
-import { SearchResults } from '../library/SearchResults';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
+
+// Loaded when first needed: search results while searching, the share/tags/move dialogs when one opens.
+const SearchResults = lazy(() => import('../library/SearchResults').then((m) => ({ default: m.SearchResults })));
+const ChatDialogs = lazy(() => import('../library/ChatDialogs').then((m) => ({ default: m.ChatDialogs })));
 
 /** The left column: brand, new chat, chat search and list, workspace/admin links, the user menu. */
 export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
   const t = useT();
   const user = useUser();
   const navigate = useNavigate();
-  const { search } = useLibraryUi();
+  const { search, dialog } = useLibraryUi();
   const setSearch = setSidebarSearch;
   return (
     <nav className="sidebar" aria-label={t('nav.mainMenu')}>
@@ -24,7 +27,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <Logo size={26} />
           {t('app.name')}
         </Link>
-        <button type="button" className="icon-btn desktop-only" onClick={onCollapse} aria-label={t('nav.toggleSidebar')} title={`${t('nav.toggleSidebar')} (Ctrl+Shift+S)`}>
+        <button type="button" className="icon-btn desktop-only" onClick={onCollapse} aria-label={t('nav.toggleSidebar')} title={t('common.withShortcut', { label: t('nav.toggleSidebar'), shortcut: t('common.kbd.toggleSidebar') })}>
           <Icon name="sidebar" />
         </button>
         <button type="button" className="icon-btn mobile-only" onClick={onClose} aria-label={t('common.close')}>
@@ -39,7 +42,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
             navigate('/');
             setTimeout(() => document.getElementById('chat-input')?.focus(), 50);
           }}
-          title={`${t('nav.newChat')} (Ctrl+Shift+O)`}
+          title={t('common.withShortcut', { label: t('nav.newChat'), shortcut: t('common.kbd.newChat') })}
         >
           <Icon name="plus" size={16} />
           {t('nav.newChat')}
@@ -50,9 +53,19 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
         </div>
       </div>
       <div className="sidebar-list">
-        {search.trim() ? <SearchResults text={search} onTag={(tag) => setSearch(`tag:${tag}`)} /> : <ChatList search="" />}
+        {search.trim() ? (
+          <Suspense fallback={null}>
+            <SearchResults text={search} onTag={(tag) => setSearch(`tag:${tag}`)} />
+          </Suspense>
+        ) : (
+          <ChatList search="" />
+        )}
         <LibraryActions />
-        <ChatDialogs />
+        {dialog && (
+          <Suspense fallback={null}>
+            <ChatDialogs />
+          </Suspense>
+        )}
       </div>
       <div className="sidebar-foot">
         <NavLink to="/workspace" className="nav-link">

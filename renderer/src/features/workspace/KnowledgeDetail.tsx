@@ -9,6 +9,7 @@ import { Switch } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
 import { onLiveEvent } from '../../hooks/use-realtime';
+import { formatPercent } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 import { FilePreview } from './FilePreview';
 import { KnowledgeSettings } from './KnowledgeSettings';
@@ -85,7 +86,7 @@ export function KnowledgeDetail() {
         .upload(file, (progress) => set({ progress }))
         .then(async (res) => {
           const saved = Array.isArray(res) ? res[0] : undefined;
-          if (!saved) throw new Error('The service returned no file.');
+          if (!saved) throw new Error(t('chat.uploadNoFile'));
           // The answer is the base with its file list: shown at once; a re-read follows soon
           // (answers of parallel adds may arrive out of order).
           qc.setQueryData(['knowledge', id], await knowledgeApi.addFile(id, saved.id));
@@ -184,7 +185,7 @@ export function KnowledgeDetail() {
                   <span style={{ width: `${p.progress * 100}%` }} />
                 </div>
               )}
-              <button type="button" className="icon-btn small" onClick={() => setPending((list) => list.filter((x) => x.key !== p.key))} aria-label={`${t('common.remove')}: ${p.name}`}>
+              <button type="button" className="icon-btn small" onClick={() => setPending((list) => list.filter((x) => x.key !== p.key))} aria-label={t('common.removeNamed', { name: p.name })}>
                 <Icon name="x" size={14} />
               </button>
             </div>
@@ -196,7 +197,7 @@ export function KnowledgeDetail() {
                 {f.name}
               </button>
               <FileStatus file={f} progress={progress[f.id]} />
-              <button type="button" className="icon-btn small" onClick={() => void removeFile(f)} aria-label={`${t('common.remove')}: ${f.name}`}>
+              <button type="button" className="icon-btn small" onClick={() => void removeFile(f)} aria-label={t('common.removeNamed', { name: f.name })}>
                 <Icon name="trash" size={14} />
               </button>
             </div>
@@ -233,7 +234,7 @@ export function KnowledgeDetail() {
         {graph.data && graph.data.status !== 'disabled' && (
           <div className="col" style={{ gap: 4 }} data-testid="graph-status">
             <div className="small muted" role="status">
-              {t(`workspace.graphStatus.${graph.data.status}`)} · {Math.round(graph.data.progress)}% · {t('workspace.graphCounts', { entities: graph.data.entities, relations: graph.data.relations })}
+              {t(`workspace.graphStatus.${graph.data.status}`)} · {formatPercent(graph.data.progress / 100)} · {t('workspace.graphCounts', { entities: graph.data.entities, relations: graph.data.relations })}
             </div>
             {graph.data.status === 'building' && (
               <div className="progress" role="progressbar" aria-label={t('workspace.graph')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(graph.data.progress)}>
@@ -265,18 +266,18 @@ export function KnowledgeDetail() {
 
 function FileStatus({ file, progress }: { file: KnowledgeFile; progress?: number }) {
   const t = useT();
-  if (file.status === 'completed') return <span className="badge success">{file.status}</span>;
+  if (file.status === 'completed') return <span className="badge success">{t('workspace.fileStatus.completed')}</span>;
   if (file.status === 'failed')
     return (
       <span className="badge danger" title={file.error ?? ''}>
-        {t('workspace.fileFailed', { reason: file.error ?? file.status })}
+        {t('workspace.fileFailed', { reason: file.error ?? t('workspace.fileStatus.failed') })}
       </span>
     );
   return (
     <span className="badge warning">
       <span className="spinner" aria-hidden="true" style={{ width: 10, height: 10, borderWidth: 2 }} />
-      {file.status}
-      {typeof progress === 'number' ? ` ${Math.round(progress * 100)}%` : ''}
+      {t(`workspace.fileStatus.${file.status}`)}
+      {typeof progress === 'number' ? ` ${formatPercent(progress)}` : ''}
     </span>
   );
 }

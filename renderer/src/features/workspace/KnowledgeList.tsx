@@ -7,7 +7,7 @@ import { TextArea, TextField } from '../../components/Field';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { ResourceCard, ResourceIcon, ResourceList, ResourceTitle } from '../../components/ResourceList';
-import { formatDate } from '../../lib/dates';
+import { formatDate } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 
 /** Knowledge bases as cards, and a dialog to create one. */

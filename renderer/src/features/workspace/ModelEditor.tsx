@@ -11,9 +11,16 @@ import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
 import { useFormSubmit } from '../../hooks/use-form-submit';
-import { useT } from '../../lib/i18n';
+import { useT, type StringKey } from '../../lib/i18n';
 
 const CAPABILITIES: ModelCapability[] = ['vision', 'file_upload', 'web_search', 'image_generation', 'code_interpreter', 'citations', 'status_updates', 'usage'];
+/** The sampling parameters the editor offers, with their label and input step. */
+const NUMBER_PARAMS: Array<[string, StringKey, number]> = [
+  ['temperature', 'workspace.temperature', 0.1],
+  ['top_p', 'workspace.topP', 0.05],
+  ['max_tokens', 'workspace.maxTokens', 1],
+  ['seed', 'workspace.seed', 1],
+];
 const ID_PATTERN = /^[A-Za-z0-9][\w.\-/:]*$/;
 
 function emptyForm(): ModelForm {
@@ -61,12 +68,13 @@ export function ModelEditor() {
   const idError = !editId && form.id && !ID_PATTERN.test(form.id) ? t('workspace.modelIdHint') : null;
   const numberParam = (key: string, label: string, step: number) => (
     <TextField
+      key={key}
       label={label}
       type="number"
       step={step}
       value={typeof form.params[key] === 'number' ? String(form.params[key]) : ''}
       onChange={(e) => setParam(key, e.target.value === '' ? undefined : Number(e.target.value))}
-      placeholder="default"
+      placeholder={t('workspace.paramDefault')}
     />
   );
 
@@ -108,15 +116,12 @@ export function ModelEditor() {
           </SelectField>
         </div>
         <TextField label={t('common.description')} value={meta.description ?? ''} onChange={(e) => setMeta({ description: e.target.value })} />
-        <TextArea label={t('workspace.systemPrompt')} value={form.params.system ?? ''} onChange={(e) => setParam('system', e.target.value)} rows={6} placeholder="You are a helpful assistant…" />
+        <TextArea label={t('workspace.systemPrompt')} value={form.params.system ?? ''} onChange={(e) => setParam('system', e.target.value)} rows={6} placeholder={t('workspace.systemPromptPlaceholder')} />
       </section>
       <section className="card col">
         <h3>{t('workspace.params')}</h3>
         <div className="form-grid">
-          {numberParam('temperature', t('workspace.temperature'), 0.1)}
-          {numberParam('top_p', t('workspace.topP'), 0.05)}
-          {numberParam('max_tokens', t('workspace.maxTokens'), 1)}
-          {numberParam('seed', t('workspace.seed'), 1)}
+          {NUMBER_PARAMS.map(([param, label, step]) => numberParam(param, t(label), step))}
         </div>
       </section>
       <section className="card col">
@@ -158,7 +163,7 @@ export function ModelEditor() {
             const on = meta.capabilities?.[c] === true;
             return (
               <button key={c} type="button" className="chip-toggle" aria-pressed={on} onClick={() => setMeta({ capabilities: { ...meta.capabilities, [c]: !on } })}>
-                {c.replace(/_/g, ' ')}
+                {t(`workspace.capability.${c}`)}
               </button>
             );
           })}

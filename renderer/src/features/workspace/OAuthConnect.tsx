@@ -3,13 +3,15 @@ import { useState } from 'react';
 import { toolsApi } from '../../api/tools';
 import { messageOf } from '../../components/Feedback';
 import { useToast } from '../../components/Toasts';
+import { useT } from '../../lib/i18n';
 
 /** Connects the signed-in user to an OAuth 2.1 MCP server: opens its authorization page, then watches for the grant. */
 export function OAuthConnect({ serverId, authenticated }: { serverId: string; authenticated: boolean }) {
+  const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
-  if (authenticated) return <span className="badge success">OAuth ✓</span>;
+  if (authenticated) return <span className="badge success">{t('workspace.oauthConnected')}</span>;
   const connect = async () => {
     setBusy(true);
     try {
@@ -20,7 +22,7 @@ export function OAuthConnect({ serverId, authenticated }: { serverId: string; au
         for (let i = 0; i < 60; i++) {
           await new Promise((r) => setTimeout(r, 2000));
           const list = await toolsApi.list();
-          if (list.find((t) => t.id === `server:mcp:${serverId}`)?.authenticated) break;
+          if (list.find((tool) => tool.id === `server:mcp:${serverId}`)?.authenticated) break;
         }
       }
       await qc.invalidateQueries({ queryKey: ['tools'] });
@@ -33,7 +35,7 @@ export function OAuthConnect({ serverId, authenticated }: { serverId: string; au
   return (
     <button type="button" className="btn small" onClick={() => void connect()} disabled={busy}>
       {busy && <span className="spinner" aria-hidden="true" />}
-      Connect (OAuth)
+      {t('workspace.oauthConnect')}
     </button>
   );
 }

@@ -1,9 +1,30 @@
-import type { KnowledgeDetail } from '../../api/knowledge';
+import type { AnalysisLanguage, KnowledgeDetail } from '../../api/knowledge';
+import { formatLanguageName, formatPercent } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 
-/** A language's name as the UI shows it ("german" → "German"). */
-export function languageName(language: string): string {
-  return language.charAt(0).toUpperCase() + language.slice(1);
+/** ISO codes of the analysis languages, so their names show in the UI's language. */
+const CODES: Record<AnalysisLanguage, string> = {
+  english: 'en',
+  german: 'de',
+  french: 'fr',
+  spanish: 'es',
+  italian: 'it',
+  portuguese: 'pt',
+  dutch: 'nl',
+  swedish: 'sv',
+  norwegian: 'no',
+  danish: 'da',
+  finnish: 'fi',
+  turkish: 'tr',
+  russian: 'ru',
+  ukrainian: 'uk',
+  chinese: 'zh',
+  japanese: 'ja',
+};
+
+/** An analysis language's name in the UI's language ("german" → "German", "Deutsch"). */
+export function languageName(language: AnalysisLanguage): string {
+  return formatLanguageName(CODES[language]);
 }
 
 /** The language a base is analysed in and, while a language change re-indexes it, how far that got. */
@@ -18,10 +39,11 @@ export function ReindexProgress({ base }: { base: Pick<KnowledgeDetail, 'languag
     );
   }
   const percent = Math.round(base.reindexing * 100);
+  const shown = formatPercent(base.reindexing);
   return (
     <div className="col" style={{ gap: 4 }} data-testid="knowledge-reindexing">
       <div className="small muted" role="status">
-        {t('knowledge.reindexing', { language, percent })}
+        {t('knowledge.reindexing', { language, percent: shown })}
       </div>
       <div className="progress" role="progressbar" aria-label={t('knowledge.reindexingLabel')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
         <span style={{ width: `${percent}%` }} />

@@ -26,10 +26,10 @@ class Tools:
 `;
 
 /** Quick checks before the service validates the code for real. */
-function localProblems(code: string): string[] {
+function localProblems(code: string, t: (key: 'workspace.codeEmpty' | 'workspace.codeMixedIndent') => string): string[] {
   const out: string[] = [];
-  if (!code.trim()) out.push('The code is empty.');
-  if (/\t/.test(code) && / {4}/.test(code)) out.push('Tabs and spaces are mixed in the indentation.');
+  if (!code.trim()) out.push(t('workspace.codeEmpty'));
+  if (/\t/.test(code) && / {4}/.test(code)) out.push(t('workspace.codeMixedIndent'));
   return out;
 }
 
@@ -66,7 +66,7 @@ export function ToolEditor() {
   const isPython = type !== 'openapi' && type !== 'api';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const local = isPython ? localProblems(code) : /^https?:\/\/.+/.test(url.trim()) ? [] : ['Enter the http(s) URL of the OpenAPI document.'];
+    const local = isPython ? localProblems(code, t) : /^https?:\/\/.+/.test(url.trim()) ? [] : [t('workspace.openApiUrlMissing')];
     setProblems(local);
     if (local.length) return;
     setBusy(true);
@@ -103,13 +103,13 @@ export function ToolEditor() {
           </div>
         ) : (
           <div className="form-grid">
-            <TextField label={t('workspace.openapiUrl')} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://api.example.com/openapi.json" required />
-            <TextField label={t('admin.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+            <TextField label={t('workspace.openapiUrl')} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={t('workspace.openApiUrlPlaceholder')} required />
+            <TextField label={t('workspace.apiKey')} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
           </div>
         )}
         {problems.length > 0 && (
           <div className="notice error" role="alert" aria-label={t('workspace.validation')}>
-            <ul style={{ margin: 0, paddingLeft: 18 }}>
+            <ul style={{ margin: 0, paddingInlineStart: 18 }}>
               {problems.map((p, i) => (
                 <li key={i} className="mono small" style={{ whiteSpace: 'pre-wrap' }}>
                   {p}

@@ -9,6 +9,8 @@ import { useToast } from '../../components/Toasts';
 import { useT } from '../../lib/i18n';
 import { OAuthConnect } from './OAuthConnect';
 
+const toolEditPath = (id: string) => `/workspace/tools/edit/${encodeURIComponent(id)}`;
+
 /** Tools: Python and OpenAPI tools, and MCP servers' tool entries. */
 export function ToolsList() {
   const t = useT();
@@ -40,14 +42,14 @@ export function ToolsList() {
         {(tool) => {
           const mcp = tool.id.startsWith('server:');
           const editable = admin && !mcp;
-          const editPath = `/workspace/tools/edit/${encodeURIComponent(tool.id)}`;
+          const editPath = toolEditPath(tool.id);
           return (
             <ResourceCard
               icon={<ResourceIcon name={mcp ? 'server' : 'wrench'} />}
               title={<ResourceTitle to={editable ? editPath : undefined}>{tool.name}</ResourceTitle>}
               meta={
                 <div className="row gap-s">
-                  <span className="badge">{tool.type}</span>
+                  <span className="badge">{t(`common.toolType.${tool.type}`)}</span>
                   {tool.enabled === false && <span className="badge">{t('common.disabled')}</span>}
                   {mcp && tool.authenticated !== undefined && <OAuthConnect serverId={tool.id.replace(/^server:mcp:/, '')} authenticated={tool.authenticated} />}
                 </div>

@@ -1,5 +1,5 @@
 import { Icon } from '../../../components/Icon';
-import { formatBytes } from '../../../lib/dates';
+import { formatBytes, formatPercent } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import type { FileRef } from '../store';
 import type { Upload } from './use-uploads';
@@ -16,7 +16,7 @@ export function Attachments({ uploads, knowledge, onRemoveUpload, onRemoveKnowle
           <span className="truncate">{u.name}</span>
           {!u.id && !u.error && (
             <span className="chip-progress" role="progressbar" aria-label={u.name} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(u.progress * 100)}>
-              {Math.round(u.progress * 100)}%
+              {formatPercent(u.progress)}
             </span>
           )}
           <button type="button" className="chip-x" onClick={() => onRemoveUpload(u)} aria-label={t('chat.removeAttachment', { name: u.name })}>

@@ -126,6 +126,7 @@ export function Composer({
         id="chat-input"
         area={area}
         className="composer-input"
+        dir="auto"
         placeholder={t('chat.placeholder')}
         aria-label={t('chat.placeholder')}
         value={text}

@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent, type RefObject } from 'react';
 import type { PickableModel } from '../../../api/models';
 import { Icon } from '../../../components/Icon';
+import { listKeyDown } from '../../../hooks/list-keys';
 import { useT } from '../../../lib/i18n';
 
 /** The `@word` being typed right before the caret, if any. */
@@ -40,23 +41,7 @@ export function useMentions({ models, setText, area }: { models: PickableModel[]
 
   /** Handles the list's keys; true when the key was used. */
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (mentionable.length > 0) {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        setCursor((c) => (c + (e.key === 'ArrowDown' ? 1 : mentionable.length - 1)) % mentionable.length);
-        return true;
-      }
-      if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey) {
-        e.preventDefault();
-        choose(mentionable[Math.min(cursor, mentionable.length - 1)]!);
-        return true;
-      }
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        setTyping(null);
-        return true;
-      }
-    }
+    if (listKeyDown(e, { items: mentionable, cursor, setCursor, pick: choose, close: () => setTyping(null) })) return true;
     if (e.key === 'Backspace' && mention && (e.currentTarget.selectionStart ?? 0) === 0 && (e.currentTarget.selectionEnd ?? 0) === 0) setMention(null);
     return false;
   };

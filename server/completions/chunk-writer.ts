@@ -1,0 +1,204 @@
+import type { ServerResponse } from 'node:http';
+import type { CompletionSource, CompletionStatus, CompletionUsage } from '../contracts/completions';
+import type { MessageToolStep } from '../contracts/chats';
+import type { ToolCall } from '../providers';
+import type { PipelineEvent } from './pipeline-types';
+
+/** Identity fields shared by every chunk of one completion. */
+export interface ChunkIdentity {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/**
+ * Which fields beyond OpenAI's a stream carries:
+ * - `parley` (`/api/chat/completions`): `sources`, `status` and `tool_step` frames of their own,
+ *   the saved chat and message ids on the last frame, errors as `provider_error`;
+ * - `openai` (`/v1/chat/completions`): OpenAI's chunks only (tool calls, a usage chunk), errors as
+ *   `api_error`, plus `sources` on the first chunk when the model's knowledge was used.
+ */
+export type ChunkExtensions = 'parley' | 'openai';
+
+/** Where an answer was saved, named on the last frame (`parley` only). */
+export type SavedIds = Record<string, string | undefined>;
+
+const EVENT_STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+
+/**
+ * Writes a completion as Server-Sent Events in OpenAI's `chat.completion.chunk` format, for both
+ * APIs (see `ChunkExtensions`). Each text frame carries only its new fragment (the frame's fixed
+ * parts are pre-encoded once), frames written in the same turn of the event loop leave in one
+ * write (one HTTP chunk, one packet: every network read of the provider that turn, not one write
+ * per read), and a slow client's backpressure is awaited so it reaches the provider instead of
+ * piling up in memory.
+ */
+export class ChunkWriter {
+  private started = false;
+  private sentRole = false;
+  /** Frames written this turn of the event loop, sent together once its I/O is done. */
+  private pending = '';
+  private scheduled = false;
+  /** Set while the client is not keeping up; writers wait on it. */
+  private blocked: Promise<void> | undefined;
+  private readonly head: string;
+  private readonly contentPrefix: string;
+  private readonly contentPrefixWithRole: string;
+  private readonly contentSuffix = '},"finish_reason":null}]}\n\n';
+
+  constructor(
+    private readonly res: ServerResponse,
+    identity: ChunkIdentity,
+    private readonly extensions: ChunkExtensions,
+  ) {
+    this.head = `{"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${JSON.stringify(identity.created)},"model":${JSON.stringify(identity.model)}`;
+    this.contentPrefix = `data: ${this.head},"choices":[{"index":0,"delta":{"content":`;
+    this.contentPrefixWithRole = `data: ${this.head},"choices":[{"index":0,"delta":{"role":"assistant","content":`;
+  }
+
+  /** True once the status line and headers went out (errors can no longer be HTTP statuses). */
+  get hasStarted(): boolean {
+    return this.started;
+  }
+
+  /** True when the client is gone. */
+  get isClosed(): boolean {
+    return this.res.destroyed || this.res.writableEnded;
+  }
+
+  private start(): void {
+    this.started = true;
+    this.res.writeHead(200, EVENT_STREAM_HEADERS);
+  }
+
+  /** Queues frames; frames queued in the same loop turn leave in one write. Resolves late only under backpressure. */
+  private write(frames: string): void | Promise<void> {
+    if (this.isClosed) return;
+    if (!this.started) this.start();
+    this.pending += frames;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
+    return this.blocked;
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const data = this.pending;
+    this.pending = '';
+    if (!data || this.isClosed) return;
+    // As bytes: a string would be measured (a scan) for its chunk header, then encoded (another).
+    if (this.res.write(Buffer.from(data)) || this.blocked) return;
+    this.blocked = new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        this.blocked = undefined;
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  };
+
+  /** A frame: the identity, then `choices`, then the other fields, in that order. */
+  private frame(fields: Record<string, unknown>, choices: unknown[] = []): void | Promise<void> {
+    const body = JSON.stringify({ choices, ...fields });
+    return this.write(`data: ${this.head},${body.slice(1)}\n\n`);
+  }
+
+  /** A frame whose one choice carries `delta` (with the assistant role on the first), then `fields`. */
+  private delta(delta: Record<string, unknown>, fields: Record<string, unknown> = {}): void | Promise<void> {
+    const withRole = this.sentRole ? delta : { role: 'assistant', ...delta };
+    this.sentRole = true;
+    return this.frame(fields, [{ index: 0, delta: withRole, finish_reason: null }]);
+  }
+
+  /** A text fragment. */
+  content(text: string): void | Promise<void> {
+    return this.literals([JSON.stringify(text)]);
+  }
+
+  /**
+   * Text fragments given as JSON string literals (quotes included, safe to copy): each becomes
+   * a text frame with the literal copied as it is, the same frame `content` writes for its text.
+   */
+  literals(literals: readonly string[]): void | Promise<void> {
+    if (this.isClosed) return;
+    let frames = '';
+    for (const literal of literals) {
+      frames += (this.sentRole ? this.contentPrefix : this.contentPrefixWithRole) + literal + this.contentSuffix;
+      this.sentRole = true;
+    }
+    return this.write(frames);
+  }
+
+  /** The sources the model's knowledge contributed: a frame of their own (`parley`), or on an empty first chunk (`openai`). */
+  sources(sources: CompletionSource[]): void | Promise<void> {
+    return this.extensions === 'parley' ? this.frame({ sources }) : this.delta({ content: '' }, { sources });
+  }
+
+  /** A status line while the answer is prepared (`parley` only). */
+  status(status: CompletionStatus): void | Promise<void> {
+    return this.extensions === 'parley' ? this.frame({ status }) : undefined;
+  }
+
+  /** A tool call that just finished (`parley` only). */
+  toolStep(step: MessageToolStep): void | Promise<void> {
+    return this.extensions === 'parley' ? this.frame({ tool_step: step }) : undefined;
+  }
+
+  /** Calls of the caller's own functions (`openai` only: the Parley UI runs its tools itself). */
+  toolCalls(calls: ToolCall[]): void | Promise<void> {
+    if (this.extensions !== 'openai') return undefined;
+    return this.delta({ tool_calls: calls.map((call, index) => ({ index, id: call.id, type: 'function', function: call.function })) });
+  }
+
+  /** Writes one pipeline event. */
+  event(event: PipelineEvent): void | Promise<void> {
+    switch (event.type) {
+      case 'content':
+        return this.content(event.text);
+      case 'literals':
+        return this.literals(event.literals);
+      case 'sources':
+        return this.sources(event.sources);
+      case 'status':
+        return this.status(event.status);
+      case 'tool_step':
+        return this.toolStep(event.step);
+      case 'tool_calls':
+        return this.toolCalls(event.calls);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * The last frames: why the answer ended, with usage when known. `parley` puts usage and the
+   * saved ids on the finish frame; `openai` sends a usage chunk (empty `choices`) after it.
+   */
+  async finish(reason: string | null, usage: CompletionUsage | undefined, saved: SavedIds = {}): Promise<void> {
+    const finished = [{ index: 0, delta: {}, finish_reason: reason }];
+    if (this.extensions === 'parley') return this.frame({ ...(usage ? { usage } : {}), ...saved }, finished);
+    if (!this.sentRole) await this.delta({ content: '' });
+    await this.frame({}, finished);
+    if (usage) await this.frame({ usage });
+  }
+
+  /** A failure after the stream began, which clients show (OpenAI clients raise it as an API error); the stream ends after it. */
+  error(message: string, saved: SavedIds = {}): void | Promise<void> {
+    if (this.extensions === 'openai') return this.frame({ error: { message, type: 'api_error', code: 'provider_failed' } });
+    return this.frame({ error: { message, type: 'provider_error', code: 'PROVIDER_FAILED' }, ...saved }, [{ index: 0, delta: {}, finish_reason: 'error' }]);
+  }
+
+  /** `data: [DONE]` and the end of the response (with any frames still queued). */
+  end(): void {
+    if (this.isClosed) return;
+    if (!this.started) this.start();
+    const data = this.pending;
+    this.pending = '';
+    this.res.end(`${data}data: [DONE]\n\n`);
+  }
+}
