@@ -1,0 +1,110 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeSpeech } from '../fixtures/fake-speech';
+import type { TestUser } from '../helpers/builders';
+import type { TestServer } from '../helpers/server';
+import { expect, signIn, snap, test } from './fixtures';
+
+/** Chromium's fake microphone plays this recording (espeak-ng: "Hello Parley, please summarize the meeting notes."), looped. */
+const SPEECH = path.resolve(import.meta.dirname, '../fixtures/audio/hello.wav');
+
+test.use({
+  launchOptions: {
+    executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${SPEECH}`],
+  },
+  permissions: ['microphone'],
+});
+
+let openai: FakeOpenAI;
+test.beforeEach(async () => {
+  openai = await startFakeOpenAI({ models: ['fake-gpt'] });
+});
+test.afterEach(async () => {
+  await openai.close();
+});
+
+async function ready(page: Page, server: TestServer, admin: TestUser, language?: string) {
+  await server.as(admin.token).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
+  if (language) await server.as(admin.token).post('/api/v1/users/user/settings/update', { language });
+  await signIn(page, admin.email, admin.password);
+  await expect(page.getByTestId('mic-button')).toBeVisible();
+}
+
+test('the microphone: speaking lands the provider’s transcription in the message box', async ({ page, server, admin }) => {
+  const speech = await startFakeSpeech({ key: 'sk-speech', text: 'Please summarize the meeting notes.' });
+  try {
+    await server.as(admin.token).post('/api/v1/audio/config/update', { stt: { ENGINE: 'openai', OPENAI_API_BASE_URL: speech.url, OPENAI_API_KEY: 'sk-speech', MODEL: 'whisper-1' } });
+    await ready(page, server, admin);
+    const input = page.getByLabel('Send a message');
+    await input.fill('Note: ');
+    const mic = page.getByRole('button', { name: 'Speak instead of typing' });
+    await mic.click();
+    const stop = page.getByRole('button', { name: 'Stop and transcribe' });
+    await expect(stop).toBeVisible();
+    const meter = page.getByRole('meter', { name: 'Microphone level' });
+    await expect(meter).toBeVisible();
+    // The fake microphone speaks: the meter moves.
+    await expect.poll(async () => Number(await meter.getAttribute('aria-valuenow')), { timeout: 5_000 }).toBeGreaterThan(0);
+    await snap(page, 'voice-mic-listening');
+    await page.waitForTimeout(1500);
+    await stop.click();
+    await expect(input).toHaveValue('Note: Please summarize the meeting notes.');
+    await expect(input).toBeFocused();
+    const sent = speech.requests.find((r) => r.path === '/audio/transcriptions');
+    expect(sent?.authorization).toBe('Bearer sk-speech');
+    expect(sent?.fields.model).toBe('whisper-1');
+    // 16 kHz mono 16-bit WAV, about as long as the person spoke (≥ 1 s).
+    expect(sent?.file?.bytes.subarray(0, 4).toString()).toBe('RIFF');
+    expect(sent?.file?.bytes.readUInt32LE(24)).toBe(16_000);
+    expect(sent?.file?.bytes.length ?? 0).toBeGreaterThan(32_000);
+    await snap(page, 'voice-mic-transcribed');
+
+    // The keyboard shortcut starts and stops too.
+    await input.fill('');
+    await page.keyboard.press('Control+Shift+M');
+    await expect(stop).toBeVisible();
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Control+Shift+M');
+    await expect(input).toHaveValue('Please summarize the meeting notes.');
+  } finally {
+    await speech.close();
+  }
+});
+
+test('the microphone says why it cannot work when no engine is set up (English and German)', async ({ page, server, admin }) => {
+  await server.as(admin.token).post('/api/v1/audio/config/update', { stt: { ENGINE: 'local' } });
+  await ready(page, server, admin);
+  await page.getByRole('button', { name: 'Speak instead of typing' }).click();
+  await expect(page.getByTestId('mic-problem')).toHaveText(/No speech-to-text model is installed/);
+  await snap(page, 'voice-mic-no-model');
+  await server.as(admin.token).post('/api/v1/users/user/settings/update', { language: 'de' });
+  await page.reload();
+  await page.getByRole('button', { name: 'Sprechen statt tippen' }).click();
+  await expect(page.getByTestId('mic-problem')).toHaveText(/Es ist kein Spracherkennungsmodell installiert/);
+  await snap(page, 'voice-mic-no-model-de');
+});
+
+test('Admin → Audio configures both engines and keeps the provider key masked', async ({ page, server, admin }) => {
+  await ready(page, server, admin);
+  await page.goto('/admin/audio');
+  await expect(page.getByRole('heading', { name: 'Speech-to-text' })).toBeVisible();
+  await page.getByTestId('stt-engine').selectOption('openai');
+  await page.getByLabel('Provider URL').first().fill('http://127.0.0.1:9/v1');
+  await page.getByLabel('API key').first().fill('sk-secret-key');
+  await page.getByTestId('tts-engine').selectOption('local');
+  await snap(page, 'voice-admin-audio');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(async () => (await server.as(admin.token).get('/api/v1/audio/config')).body?.stt?.ENGINE).toBe('openai');
+  const config = (await server.as(admin.token).get('/api/v1/audio/config')).body;
+  expect(config.tts.ENGINE).toBe('local');
+  expect(config.stt.OPENAI_API_KEY).not.toContain('secret-key');
+  await page.reload();
+  await expect(page.getByTestId('stt-engine')).toHaveValue('openai');
+
+  await server.as(admin.token).post('/api/v1/users/user/settings/update', { language: 'de' });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Spracherkennung' })).toBeVisible();
+  await snap(page, 'voice-admin-audio-de');
+});
