@@ -108,3 +108,63 @@ test('Admin → Audio configures both engines and keeps the provider key masked'
   await expect(page.getByRole('heading', { name: 'Spracherkennung' })).toBeVisible();
   await snap(page, 'voice-admin-audio-de');
 });
+
+test('send at once after dictation, and the browser’s own recognition as an opt-in (account settings, English and German)', async ({ page, server, admin }) => {
+  const speech = await startFakeSpeech({ text: 'What is on the agenda today?' });
+  // The browser's recognition, scripted: it hears one sentence, whatever the microphone says.
+  await page.addInitScript(() => {
+    class FakeRecognition {
+      lang = '';
+      continuous = false;
+      interimResults = false;
+      onresult: ((e: unknown) => void) | null = null;
+      onerror: ((e: unknown) => void) | null = null;
+      onend: (() => void) | null = null;
+      start() {
+        (globalThis as { recognitionLang?: string }).recognitionLang = this.lang;
+      }
+      stop() {
+        const result = Object.assign([{ transcript: 'Guten Morgen zusammen' }], { isFinal: true });
+        setTimeout(() => {
+          this.onresult?.({ resultIndex: 0, results: [result] });
+          this.onend?.();
+        }, 50);
+      }
+      abort() {
+        this.onend?.();
+      }
+    }
+    Object.assign(globalThis, { SpeechRecognition: FakeRecognition, webkitSpeechRecognition: FakeRecognition });
+  });
+  try {
+    await server.as(admin.token).post('/api/v1/audio/config/update', { stt: { ENGINE: 'openai', OPENAI_API_BASE_URL: speech.url, OPENAI_API_KEY: '' } });
+    await ready(page, server, admin);
+    await page.goto('/account');
+    await page.getByRole('switch', { name: /Send the message as soon as the dictation is transcribed/ }).check();
+    await snap(page, 'voice-account-settings');
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Speak instead of typing' }).click();
+    await page.waitForTimeout(800);
+    await page.getByRole('button', { name: 'Stop and transcribe' }).click();
+    // Sent at once: the question is in the conversation and the box is empty again.
+    await expect(page.getByTestId('message-user').last()).toContainText('What is on the agenda today?');
+    await expect(page.getByLabel('Send a message')).toHaveValue('');
+
+    await server.as(admin.token).post('/api/v1/users/user/settings/update', { language: 'de' });
+    await page.goto('/account');
+    const browserSwitch = page.getByRole('switch', { name: /Spracherkennung dieses Browsers verwenden/ });
+    await browserSwitch.check();
+    await page.getByRole('switch', { name: /Nachricht senden, sobald/ }).uncheck();
+    await snap(page, 'voice-account-settings-de');
+    const before = speech.requests.length;
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Sprechen statt tippen' }).click();
+    await page.getByRole('button', { name: 'Beenden und transkribieren' }).click();
+    await expect(page.getByRole('textbox', { name: 'Nachricht senden' })).toHaveValue('Guten Morgen zusammen');
+    expect(await page.evaluate(() => (globalThis as { recognitionLang?: string }).recognitionLang)).toBe('de');
+    // The browser did the work: the service's provider heard nothing more.
+    expect(speech.requests.length).toBe(before);
+  } finally {
+    await speech.close();
+  }
+});

@@ -3,8 +3,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { audioApi } from '../../api/audio';
 import { Icon } from '../../components/Icon';
 import { useT, type StringKey } from '../../lib/i18n';
+import { useSettings } from '../../app/settings';
 import type { ComposerFeatureProps } from '../chat/composer/features';
-import { MicError, startRecording, type Recording } from './wav-recorder';
+import { browserRecognitionAvailable, startBrowserDictation } from './browser-recognition';
+import { voiceChoicesOf } from './voice-settings';
+import { MicError, startRecording } from './wav-recorder';
 
 type State = 'idle' | 'starting' | 'listening' | 'transcribing';
 
@@ -18,25 +21,36 @@ const PROBLEMS: Record<string, StringKey> = {
   unsupported: 'chat.micUnsupported',
   'no-engine': 'chat.micNoEngine',
   'no-model': 'chat.micNoModel',
+  'browser-failed': 'chat.micBrowserFailed',
 };
+
+/** A running dictation: its loudness for the meter, and stop → the words. */
+interface Capture {
+  level(): number;
+  stop(): Promise<string>;
+  cancel(): void;
+}
 
 /**
  * The composer's microphone: click to start and click again to stop, or hold and release;
  * Ctrl/⌘+Shift+M does the same from the keyboard. While listening a meter shows the level; the
  * text lands in the message box for the person to edit. Says why when it cannot work.
  */
-export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureProps) {
+export function MicButton({ disabled, insertText, insertAndSend, focusInput }: ComposerFeatureProps) {
   const t = useT();
+  const { settings } = useSettings();
+  const choices = voiceChoicesOf(settings);
+  const inBrowser = choices.browserRecognition && browserRecognitionAvailable();
   const engines = useQuery({ queryKey: ['audio-engines'], queryFn: audioApi.engines, staleTime: 30_000 });
   const [state, setState] = useState<State>('idle');
   const [problem, setProblem] = useState<string | undefined>();
   const [level, setLevel] = useState(0);
-  const recording = useRef<Recording | undefined>(undefined);
+  const recording = useRef<Capture | undefined>(undefined);
   const pressedAt = useRef(0);
   const startedByPress = useRef(false);
 
   const stt = engines.data?.stt;
-  const unavailable = stt && !stt.ready ? (stt.reason === 'no-model' ? 'no-model' : 'no-engine') : undefined;
+  const unavailable = inBrowser ? undefined : stt && !stt.ready ? (stt.reason === 'no-model' ? 'no-model' : 'no-engine') : undefined;
 
   const start = useCallback(async () => {
     if (unavailable) {
@@ -46,13 +60,18 @@ export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureP
     setProblem(undefined);
     setState('starting');
     try {
-      recording.current = await startRecording();
+      if (inBrowser) {
+        recording.current = startBrowserDictation((found) => setProblem(found));
+      } else {
+        const wav = await startRecording();
+        recording.current = { level: wav.level, cancel: wav.cancel, stop: async () => (await audioApi.transcribe(await wav.stop())).text };
+      }
       setState('listening');
     } catch (error) {
       setProblem(error instanceof MicError ? error.problem : 'unsupported');
       setState('idle');
     }
-  }, [unavailable]);
+  }, [unavailable, inBrowser]);
 
   const stop = useCallback(async () => {
     const current = recording.current;
@@ -60,9 +79,9 @@ export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureP
     if (!current) return;
     setState('transcribing');
     try {
-      const wav = await current.stop();
-      const { text } = await audioApi.transcribe(wav);
-      if (text) insertText(text);
+      const text = await current.stop();
+      if (text && choices.autoSend) insertAndSend(text);
+      else if (text) insertText(text);
       focusInput();
     } catch (error) {
       setProblem((error as Error).message);
@@ -70,7 +89,7 @@ export function MicButton({ disabled, insertText, focusInput }: ComposerFeatureP
       setState('idle');
       setLevel(0);
     }
-  }, [insertText, focusInput]);
+  }, [insertText, insertAndSend, focusInput, choices.autoSend]);
 
   const toggle = useCallback(() => {
     if (state === 'idle') void start();

@@ -18,6 +18,8 @@ export interface ComposerFeatureProps {
   addFiles: (files: FileList | File[]) => void;
   /** Inserts text at the caret of the message box. */
   insertText: (text: string) => void;
+  /** Inserts text at the caret and sends the message at once (dictation with "send at once" on). */
+  insertAndSend: (text: string) => void;
   /** Puts the caret back in the message box. */
   focusInput: () => void;
 }
