@@ -17,7 +17,7 @@ import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
-import { VoiceSettings } from '../audio/VoiceSettings';
+import { VoiceSettings } from './VoiceSettings';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
 
 /** Profile, password, API key and interface settings of the signed-in user. */

@@ -1,8 +1,8 @@
 import { useSettings } from '../../app/settings';
 import { Switch } from '../../components/Field';
 import { useT } from '../../lib/i18n';
-import { browserRecognitionAvailable } from './browser-recognition';
-import { voiceChoicesOf, voiceSettingsPatch } from './voice-settings';
+import { browserRecognitionAvailable } from '../audio/browser-recognition';
+import { voiceChoicesOf, voiceSettingsPatch } from '../audio/voice-settings';
 
 /** Account settings for the microphone: send at once after dictation; the browser's own recognition where it exists (an opt-in). */
 export function VoiceSettings() {
