@@ -63,21 +63,6 @@ export default tseslint.config(
     plugins: { parley },
     rules: { 'parley/boundaries': 'error' },
   },
-  // NOT A LASTING EXCEPTION: the knowledge/retrieval re-cut (issue 29 item 3, branch s27-retrieval)
-  // moves ingestion into retrieval/ingest and its Db users behind repos and module factories; these
-  // are the files that still cross a boundary before it lands. Delete this block when merging it.
-  {
-    files: [
-      'server/knowledge/index.ts',
-      'server/knowledge/ingest/job-ends.ts',
-      'server/knowledge/ingest/prepare.ts',
-      'server/retrieval/collection-changes.ts',
-      'server/retrieval/index-builder-core.ts',
-      'server/retrieval/index-builder.worker.ts',
-      'server/retrieval/index.ts',
-    ],
-    rules: { 'parley/boundaries': 'off' },
-  },
   {
     files: ['server/platform/db/migrations/*.ts'],
     plugins: { parley },

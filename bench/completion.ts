@@ -9,14 +9,13 @@
  * alone), a byte relay's throughput (a third process copying bytes: the floor under any gateway),
  * and 50 concurrent streams on new connections, on reused ones, and saved into chats.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCompatProvider } from '../server/providers';
 import { createStreamAgent, lineBatches, postJson } from '../server/providers/http-stream';
-import { median, percentile, startChild } from './lib/process';
+import { median, percentile, startChild, startListening } from './lib/process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverChild = path.join(root, 'bench', 'lib', 'server-child.ts');
@@ -120,23 +119,6 @@ function cpuMs(pid: number): number {
   } catch {
     return NaN;
   }
-}
-
-/** Starts a bench child script that prints `… listening on <url>`; stops it with SIGTERM. */
-function startListening(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'lib', script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match) {
-        child.removeAllListeners('exit');
-        resolve({ url: match[1]!, pid: child.pid as number, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
 }
 
 async function json(url: string, method: string, body: unknown, token?: string): Promise<any> {

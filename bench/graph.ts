@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       const [file] = (await (await fetch(`${server.url}/api/v1/chats/attachment/upload`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form })).json()) as Array<{ id: string }>;
       await call('POST', `/api/knowledge/${base.id}/file/add`, { file_id: file!.id }, admin.token);
     }
-    await server.services.knowledge.ingestion.idle();
+    await server.services.retrieval.ingestion.idle();
     const ingestMs = performance.now() - ingestStart;
     const chunks = (await server.services.db('chunks').where({ collection_id: base.id }).select<Array<{ text: string }>>('text')).map((c) => c.text);
 

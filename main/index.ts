@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, screen, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray } from 'electron';
 import { loadExports, qrPngDataUrl, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
@@ -48,6 +48,7 @@ runShell({
   buildMenu: (items) => Menu.buildFromTemplate(items),
   setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Electron.Menu),
   preferredLanguages: () => app.getPreferredSystemLanguages(),
+  createNotification: Notification.isSupported() ? (options) => new Notification(options) : undefined,
   ownerName: ownerName(),
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.

@@ -5,4 +5,6 @@ export const IPC = {
   lanSharingChanged: 'parley:lan-sharing-changed',
   openExternal: 'parley:open-external',
   language: 'parley:language',
+  notify: 'parley:notify',
+  openPath: 'parley:open-path',
 } as const;

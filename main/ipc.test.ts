@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DesktopNotice } from '../server/contracts/desktop';
 import type { LanStatus } from '../server/contracts/lan';
 import { desktopLanState, registerIpc, type IpcInvokeEvent } from './ipc';
 import { IPC } from './ipc-channels';
@@ -13,14 +14,33 @@ function setup() {
   const handlers = new Map<string, (event: IpcInvokeEvent, ...args: unknown[]) => unknown>();
   const shell = new FakeShell();
   const languages: string[] = [];
-  registerIpc({ ipc: { handle: (channel, handler) => handlers.set(channel, handler) }, version: '1.2.3', lan, open: (u) => shell.openExternal(u), origin: () => ORIGIN, log: recordingLog(), setLanguage: (code) => languages.push(code) });
+  const notices: DesktopNotice[] = [];
+  registerIpc({
+    ipc: { handle: (channel, handler) => handlers.set(channel, handler) },
+    version: '1.2.3',
+    lan,
+    open: (u) => shell.openExternal(u),
+    origin: () => ORIGIN,
+    log: recordingLog(),
+    setLanguage: (code) => languages.push(code),
+    notify: (notice) => notices.push(notice),
+  });
   const call = (channel: string, frameUrl: string | null, ...args: unknown[]) => Promise.resolve().then(() => handlers.get(channel)?.({ senderFrame: frameUrl === null ? null : { url: frameUrl } }, ...args));
-  return { handlers, shell, call, languages };
+  return { handlers, shell, call, languages, notices };
 }
 
 describe('what the window may ask the shell', () => {
-  it('offers exactly the app version, the LAN sharing state, opening links and telling the UI’s language', () => {
-    expect([...setup().handlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language].sort());
+  it('offers exactly the app version, the LAN sharing state, opening links, telling the UI’s language and notifying', () => {
+    expect([...setup().handlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language, IPC.notify].sort());
+  });
+
+  it('shows notifications the Parley window asks for, as checked notices only', async () => {
+    const { call, notices } = setup();
+    const notice = { kind: 'channel-mention', channel_id: 'c-1', channel_name: 'launch', author: 'Ann', preview: 'see @you', everyone: false };
+    await call(IPC.notify, `${ORIGIN}/channels/c-1`, { ...notice, extra: 'dropped' });
+    for (const junk of [null, 'x', { ...notice, kind: 'other' }, { ...notice, channel_id: '../../x' }, { ...notice, author: '' }, { ...notice, channel_name: 5 }]) await call(IPC.notify, `${ORIGIN}/`, junk);
+    await expect(call(IPC.notify, 'https://evil.example/', notice)).rejects.toThrow(/Refused/);
+    expect(notices).toEqual([notice]);
   });
 
   it('takes the UI’s language from the Parley window only, and only as a language code', async () => {

@@ -1,5 +1,6 @@
 import type { LanStatus } from '../server/contracts/lan';
-import type { DesktopLanState } from '../server/contracts/desktop';
+import type { DesktopLanState, DesktopNotice } from '../server/contracts/desktop';
+import { desktopNotice } from './notifications';
 import type { ShellLog } from './facade';
 import { IPC } from './ipc-channels';
 import type { LanControl } from './lan-actions';
@@ -34,9 +35,11 @@ export interface IpcDeps {
   log: ShellLog;
   /** Takes the UI's language for the shell's menus and dialogs. */
   setLanguage?: (code: string) => void;
+  /** Shows a system notification the UI asked for (already checked); absent where the OS has none. */
+  notify?: (notice: DesktopNotice) => void;
 }
 
-/** The four things the preload may ask for; every call from another origin is refused. */
+/** The five things the preload may ask for; every call from another origin is refused. */
 export function registerIpc(deps: IpcDeps): void {
   const guard = (event: IpcInvokeEvent) => {
     if (!isTrustedSender(event, deps.origin())) throw new Error('Refused: this call may only come from the Parley window');
@@ -56,5 +59,10 @@ export function registerIpc(deps: IpcDeps): void {
   deps.ipc.handle(IPC.language, (event, code) => {
     guard(event);
     if (typeof code === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(code)) deps.setLanguage?.(code);
+  });
+  deps.ipc.handle(IPC.notify, (event, notice) => {
+    guard(event);
+    const checked = desktopNotice(notice);
+    if (checked) deps.notify?.(checked);
   });
 }

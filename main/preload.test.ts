@@ -19,10 +19,10 @@ describe('preload bridge', () => {
     await import('./preload');
   });
 
-  it('exposes only window.parley with five functions, never ipcRenderer itself', () => {
+  it('exposes only window.parley with seven functions, never ipcRenderer itself', () => {
     expect(Object.keys(exposed)).toEqual(['parley']);
     const api = exposed.parley as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual(['appVersion', 'lanSharing', 'onLanSharingChange', 'openExternal', 'setLanguage']);
+    expect(Object.keys(api).sort()).toEqual(['appVersion', 'lanSharing', 'notify', 'onLanSharingChange', 'onOpenPath', 'openExternal', 'setLanguage']);
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
   });
 
@@ -32,6 +32,18 @@ describe('preload bridge', () => {
     expect(await api.lanSharing()).toEqual([IPC.lanSharing]);
     expect(await api.openExternal({ toString: () => 'https://example.com/' })).toEqual([IPC.openExternal, 'https://example.com/']);
     expect(await api.setLanguage('de')).toEqual([IPC.language, 'de']);
+    const notify = (exposed.parley as { notify(n: unknown): Promise<unknown> }).notify;
+    expect(await notify({ kind: 'channel-mention' })).toEqual([IPC.notify, { kind: 'channel-mention' }]);
+  });
+
+  it('delivers paths to open (a clicked notification) until unsubscribed', () => {
+    const api = exposed.parley as { onOpenPath(fn: (path: string) => void): () => void };
+    const seen: string[] = [];
+    const off = api.onOpenPath((path) => seen.push(path));
+    for (const fn of listeners.get(IPC.openPath) ?? []) fn({ sender: 'x' }, '/channels/c-1');
+    off();
+    for (const fn of listeners.get(IPC.openPath) ?? []) fn({ sender: 'x' }, '/channels/c-2');
+    expect(seen).toEqual(['/channels/c-1']);
   });
 
   it('delivers LAN sharing changes until unsubscribed', () => {

@@ -105,7 +105,7 @@ describe('desktop shell lifecycle', () => {
     expect(h.timeline.slice(0, 3)).toEqual(['server:start', 'window:create', `window:load ${runtime?.server.url}/auths/desktop-handover?code=one-time-code`]);
     expect(h.windows[0]?.visible).toBe(true);
     expect(h.windows[0]?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/main/preload.cjs' });
-    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language].sort());
+    expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language, IPC.notify].sort());
     expect(h.session.requestHandler).toBeDefined();
     expect(h.tray.menu.length).toBeGreaterThan(0);
   });
@@ -154,6 +154,25 @@ describe('desktop shell lifecycle', () => {
     expect(win).toMatchObject({ minimized: false, visible: true });
     expect(win.focused).toBe(1);
     expect(h.windows).toHaveLength(1);
+  });
+
+  it('shows a mention the window reports as a system notification; clicking it brings the window to that channel', async () => {
+    const shown: Array<{ title: string; body: string; click?: () => void }> = [];
+    const h = harness({
+      createNotification: (options) => {
+        const entry: { title: string; body: string; click?: () => void } = { ...options };
+        return { show: () => void shown.push(entry), on: (_event, listener) => void (entry.click = listener) };
+      },
+    });
+    const runtime = await h.ready;
+    const win = h.windows[0]!;
+    const notify = h.ipcHandlers.get(IPC.notify) as (event: unknown, notice: unknown) => unknown;
+    await notify({ senderFrame: { url: `${runtime?.server.url}/` } }, { kind: 'channel-mention', channel_id: 'c-9', channel_name: 'launch', author: 'Ann', preview: 'ready?', everyone: false });
+    expect(shown).toEqual([expect.objectContaining({ title: 'Ann mentioned you in #launch', body: 'ready?' })]);
+    win.minimized = true;
+    shown[0]!.click!();
+    expect(win.minimized).toBe(false);
+    expect(win.webContents.sent).toContainEqual({ channel: IPC.openPath, args: ['/channels/c-9'] });
   });
 
   it('reopens a window on the running service when the closed one is asked for again', async () => {

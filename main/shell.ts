@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { adoptLegacyDataDir, type RunningServer, type StartServerOptions } from '../server';
+import type { DesktopNotice } from '../server/contracts/desktop';
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
 } from './facade';
@@ -7,6 +8,7 @@ import { chooseSecretStore, startHost } from './host';
 import { desktopLanState, registerIpc, type IpcMainLike } from './ipc';
 import { IPC } from './ipc-channels';
 import { createLanActions } from './lan-actions';
+import { showNotice, type CreateNotification } from './notifications';
 import { guardWebContents } from './navigation';
 import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
@@ -47,6 +49,8 @@ export interface ShellDeps {
   setApplicationMenu?: (menu: unknown) => void;
   /** The OS's languages, most preferred first (app.getPreferredSystemLanguages). */
   preferredLanguages?: () => readonly string[];
+  /** Makes a system notification; absent where the OS shows none (Notification.isSupported()). */
+  createNotification?: CreateNotification;
 }
 
 /** The running shell, for index.ts and tests. */
@@ -245,7 +249,19 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
       installMenu();
       void tray?.refresh();
     };
-    registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log, setLanguage });
+    const create = deps.createNotification;
+    const notify = create
+      ? (notice: DesktopNotice) =>
+          showNotice(notice, {
+            create,
+            text,
+            open: (page) => {
+              showWindow();
+              win?.webContents.send(IPC.openPath, page);
+            },
+          })
+      : undefined;
+    registerIpc({ ipc: deps.ipc, version: app.getVersion(), lan, open, origin, log, setLanguage, notify });
     if (phase !== 'starting') return { server: running, window: () => win, updatesEnabled: false };
     phase = 'running';
 

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { BootConfigError } from './platform/env';
-import { DataDirInUseError } from './platform/data-dir-lock';
+import { StartRefused } from './platform/start-refused';
 import { adoptLegacyDataDir, defaultDataDir, legacyDataDirs } from './platform/paths';
 import { startServer } from './start';
 
@@ -14,14 +13,16 @@ Starts the Parley service and UI without the desktop shell.
 
 /** One line saying why the service did not start; a stack trace only for the unexpected. */
 function startFailureMessage(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (error instanceof StartRefused || error instanceof TypeError) return error.message;
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  // Only the listening socket's errors are about the port: a folder's EACCES is the data dir's (StartRefused above).
+  if (syscall !== 'listen') return String((error as Error | undefined)?.stack ?? error);
   if (code === 'EADDRINUSE' || code === 'EACCES') {
     const { address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
     const what = code === 'EADDRINUSE' ? 'is already in use' : 'may not be used by this user';
     return `port ${port ?? '?'} on ${address ?? 'this machine'} ${what}; choose another with --port N or PARLEY_PORT=N (0 picks a free port)`;
   }
   if (code === 'EADDRNOTAVAIL') return `${(error as { address?: string }).address ?? 'that address'} is not an address of this machine; check --host or PARLEY_HOST`;
-  if (error instanceof BootConfigError || error instanceof TypeError || error instanceof DataDirInUseError) return error.message;
   return String((error as Error | undefined)?.stack ?? error);
 }
 
@@ -39,13 +40,12 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !Number.isInteger(port)) throw new BootConfigError([`port: '${values.port}' is not a whole number`]);
   if (values['data-dir'] === undefined && !process.env.PARLEY_DATA_DIR) {
     const moved = adoptLegacyDataDir(defaultDataDir(), legacyDataDirs());
     if (moved) process.stdout.write(`Moved Parley's data from ${moved} to the default data dir ${defaultDataDir()}\n`);
   }
-  const server = await startServer({ host: values.host, port, dataDir: values['data-dir'], ownsProcess: true });
+  // --port is checked with every other setting, so all problems are reported together.
+  const server = await startServer({ host: values.host, port: values.port, dataDir: values['data-dir'], ownsProcess: true });
   process.stdout.write(`Parley listening on ${server.url}\n`);
 
   let stopping = false;

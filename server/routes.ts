@@ -28,6 +28,8 @@ import { requireAdmin, sessionGuards } from './session';
 import { tasksRoutes } from './tasks';
 import { toolServersRoutes, toolsRoutes } from './tools';
 import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
+import { notesRoutes } from './notes';
+import { memoriesRoutes } from './memories';
 
 const healthRoutes: Routes = [route({ method: 'get', path: '/health', guard: 'public', summary: 'Liveness check', response: z.object({ status: z.boolean() }) }, async () => ({ status: true }))];
 
@@ -62,6 +64,12 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/folders', routerOf(foldersRoutes(services.folders)));
   app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
   app.use('/api/v1/audio', routerOf(audioRoutes(services.audio.service, services.audio.settings)));
+  app.use('/api/v1/notes', routerOf(notesRoutes({ notes: services.notes.service, assist: (user, action, content, model) => services.tasks.noteAssist(user, action, content, { model }) })));
+  app.use(
+    '/api/v1/memories',
+    routerOf(memoriesRoutes({ memories: services.memories.service, suggest: (user, messages, known, model) => services.tasks.memorySuggestions(user, messages, known, { model }) })),
+  );
+  app.use('/api/v1/channels', routerOf(services.channels.routes()));
   app.use('/api/v1/chats', routerOf(ratingsRoutes({ ratings: services.ratings, chats: services.chats })));
   app.use('/api/v1/files', routerOf(filesRoutes(services.files)));
   app.use('/api/chat', routerOf(completionsRoutes(services.completions)));

@@ -29,9 +29,12 @@ import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
 import { createTools, promptToolCalls } from './tools';
-import { createProfileImageStore, createUsersRepo, createUsersService } from './users';
+import { createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
+import { createNotes } from './notes';
+import { createMemories } from './memories';
+import { createChannels } from './channels';
 
 /** What every service is built from. */
 export interface Platform {
@@ -146,15 +149,15 @@ export async function buildServices(platform: Platform) {
   onShutdown(() => tools.close());
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
+  const retrieval = createRetrieval({ db, config, secrets, providers, files, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
-  const knowledge = createKnowledge({ db, retrieval, files, permissions, config, realtime: platform.realtime, jobs, instance: platform.instance, clock, log });
+  const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
   const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
   onShutdown(() => completions.shutdown());
-  onShutdown(() => knowledge.stop());
+  onShutdown(() => retrieval.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
-  const resumedIngestion = knowledge.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
+  const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
   const graph = createGraph({ db, knowledge, retrieval, config, models, jobs, instance: platform.instance, findUser: (id) => usersRepo.findById(id), fileNames: async (ids) => new Map((await files.findMany(ids)).map((f) => [f.id, f.filename])), realtime: platform.realtime, clock, log });
   onShutdown(() => graph.stop());
   const resumedGraph = graph.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming knowledge graph builds failed'));
@@ -163,11 +166,50 @@ export async function buildServices(platform: Platform) {
   // Registered last, so it runs first: the start-up queries finish before anything stops or the database closes.
   onShutdown(async () => void (await Promise.allSettled([swept, sweptTemps, resumedIngestion, resumedGraph])));
 
+  const notes = createNotes({
+    db,
+    permissions,
+    enabled: async () => (await auth.getConfig()).ENABLE_NOTES,
+    findUser: async (id) => {
+      const row = await usersRepo.findById(id);
+      return row ? { id: row.id, name: row.name, email: row.email, role: row.role, profile_image_url: safeImageUrl(row.profile_image_url) } : undefined;
+    },
+    realtime: platform.realtime,
+    instance: platform.instance,
+    clock,
+    log,
+  });
+  completions.useNotes(async (user, ids) => {
+    await notes.service.mayUse(user);
+    return (await notes.service.attachable(user, ids)).map((note) => ({ source: { id: note.id, name: note.title || 'Untitled note', type: 'note' }, document: [note.md], metadata: [{ source: note.id, name: note.title }] }));
+  });
+  const memories = createMemories({ db, permissions, embedder: () => retrieval.embeddings.current(), instance: platform.instance, clock, log });
+  completions.useMemory(memories.plug);
+  // A deleted account's notes and memories went with it (foreign keys): the in-memory copies follow.
+  users.afterUserDeleted(async (userId) => {
+    memories.indexes.forget(userId);
+    await notes.catalog.refresh();
+  });
+
+  const channels = createChannels({
+    db,
+    permissions,
+    realtime: platform.realtime,
+    files,
+    models,
+    completions,
+    enabled: async () => (await auth.getConfig()).ENABLE_CHANNELS,
+    rateLimit: boot.channelRateLimit,
+    clock,
+    log,
+  });
+  onShutdown(() => channels.close());
+
   const gateway = createGateway({ db, clock, log });
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, audio, models, tools, retrieval, retrievalSettings, knowledge, graph, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, audio, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

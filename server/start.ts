@@ -7,17 +7,19 @@ import path from 'node:path';
 import type { Express } from 'express';
 import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
-import { acquireDataDirLock } from './platform/data-dir-lock';
+import { DataDirError, dataDirFolder, inFolder, openDataDir } from './platform/data-dir';
+import { checkFirstConnection } from './platform/db/first-connection';
 import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { applyTimeouts, HTTP_TIMEOUTS, httpServerOptions, limitConnections, type HttpTimeouts } from './platform/http/connection-limits';
 import { guarded } from './platform/http/guarded';
 import { installLastResort } from './platform/last-resort';
 import { isSameOrigin } from './platform/http/same-origin';
-import { ensurePrivateDir, restrictFiles, writePrivateFile } from './platform/private-files';
+import { restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
 import { createPostgresCluster, createRealtimeHub } from './realtime';
+import { watchTableChanges } from './platform/db/table-changes';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
 
@@ -56,12 +58,15 @@ export interface StartServerOptions extends StartOptions {
   desktopOwner?: string;
 }
 
+/** Tables whose writes may end or change a session: sign-outs, API keys, accounts (roles, deletions). */
+const SESSION_TABLES = new Set(['revoked_tokens', 'api_keys', 'users']);
+
 function installId(dataDir: string): string {
   const file = path.join(dataDir, 'install-id');
   if (existsSync(file)) {
     const id = readFileSync(file, 'utf8').trim();
     // The id names this data dir's keychain entries: a damaged or edited file must not point elsewhere.
-    if (!INSTALL_ID.test(id)) throw new Error(`${file} is damaged (an install id is letters, digits and dashes); restore it from a backup of this data folder`);
+    if (!INSTALL_ID.test(id)) throw new DataDirError(`${file} is damaged (an install id is letters, digits and dashes); restore it from a backup of this data folder`);
     return id;
   }
   const id = randomUUID().slice(0, 8);
@@ -82,26 +87,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const boot = readBootConfig(options);
   boot.rendererDir ??= defaultRendererDir();
   // The data dir holds chats, uploads and the database: this OS account only (0700 folders, 0600 files).
-  ensurePrivateDir(boot.dataDir);
-  for (const dir of ['uploads', 'indexes', 'logs']) ensurePrivateDir(path.join(boot.dataDir, dir));
-  // Several instances: each keeps its own data dir (lock, logs, keys); uploads, index snapshots and model files are shared.
-  if (boot.sharedDir) for (const dir of ['', 'uploads', 'indexes', 'models']) ensurePrivateDir(path.join(boot.sharedDir, dir));
-  const lock = acquireDataDirLock(boot.dataDir);
-  const logFile = path.join(boot.dataDir, 'logs', 'parley.log');
-  if (!existsSync(logFile)) writePrivateFile(logFile, '');
+  const { lock, logFile, dbFile } = openDataDir(boot);
   const { log, flush } = createLogger({ level: boot.logLevel, dataDir: boot.dataDir, stdout: boot.logToStdout });
 
-  const dbFile = path.join(boot.dataDir, 'parley.db');
-  if (!boot.databaseUrl && !existsSync(dbFile)) writePrivateFile(dbFile, '');
   const instance = instanceName();
-  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize, applicationName: instance });
+  const warn = (message: string) => log.warn(message.split('\n')[0]);
+  const db = openDatabase({ dataDir: boot.dataDir, databaseUrl: boot.databaseUrl, poolSize: boot.databasePoolSize, applicationName: instance, warn });
   let services: Services | undefined;
   try {
+    await checkFirstConnection(db, { databaseUrl: boot.databaseUrl, dbFile });
     await migrate(db);
-    restrictFiles(dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile, path.join(boot.dataDir, 'install-id'));
+    const id = inFolder(dataDirFolder(boot.dataDir), () => {
+      restrictFiles(dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile);
+      return installId(boot.dataDir);
+    });
     const secrets =
       options.secrets ??
-      (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: installId(boot.dataDir), masterKey: boot.secretKey, log }));
+      (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: id, masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
     services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance });
@@ -126,9 +128,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const trustedOrigins = new Set([...boot.corsOrigins, ...boot.publicUrls].map((o) => o.toLowerCase()));
     realtime.attach(
       server,
-      (credential) => built.auth.authenticate(credential),
+      (credential, recheck) => built.auth.authenticate(credential, { recheck }),
       (req) => built.hostAllowlist.allows(req.headers.host) && isSameOrigin(req, trustedOrigins),
     );
+    // A signed-out, revoked or deleted session loses its live connection too (a demoted one its
+    // rights), whichever instance made the change.
+    watchTableChanges(db, (table) => {
+      if (SESSION_TABLES.has(table)) realtime.recheckSessionsSoon();
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(boot.port, boot.host, () => {
@@ -160,7 +167,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         removeLastResort();
         lock.release();
         log.info('Parley stopped');
-        flush();
+        await flush();
       })();
       return closing;
     };
@@ -170,7 +177,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await services?.shutdown().catch(() => undefined);
     await db.destroy().catch(() => undefined);
     lock.release();
-    flush();
+    await flush();
     throw error;
   }
 }

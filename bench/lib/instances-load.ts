@@ -5,7 +5,7 @@
  * then two), so the proxy hop is in both rows. The services are child processes (one event loop
  * each); the load clients and the fake provider stay in this process. Both instances share the
  * secret store (the second starts with a copy of the first's `secrets.enc` and the same
- * `PARLEY_SECRET_KEY`), as the README's Several instances section requires.
+ * `PARLEY_SECRET_KEY`), as docs/operations.md's Several instances section requires.
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** A child service started for a benchmark. */
 export interface StartedChild {
@@ -86,4 +87,21 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] as number;
+}
+
+/** Starts a script of bench/lib that prints `… listening on <url>` (fake providers, relays); stops it with SIGTERM. */
+export function startListening(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) {
+        child.removeAllListeners('exit');
+        resolve({ url: match[1]!, pid: child.pid as number, stop: () => child.kill('SIGTERM') });
+      }
+    });
+  });
 }

@@ -287,9 +287,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     /**
      * Resolves a credential to the user it belongs to. User rows, key owners and revoked ids are
      * served from memory; every write to them drops the cached copy, so a deleted or demoted
-     * user or a signed-out token loses access at once.
+     * user or a signed-out token loses access at once. `recheck` is a later check of a connection
+     * already open (not new activity of the user).
      */
-    async authenticate(credential: string): Promise<AuthContext | AuthFailure> {
+    async authenticate(credential: string, options: { recheck?: boolean } = {}): Promise<AuthContext | AuthFailure> {
       const now = clock.now();
       if (credential.startsWith('sk-')) {
         const ownerId = await repo.apiKeyOwner(sha256Hex(credential));
@@ -297,7 +298,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (!(await config.get(AuthConfigSection)).ENABLE_API_KEY) return 'api_key_disabled';
         const user = await users.findById(ownerId);
         if (!user) return 'invalid';
-        this.noteActivity(user.id, now);
+        if (!options.recheck) this.noteActivity(user.id, now);
         return { user, via: 'api_key', credential };
       }
       if (!looksLikeJwt(credential)) return 'invalid';
@@ -306,7 +307,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (await repo.isRevoked(claims.tokenId, now)) return 'invalid';
       const user = await users.findById(claims.userId);
       if (!user) return 'invalid';
-      this.noteActivity(user.id, now);
+      if (!options.recheck) this.noteActivity(user.id, now);
       return { user, via: 'jwt', tokenId: claims.tokenId, tokenExpiresAt: claims.expiresAt, credential };
     },
 

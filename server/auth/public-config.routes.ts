@@ -18,7 +18,7 @@ export function publicConfigRoutes(deps: PublicConfigDeps): Routes {
         name: 'Parley',
         version: appVersion(),
         onboarding: users === 0,
-        features: { enable_signup: config.ENABLE_SIGNUP || users === 0, enable_api_key: config.ENABLE_API_KEY, enable_message_rating: config.ENABLE_MESSAGE_RATING },
+        features: { enable_signup: config.ENABLE_SIGNUP || users === 0, enable_api_key: config.ENABLE_API_KEY, enable_message_rating: config.ENABLE_MESSAGE_RATING, enable_notes: config.ENABLE_NOTES, enable_channels: config.ENABLE_CHANNELS },
       };
     }),
   ];

@@ -3,7 +3,7 @@ import { dialectOf, type Db } from '../platform/db/knex';
 
 /** Said when a backup is asked of a PostgreSQL-backed service. */
 export const PG_BACKUP_REFUSAL =
-  "This service keeps its data in PostgreSQL: back it up with PostgreSQL's own tools (pg_dump -Fc, see the README's 'Running for a whole office'); Parley's backups copy the SQLite database only";
+  "This service keeps its data in PostgreSQL: back it up with PostgreSQL's own tools (pg_dump -Fc, see docs/operations.md, PostgreSQL backups); Parley's backups copy the SQLite database only";
 
 /** Database operations backups need. */
 export function createBackupRepo(db: Db) {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { CompletionSource, CompletionStatus, CompletionUsage } from '../contracts/completions';
 import type { MessageToolStep } from '../contracts/chats';
+import type { UsedMemory } from '../contracts/memories';
 import type { ToolCall } from '../providers';
 import type { PipelineEvent } from './pipeline-types';
 
@@ -139,6 +140,11 @@ export class ChunkWriter {
     return this.extensions === 'parley' ? this.frame({ sources }) : this.delta({ content: '' }, { sources });
   }
 
+  /** The caller's memories the answer was given (the Parley UI only: /v1 callers get the answer alone). */
+  memories(memories: UsedMemory[]): void | Promise<void> {
+    return this.extensions === 'parley' ? this.frame({ memories }) : undefined;
+  }
+
   /** A status line while the answer is prepared (`parley` only). */
   status(status: CompletionStatus): void | Promise<void> {
     return this.extensions === 'parley' ? this.frame({ status }) : undefined;
@@ -164,6 +170,8 @@ export class ChunkWriter {
         return this.literals(event.literals);
       case 'sources':
         return this.sources(event.sources);
+      case 'memories':
+        return this.memories(event.memories);
       case 'status':
         return this.status(event.status);
       case 'tool_step':

@@ -48,6 +48,7 @@ async function jsonAnswer(service: CompletionsService, prepared: PreparedComplet
     choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
     ...(outcome.usage ? { usage: outcome.usage } : {}),
     ...(prepared.retrieval.sources.length > 0 ? { sources: prepared.retrieval.sources } : {}),
+    ...(prepared.memories?.length ? { memories: prepared.memories } : {}),
     ...savedFields(result),
   };
   res.json(body);

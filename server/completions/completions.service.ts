@@ -7,16 +7,18 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import type { AnswerOutcome, ClientTools, CompletionCaller, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import { forbidden } from '../platform/http/errors';
+import type { AnswerOutcome, ClientTools, CompletionCaller, MemoryPlug, NoteSourcer, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
 import { recordTurn, type SavedTurn } from './stages/persist';
 import { answerStage, type Emit } from './stages/provider';
 import { resolveModelStage } from './stages/resolve-model';
-import { injectContext, noRetrieval } from './stages/retrieval';
+import { injectContext, noRetrieval, unmatchedStatus } from './stages/retrieval';
 import { afterAnswerStage } from './stages/tasks';
-import { EMPTY_TOOLS, noTools } from './stages/tools';
+import { injectMemories } from './stages/memory';
+import { EMPTY_TOOLS, mergeToolSets, noTools } from './stages/tools';
 
 export interface CompletionsDeps {
   models: Pick<Models, 'resolveForChat'>;
@@ -46,10 +48,18 @@ export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
   let retriever: Retriever = deps.retriever ?? noRetrieval;
   let toolResolver: ToolResolver = deps.tools ?? noTools;
+  let memory: MemoryPlug | undefined;
+  let noteSources: NoteSourcer | undefined;
   const background = new Set<Promise<void>>();
   const stopBackground = new AbortController();
   // Background tasks wait while any request waits for its first token (at most 2 s), two at a time.
   const gate = createFirstTokenGate({ concurrency: 2, maxWaitMs: 2000 });
+
+  /** The caller's memories relevant to the conversation (403 when memory is not theirs to use). */
+  async function recallStage(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal) {
+    if (!memory) throw forbidden('Memory is not available', 'MEMORIES_DISABLED');
+    return memory.recall({ user, messages: request.messages, signal });
+  }
 
   async function chatStage(user: CompletionCaller, request: CompletionRequest) {
     if (!request.chat_id) return undefined;
@@ -74,21 +84,43 @@ export function createCompletionsService(deps: CompletionsDeps) {
       toolResolver = next;
     },
 
+    /** Registers memory (the memories domain); without it `features.memory` is refused. */
+    useMemory(next: MemoryPlug): void {
+      memory = next;
+    },
+
+    /** Registers the reader of notes attached to a request (the notes domain). */
+    useNotes(next: NoteSourcer): void {
+      noteSources = next;
+    },
+
     /** Stages 1–4: everything before the provider is called. Throws HttpErrors (404 model, 403/404 chat or file). */
     async prepare(user: CompletionCaller, request: CompletionRequest, signal: AbortSignal, credential?: string, clientTools?: ClientTools): Promise<PreparedCompletion> {
       const [modelStage, chat] = await Promise.all([resolveModelStage(models, user, request), chatStage(user, request)]);
       const { resolved, params } = modelStage;
       let messages = modelStage.messages;
 
+      // Memory: the caller's relevant memories join the system context, before any sources.
+      const recalled = request.features?.memory ? await recallStage(user, request, signal) : undefined;
+      if (recalled) messages = injectMemories(messages, recalled);
+
       const refs = await filesStage({ files }, user, request, chat?.attachmentIds ?? [], resolved.meta);
-      let retrieval = { sources: [], context: '' } as PreparedCompletion['retrieval'];
+      let retrieval: PreparedCompletion['retrieval'] = { sources: [] };
       if (refs.length > 0) {
         retrieval = await retriever({ user, files: refs, knowledge: resolved.meta.knowledge, messages, modelId: request.model, contextTokens: contextTokensOf(resolved), signal });
-        messages = injectContext(messages, retrieval);
       }
+      // Attached notes reach the model whole, like attached files.
+      const noteIds = (request.files ?? []).filter((f) => f.type === 'note').map((f) => f.id);
+      if (noteIds.length > 0) {
+        if (!noteSources) throw forbidden('Notes are not available', 'NOTES_DISABLED');
+        retrieval = { sources: [...(await noteSources(user, noteIds)), ...retrieval.sources] };
+      }
+      messages = injectContext(messages, retrieval);
 
       const toolIds = [...new Set([...(request.tool_ids ?? []), ...resolved.meta.toolIds])];
-      const tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
+      let tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
+      // Models calling tools natively also get `remember` and `recall` while memory is on.
+      if (recalled && memory && resolved.params.extra?.function_calling === 'native') tools = mergeToolSets(tools, memory.tools(user));
 
       return {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
@@ -103,6 +135,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
         tools,
         ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
+        ...(recalled && recalled.length > 0 ? { memories: recalled } : {}),
       };
     },
 
@@ -114,7 +147,10 @@ export function createCompletionsService(deps: CompletionsDeps) {
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
+      if (prepared.memories?.length) await emit({ type: 'memories', memories: prepared.memories });
       if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
+      const unmatched = unmatchedStatus(prepared.retrieval);
+      if (unmatched) await emit({ type: 'status', status: unmatched });
       const outcome = await answerStage(prepared, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
       const saved = await recorder.finish(outcome);

@@ -6,6 +6,8 @@ export type {
   ClientTools,
   CompletionCaller,
   FileRef,
+  MemoryPlug,
+  NoteSourcer,
   PipelineEvent,
   PreparedCompletion,
   RetrievalInput,
@@ -15,4 +17,4 @@ export type {
   ToolSet,
   ToolsInput,
 } from './pipeline-types';
-export { injectContext, numberedContext, CONTEXT_TEMPLATE } from './stages/retrieval';
+export { injectContext, CONTEXT_TEMPLATE } from './stages/retrieval';

@@ -1,6 +1,7 @@
 import type { ChatMessage as ProviderMessage, ToolCall, ToolChoice, ToolSpec, Usage } from '../providers';
 import type { ResolvedModel } from '../models';
 import type { CompletionRequest, CompletionSource, CompletionStatus } from '../contracts/completions';
+import type { UsedMemory } from '../contracts/memories';
 import type { MessageToolStep } from '../contracts/chats';
 import type { Role } from '../contracts/auth';
 
@@ -34,15 +35,31 @@ export interface RetrievalInput {
   signal: AbortSignal;
 }
 
-/** What retrieval found: the sources to cite and the context text to give the model. */
+/** What retrieval found: the sources to cite (numbered for the model by the retrieval stage). */
 export interface RetrievalResult {
   sources: CompletionSource[];
-  /** Empty when nothing relevant was found. */
-  context: string;
+  /** Knowledge bases and files that were searched and had no passage above the relevance threshold. */
+  unmatched?: ReadonlyArray<{ id: string; name: string; type: 'collection' | 'file' }>;
 }
 
 /** Retrieval over files and knowledge bases; the knowledge domain registers the real one. */
 export type Retriever = (input: RetrievalInput) => Promise<RetrievalResult>;
+
+/**
+ * Memory for one answer (`features: {memory: true}`; the memories domain registers it). `recall`
+ * refuses (HttpError 403) a caller who may not use memories, else answers the caller's memories
+ * relevant to the conversation; `tools` are `remember` and `recall` for models calling tools natively.
+ */
+export interface MemoryPlug {
+  recall(input: { user: CompletionCaller; messages: CompletionRequest['messages']; signal: AbortSignal }): Promise<UsedMemory[]>;
+  tools(user: CompletionCaller): ToolSet;
+}
+
+/**
+ * The text of notes attached to a request (`files: [{type: 'note'}]`; the notes domain registers
+ * it): each note the caller may read becomes a source, like an attached file.
+ */
+export type NoteSourcer = (user: CompletionCaller, ids: readonly string[]) => Promise<CompletionSource[]>;
 
 /** Tools the model may call during one completion. */
 export interface ToolSet {
@@ -103,11 +120,15 @@ export interface PreparedCompletion {
   clientTools?: ClientTools;
   /** Where the turn is saved, when the request named a chat. */
   chat?: { id: string; parentId: string | null };
+  /** The caller's memories the answer was given (memory on). */
+  memories?: UsedMemory[];
 }
 
 /** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */
 export type PipelineEvent =
   | { type: 'sources'; sources: CompletionSource[] }
+  /** The caller's memories the answer was given (sent to the caller only, never saved with the chat). */
+  | { type: 'memories'; memories: UsedMemory[] }
   | { type: 'status'; status: CompletionStatus }
   | { type: 'tool_step'; step: MessageToolStep }
   | { type: 'content'; text: string }

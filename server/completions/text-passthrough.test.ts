@@ -52,7 +52,7 @@ function prepared(provider: Provider): PreparedCompletion {
     messages: [{ role: 'user', content: 'hi' }],
     params: {},
     files: [],
-    retrieval: { sources: [], context: '' },
+    retrieval: { sources: [] },
     tools: EMPTY_TOOLS,
   };
 }

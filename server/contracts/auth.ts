@@ -118,7 +118,7 @@ export const DEFAULT_AUTH_CONFIG: AuthConfig = {
   JWT_EXPIRES_IN: '7d',
   ENABLE_MESSAGE_RATING: true,
   ENABLE_CHANNELS: false,
-  ENABLE_NOTES: false,
+  ENABLE_NOTES: true,
   ENABLE_OAUTH: false,
   SHOW_ADMIN_DETAILS: true,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSource, type MessageToolStep } from './chats';
+import { UsedMemory } from './memories';
 
 /** A part of a multimodal message (OpenAI form). */
 export const CompletionContentPart = z.union([
@@ -23,12 +24,21 @@ export const CompletionMessage = z.object({
 });
 export type CompletionMessage = z.infer<typeof CompletionMessage>;
 
-/** A file or knowledge base to answer from. */
+/** A file, knowledge base or note to answer from (a note's text reaches the model like an attached file's). */
 export const CompletionFileRef = z.looseObject({
-  type: z.enum(['file', 'collection']),
+  type: z.enum(['file', 'collection', 'note']),
   id: z.string().min(1).max(200),
 });
 export type CompletionFileRef = z.infer<typeof CompletionFileRef>;
+
+/** Per-request abilities (Open WebUI's `features`); unknown ones are ignored. */
+export const CompletionFeatures = z.looseObject({
+  web_search: z.boolean().optional(),
+  memory: z.boolean().optional(),
+  code_interpreter: z.boolean().optional(),
+  image_generation: z.boolean().optional(),
+});
+export type CompletionFeatures = z.infer<typeof CompletionFeatures>;
 
 /** Generation settings passed through to the provider; `null` means "not set". */
 const Generation = {
@@ -54,6 +64,8 @@ export const CompletionRequest = z.object({
   regenerate: z.boolean().optional(),
   files: z.array(CompletionFileRef).max(100).optional(),
   tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
+  /** Abilities turned on for this answer (`memory`: what the caller's memories say joins the system context). */
+  features: CompletionFeatures.optional(),
   ...Generation,
   /** The common workspace sends overrides here too; top-level values win. */
   params: z.looseObject(Generation).optional(),
@@ -66,6 +78,8 @@ export interface CompletionStatus {
   action: string;
   description: string;
   done: boolean;
+  /** `knowledge_unmatched`: the knowledge bases and files searched in which no passage matched. */
+  names?: string[];
 }
 
 /** Token counts. */
@@ -111,6 +125,8 @@ export const ChatCompletion = z.object({
   choices: z.array(z.object({ index: z.number(), message: z.object({ role: z.literal('assistant'), content: z.string() }), finish_reason: z.string().nullable() })),
   usage: CompletionUsage.optional(),
   sources: z.array(MessageSource).optional(),
+  /** The caller's memories the answer was given (memory on). */
+  memories: z.array(UsedMemory).optional(),
   chat_id: z.string().optional(),
   message_id: z.string().optional(),
   user_message_id: z.string().optional(),

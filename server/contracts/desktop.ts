@@ -15,6 +15,23 @@ export interface DesktopBridge {
   openExternal(url: string): Promise<boolean>;
   /** Tells the shell the UI's language, so its menus, tray and dialogs follow the person's choice. */
   setLanguage(code: string): Promise<void>;
+  /** Shows a system notification (the shell words it from its catalogs); clicking it opens the place it is about. */
+  notify(notice: DesktopNotice): Promise<void>;
+  /** Calls `listener` with a path of the UI to open (a clicked notification); returns the unsubscribe function. */
+  onOpenPath(listener: (path: string) => void): () => void;
+}
+
+/** What a system notification is about: someone mentioned the person in a channel. */
+export interface DesktopNotice {
+  kind: 'channel-mention';
+  channel_id: string;
+  channel_name: string;
+  /** Who wrote the message. */
+  author: string;
+  /** The message's first characters. */
+  preview: string;
+  /** It pinged every member (@all, @here). */
+  everyone: boolean;
 }
 
 /** The LAN sharing state the UI may show. */

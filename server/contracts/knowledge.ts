@@ -103,6 +103,9 @@ export const KnowledgeFilePreview = z.object({
   text_error: z.string().optional(),
   /** Whether `text` was cut. */
   truncated: z.boolean(),
+  /** The file's first chunks in order: up to 200,000 characters of their text, at most 500. */
   chunks: z.array(KnowledgeChunkPreview),
+  /** How many chunks the file has (more than `chunks` holds when they were cut). */
+  chunks_total: z.number().int(),
 });
 export type KnowledgeFilePreview = z.infer<typeof KnowledgeFilePreview>;

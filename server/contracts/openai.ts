@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CompletionContentPart } from './completions';
+import { CompletionContentPart, CompletionFeatures } from './completions';
 
 /*
  * The OpenAI-compatible surface under /v1: the subset of OpenAI's API other applications on the
@@ -60,6 +60,8 @@ export const V1ChatCompletionRequest = z.object({
   stop: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(16)]).nullish(),
   /** Only one choice is generated. */
   n: z.literal(1).nullish(),
+  /** Parley extension (Open WebUI's `features`): `{memory: true}` adds what the caller's memories say to the system context. */
+  features: CompletionFeatures.optional(),
   /** The end user, for the caller's own records; not used. */
   user: z.string().max(256).optional(),
 });
@@ -154,14 +156,28 @@ export const V1ModelList = z.object({ object: z.literal('list'), data: z.array(V
 export type V1ModelList = z.infer<typeof V1ModelList>;
 
 /** Body of POST /v1/embeddings. `model` is recorded; the configured embedding engine answers. */
-export const V1EmbeddingsRequest = z.object({
-  model: z.string().trim().min(1, 'must not be empty').max(256),
-  input: z.union([z.string().max(1_000_000), z.array(z.string().max(1_000_000)).min(1, 'must hold at least one text').max(2048)]),
-  encoding_format: z.enum(['float', 'base64']).default('float'),
-  /** Only the engine's own size is available. */
-  dimensions: z.number().int().positive().optional(),
-  user: z.string().max(256).optional(),
-});
+/** Characters one text to embed may hold: about OpenAI's 8,192 tokens per input. */
+export const MAX_EMBEDDING_INPUT_CHARS = 32_768;
+/** Characters all texts of one request may hold together: about OpenAI's 300,000 tokens per request. */
+export const MAX_EMBEDDING_REQUEST_CHARS = 1_200_000;
+
+const EmbeddingText = z.string().max(MAX_EMBEDDING_INPUT_CHARS, `must hold at most ${MAX_EMBEDDING_INPUT_CHARS.toLocaleString('en')} characters (about 8,192 tokens)`);
+
+export const V1EmbeddingsRequest = z
+  .object({
+    model: z.string().trim().min(1, 'must not be empty').max(256),
+    input: z.union([EmbeddingText, z.array(EmbeddingText).min(1, 'must hold at least one text').max(2048)]),
+    encoding_format: z.enum(['float', 'base64']).default('float'),
+    /** Only the engine's own size is available. */
+    dimensions: z.number().int().positive().optional(),
+    user: z.string().max(256).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const chars = typeof body.input === 'string' ? body.input.length : body.input.reduce((sum, text) => sum + text.length, 0);
+    if (chars > MAX_EMBEDDING_REQUEST_CHARS) {
+      ctx.addIssue({ code: 'custom', path: ['input'], message: `must hold at most ${MAX_EMBEDDING_REQUEST_CHARS.toLocaleString('en')} characters in all (about 300,000 tokens); this request holds ${chars.toLocaleString('en')}` });
+    }
+  });
 export type V1EmbeddingsRequest = z.infer<typeof V1EmbeddingsRequest>;
 
 /** POST /v1/embeddings: one vector per input, in order (base64: little-endian float32). */

@@ -15,6 +15,10 @@ export const PublicConfig = z.object({
     enable_api_key: z.boolean(),
     /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
     enable_message_rating: z.boolean().optional(),
+    /** Whether notes are on (ENABLE_NOTES); each person also needs `features.notes`. */
+    enable_notes: z.boolean().optional(),
+    /** Whether channels exist on this workspace (ENABLE_CHANNELS). */
+    enable_channels: z.boolean().optional(),
   }),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

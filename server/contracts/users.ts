@@ -88,6 +88,10 @@ export const UserSettings = z.looseObject({
   theme: z.string().max(100).optional(),
   language: z.string().max(100).optional(),
   sidebar: z.looseObject({ collapsed: z.boolean().optional() }).optional(),
+  /** Memory on in new chats (what the person's memories say joins the model's context). */
+  memory: z.boolean().optional(),
+  /** After a turn, propose things to remember (off unless turned on). */
+  memory_suggestions: z.boolean().optional(),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 

@@ -3,4 +3,5 @@ export { createFilesService, type FilesService, type FileCaller, type IncomingFi
 export { receiveUploads } from './upload';
 export { presentAttachment, presentStoredFile, fileContentUrl } from './files.present';
 export { filesRoutes } from './files.routes';
+export { sendStoredFile } from './send-file';
 export { fileNotFound, fileForbidden } from './file-errors';

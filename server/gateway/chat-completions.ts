@@ -23,6 +23,7 @@ export function pipelineRequest(body: V1ChatCompletionRequest): CompletionReques
     top_p: body.top_p,
     seed: body.seed,
     stop: body.stop,
+    ...(body.features ? { features: body.features } : {}),
   };
 }
 

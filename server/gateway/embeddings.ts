@@ -23,8 +23,10 @@ export function base64Vector(vector: Float32Array): string {
 
 /**
  * POST /v1/embeddings: vectors from the embedding engine Parley is configured with (the built-in
- * offline embedder when none is), unit length. `model` is what the caller asked for and is
- * recorded; the response names the engine's own model. Answers undefined when the client left.
+ * offline embedder when none is), unit length. Whatever `model` the caller names, the engine's own
+ * model makes the vectors: the response and the usage table name that one (never a name the
+ * caller made up). The built-in embedder works on the event loop in slices of a few milliseconds;
+ * the request's size is capped by its schema. Answers undefined when the client left.
  */
 export async function embeddings(deps: EmbeddingsDeps, { auth, body, res }: { auth: RouteAuth; body: V1EmbeddingsRequest; res: Response }): Promise<V1EmbeddingsResponse | undefined> {
   const inputs = typeof body.input === 'string' ? [body.input] : body.input;
@@ -50,6 +52,6 @@ export async function embeddings(deps: EmbeddingsDeps, { auth, body, res }: { au
     model: embedder.model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
-  await deps.usage.record(auth.user.id, body.model, { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
+  await deps.usage.record(auth.user.id, embedder.model, { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
   return answer;
 }

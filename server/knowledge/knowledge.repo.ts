@@ -61,10 +61,6 @@ export function createKnowledgeRepo(db: Db) {
     async delete(id: string): Promise<boolean> {
       return (await db('knowledge').where({ id }).delete()) > 0;
     },
-    /** The chunks of one file in one collection, in order (text and meta only). */
-    async chunksOf(collectionId: string, fileId: string): Promise<Array<{ seq: number; text: string; meta: string }>> {
-      return db('chunks').where({ collection_id: collectionId, file_id: fileId }).orderBy('seq').select('seq', 'text', 'meta');
-    },
   };
 }
 export type KnowledgeRepo = ReturnType<typeof createKnowledgeRepo>;

@@ -2,30 +2,9 @@ import yazl from 'yazl';
 import { z } from 'zod';
 import { KnowledgeCreate, KnowledgeDetail, KnowledgeFilePreview, KnowledgeFileRequest, KnowledgeSummary, KnowledgeUpdate } from '../contracts/knowledge';
 import type { FilesService } from '../files';
+import { contentDisposition, uniqueEntryNames } from '../platform/http/download';
 import { route, type RouteUser, type Routes } from '../platform/http/route';
 import { knowledgeCreateForbidden, type KnowledgeService } from './knowledge.service';
-
-/** Content-Disposition for a download (ASCII fallback plus the RFC 5987 UTF-8 form). */
-function attachment(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
-/** A unique, safe entry name for each file in the ZIP. */
-function entryNames(names: string[]): string[] {
-  const used = new Set<string>();
-  return names.map((raw) => {
-    // eslint-disable-next-line no-control-regex
-    const base = raw.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_') || 'file';
-    let name = base;
-    for (let n = 2; used.has(name.toLowerCase()); n += 1) {
-      const dot = base.lastIndexOf('.');
-      name = dot > 0 ? `${base.slice(0, dot)} (${n})${base.slice(dot)}` : `${base} (${n})`;
-    }
-    used.add(name.toLowerCase());
-    return name;
-  });
-}
 
 /** Section 4.6 (without the graph endpoints). Mounted at `/api/knowledge` and `/api/v1/knowledge`. */
 export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: FilesService }): Routes {
@@ -87,10 +66,10 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
     route({ method: 'get', path: '/:id/export', guard: 'user', produces: 'zip', summary: 'Download a knowledge base’s files as a ZIP' }, async ({ res, user, params }) => {
       const { name, files: rows } = await knowledge.exportFiles(user, params.id);
       const zip = new yazl.ZipFile();
-      const names = entryNames(rows.map((f) => f.filename));
+      const names = uniqueEntryNames(rows.map((f) => f.filename));
       rows.forEach((file, i) => zip.addReadStream(files.openStream(file.id), names[i]!, { mtime: new Date(file.created_at * 1000), size: file.size }));
       zip.end();
-      res.set({ 'content-type': 'application/zip', 'content-disposition': attachment(`${name}.zip`) });
+      res.set({ 'content-type': 'application/zip', 'content-disposition': contentDisposition('attachment', `${name}.zip`) });
       zip.outputStream.on('error', () => res.destroy());
       zip.outputStream.pipe(res);
     }),

@@ -7,10 +7,8 @@ import { badRequest, forbidden, notFound } from '../platform/http/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { canAccess, type PermissionsService, type Principal } from '../permissions';
-import type { RetrievalRepo, RetrievalService, SearchHit, SearchOptions } from '../retrieval';
+import type { CollectionFiles, FileChunk, RetrievalService, SearchHit, SearchOptions } from '../retrieval';
 import type { FileLists } from './file-lists';
-import type { Ingestion } from './ingestion';
-import { extract } from './ingest/extract';
 import type { KnowledgeRepo, KnowledgeRow } from './knowledge.repo';
 import { accessOf, presentDetail, presentSummary } from './knowledge.present';
 
@@ -28,8 +26,10 @@ export const fileCollection = (fileId: string) => `file-${fileId}`;
 
 const knowledgeNotFound = () => notFound('Knowledge base not found', 'KNOWLEDGE_NOT_FOUND');
 
-/** How much extracted text a preview carries. */
+/** How much extracted text a preview carries, and how much text of its chunks (the first ones)… */
 const PREVIEW_CHARS = 200_000;
+/** …but at most this many chunks (a large file has thousands: all of them would be megabytes to read and send). */
+const PREVIEW_CHUNKS = 500;
 
 function readMeta(raw: string): Record<string, unknown> {
   try {
@@ -55,16 +55,16 @@ export interface VisibleBase {
  */
 export function createKnowledgeService(deps: {
   repo: KnowledgeRepo;
-  collections: RetrievalRepo;
+  /** Files in collections: retrieval indexes them. */
+  collections: CollectionFiles;
   retrieval: RetrievalService;
-  ingestion: Ingestion;
   fileLists: FileLists;
   files: FilesService;
   permissions: PermissionsService;
   clock: Clock;
   log: Logger;
 }) {
-  const { repo, collections, retrieval, ingestion, fileLists, files, permissions, clock } = deps;
+  const { repo, collections, retrieval, fileLists, files, permissions, clock } = deps;
   const removedHooks: FileRemovedHook[] = [];
 
   const allowed = (who: Principal, row: KnowledgeRow, mode: 'read' | 'write') => canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, mode);
@@ -89,7 +89,7 @@ export function createKnowledgeService(deps: {
   }
 
   async function detail(row: KnowledgeRow): Promise<KnowledgeDetail> {
-    const language = await collections.languageOf(row.id);
+    const language = await retrieval.languageOf(row.id);
     return presentDetail(row, await fileLists.get(row.id), {
       language: ANALYSIS_LANGUAGES.includes(language as AnalysisLanguage) ? (language as AnalysisLanguage) : null,
       reindexing: (await retrieval.reindexProgress(row.id)) ?? null,
@@ -149,7 +149,7 @@ export function createKnowledgeService(deps: {
       if (body.description !== undefined) patch.description = body.description;
       if (body.access_control !== undefined) patch.access_control = body.access_control === null ? null : JSON.stringify(body.access_control);
       await repo.update(id, patch);
-      if (body.language !== undefined && body.language !== (await collections.languageOf(id))) await retrieval.setLanguage(id, body.language);
+      if (body.language !== undefined && body.language !== (await retrieval.languageOf(id))) await retrieval.setLanguage(id, body.language);
       return detail({ ...row, ...patch });
     },
 
@@ -168,19 +168,18 @@ export function createKnowledgeService(deps: {
       const row = await require(caller, id, 'write', seen);
       const file = await files.requireReadable(caller, fileId);
       const now = clock.now();
-      const added = await collections.putNewFile({ collection_id: id, file_id: fileId, knowledge_id: id, status: 'pending', created_at: now, updated_at: now });
+      const added = await collections.addFile({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
       if (!added) throw badRequest('The file is already in this knowledge base', 'FILE_ALREADY_ADDED');
       fileLists.put(id, { id: fileId, name: file.filename, status: 'pending', size: file.size, mime_type: file.mime_type, created_at: now });
       // Files added in a burst: the base was touched this second already (times are in seconds).
       if (row.updated_at < now) await repo.touch(id, now);
-      void ingestion.enqueue({ collectionId: id, fileId, knowledgeId: id, notify: [caller.id, row.user_id] });
       return detail({ ...row, updated_at: now });
     },
 
     /** Removes a file from a base: its chunks and index entries go; the file stays. */
     async removeFile(caller: KnowledgeCaller, id: string, fileId: string): Promise<KnowledgeDetail> {
       const row = await require(caller, id, 'write');
-      if (!(await retrieval.removeFile(id, fileId))) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
+      if (!(await collections.removeFile(id, fileId))) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
       fileLists.remove(id, fileId);
       const now = clock.now();
       await repo.touch(id, now);
@@ -196,16 +195,17 @@ export function createKnowledgeService(deps: {
       await require(caller, id, 'read');
       const entry = (await fileLists.get(id)).find((f) => f.id === fileId);
       if (!entry) throw notFound('The file is not in this knowledge base', 'FILE_NOT_IN_KNOWLEDGE');
-      const chunks = (await repo.chunksOf(id, fileId)).map((c) => ({ seq: c.seq, text: c.text, meta: readMeta(c.meta) }));
-      let text: string | null = null;
-      let textError: string | undefined;
-      try {
-        text = (await extract({ path: files.pathOf(fileId), mime: entry.mime_type, filename: entry.name })).text;
-      } catch (error) {
-        textError = error instanceof Error ? error.message : 'The text could not be extracted';
+      const rows = await collections.chunksOf(id, fileId, PREVIEW_CHUNKS);
+      const chunks: KnowledgeFilePreview['chunks'] = [];
+      let chars = 0;
+      for (const c of rows) {
+        if (chunks.length > 0 && chars + c.text.length > PREVIEW_CHARS) break;
+        chars += c.text.length;
+        chunks.push({ seq: c.seq, text: c.text, meta: readMeta(c.meta) });
       }
-      const truncated = text !== null && text.length > PREVIEW_CHARS;
-      return { file_id: fileId, name: entry.name, status: entry.status, text: truncated ? text!.slice(0, PREVIEW_CHARS) : text, ...(textError ? { text_error: textError } : {}), truncated, chunks };
+      const total = rows.length < PREVIEW_CHUNKS ? rows.length : await collections.chunkCount(id, fileId);
+      const { text, error, truncated } = await collections.previewText({ id: fileId, mime_type: entry.mime_type, filename: entry.name }, PREVIEW_CHARS);
+      return { file_id: fileId, name: entry.name, status: entry.status, text, ...(error ? { text_error: error } : {}), truncated, chunks, chunks_total: total };
     },
 
     /** The base's name and its files in order, for the ZIP export. */
@@ -241,19 +241,13 @@ export function createKnowledgeService(deps: {
     },
 
     /** Makes sure a loose file (chat attachment) is indexed, waiting for it. */
-    async indexFile(caller: KnowledgeCaller, file: FileRow): Promise<void> {
-      const collectionId = fileCollection(file.id);
-      const existing = await collections.findFile(collectionId, file.id);
-      if (existing?.status === 'completed') return;
-      if (existing && existing.status !== 'failed') return ingestion.settled(collectionId, file.id);
-      const now = clock.now();
-      await collections.putFile({ collection_id: collectionId, file_id: file.id, knowledge_id: null, status: 'pending', created_at: now, updated_at: now });
-      await ingestion.enqueue({ collectionId, fileId: file.id, knowledgeId: null, notify: [caller.id] });
+    indexFile(caller: KnowledgeCaller, file: FileRow): Promise<void> {
+      return collections.indexFile({ collectionId: fileCollection(file.id), fileId: file.id, knowledgeId: null, notify: [caller.id] });
     },
 
     /** A loose file's chunks in document order (already access-checked; indexed by `searchable`). */
-    fileChunks(fileId: string): Promise<Array<{ text: string; context: string | null }>> {
-      return collections.chunksOfFile(fileCollection(fileId), fileId);
+    fileChunks(fileId: string): Promise<FileChunk[]> {
+      return collections.chunksOf(fileCollection(fileId), fileId);
     },
 
     /** Searches the given collections (already access-checked). */
@@ -314,7 +308,7 @@ export function createKnowledgeService(deps: {
     },
 
     /** Registers work to do after a file is indexed. */
-    onFileIndexed: ingestion.onFileIndexed,
+    onFileIndexed: collections.onFileIndexed,
   };
   return service;
 }

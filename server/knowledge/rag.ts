@@ -1,16 +1,43 @@
-import type { RetrievalInput, RetrievalResult, Retriever } from '../completions';
-import { numberedContext } from '../completions';
 import type { CompletionSource } from '../contracts/completions';
+import type { ChatMessage } from '../providers';
 import type { SearchHit } from '../retrieval';
 import type { TasksService } from '../tasks';
 import { attachedBudget, attachedSource, documentText, planAttached, type AttachedDocument } from './attached-files';
-import { fileCollection, type KnowledgeService } from './knowledge.service';
+import { fileCollection, type KnowledgeCaller, type KnowledgeService } from './knowledge.service';
 
-export type RagInput = RetrievalInput;
-export type RagResult = RetrievalResult;
+/** What the stage is given: who asks, the files and bases in play, and the conversation. */
+export interface RagInput {
+  user: KnowledgeCaller;
+  /** Files and knowledge bases in play; `origin: 'model'` ones come with the model (not attached by the person). */
+  files: ReadonlyArray<{ type: string; id: string; origin: string }>;
+  /** The conversation as it will be sent (system prompt first). */
+  messages: ChatMessage[];
+  /** The model answering (task models may generate search queries for it). */
+  modelId: string;
+  /** The answering model's context window in tokens, when known: attached files are sent whole within it. */
+  contextTokens?: number;
+  signal: AbortSignal;
+}
+
+/** A knowledge base or file that was searched. */
+export interface SearchedSource {
+  id: string;
+  name: string;
+  type: 'collection' | 'file';
+}
+
+/**
+ * What the stage found: the passages to give the model and cite, grouped by source, and the
+ * knowledge bases (and files) that were searched with no passage above the relevance threshold —
+ * never skipped in silence: the person and the model are told.
+ */
+export interface RagResult {
+  sources: CompletionSource[];
+  unmatched: SearchedSource[];
+}
 
 /** The text of the last user message. */
-function lastUserText(messages: RetrievalInput['messages']): string {
+function lastUserText(messages: RagInput['messages']): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
@@ -24,12 +51,12 @@ const MAX_QUERIES = 3;
  * The completion pipeline's retrieval stage: finds the knowledge bases and files the caller may
  * read among those in play, asks the task model for search queries (when that task is on; else
  * only the last user message is searched; the message is always searched too), searches them all, and returns the passages above the
- * relevance threshold as numbered sources plus the context text to inject.
+ * relevance threshold as sources (the completion pipeline numbers them for the model).
  */
-export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): Retriever {
+export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<TasksService, 'queries'> }): (input: RagInput) => Promise<RagResult> {
   return async (input) => {
     const all = await deps.knowledge.searchable(input.user, input.files);
-    if (all.length === 0) return { sources: [], context: '' };
+    if (all.length === 0) return { sources: [], unmatched: [] };
     // Files attached to the message or the chat always reach the model; the threshold is for knowledge search.
     const attachedIds = new Set(input.files.filter((f) => f.type === 'file' && f.origin !== 'model').map((f) => fileCollection(f.id)));
     const attached = all.filter((t) => t.type === 'file' && attachedIds.has(t.collectionId));
@@ -58,10 +85,7 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       }
       attachedSources.push(attachedSource(doc, mode, chars, [...hits.values()].sort((a, b) => b.score - a.score)));
     }
-    const withAttached = (found: CompletionSource[]): RetrievalResult => {
-      const list = [...attachedSources, ...found];
-      return { sources: list, context: list.length ? numberedContext({ sources: list }) : '' };
-    };
+    const withAttached = (found: CompletionSource[], unmatched: SearchedSource[] = []): RagResult => ({ sources: [...attachedSources, ...found], unmatched });
     if (targets.length === 0 || queries.length === 0) return withAttached([]);
 
     const best = new Map<number, SearchHit>();
@@ -75,8 +99,10 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       k = Math.max(k, hits.length);
       for (const hit of hits) if ((best.get(hit.chunkId)?.score ?? -1) < hit.score) best.set(hit.chunkId, hit);
     }
+    const matched = new Set([...best.values()].map((hit) => hit.collectionId));
+    const unmatched = targets.filter((t) => !matched.has(t.collectionId)).map((t) => ({ id: t.type === 'file' ? t.collectionId.slice('file-'.length) : t.collectionId, name: t.name, type: t.type }));
     const hits = [...best.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(k, 1));
-    if (hits.length === 0) return withAttached([]);
+    if (hits.length === 0) return withAttached([], unmatched);
 
     const byCollection = new Map(targets.map((t) => [t.collectionId, t]));
     const sources = new Map<string, CompletionSource>();
@@ -91,6 +117,6 @@ export function createRagStage(deps: { knowledge: KnowledgeService; tasks: Pick<
       source.metadata.push({ ...hit.meta, file_id: hit.fileId, chunk_id: hit.chunkId, relevance: hit.score });
       source.distances!.push(hit.score);
     }
-    return withAttached([...sources.values()]);
+    return withAttached([...sources.values()], unmatched);
   };
 }

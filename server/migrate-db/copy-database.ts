@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import { MOVED_TO_POSTGRES } from '../platform/data-dir';
+import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from '../platform/data-dir-lock';
 import { closeDatabase, dialectOf, migrate, openDatabase, rawRows, type Db } from '../platform/db/knex';
 
 /** What to move: a SQLite data dir's database into a PostgreSQL database. */
@@ -112,17 +114,64 @@ function parentsFirst(rows: Array<Record<string, unknown>>, column: string, refe
   return out;
 }
 
+/** What a finished move did. */
+export interface CopyResult {
+  counts: TableCount[];
+  /** Where the data dir's SQLite database was moved aside, so nothing serves or backs it up by mistake. */
+  movedTo: string;
+}
+
+/**
+ * Moves the data dir's SQLite database (and any WAL files beside it) aside under a name that says
+ * where it went: started without PARLEY_DATABASE_URL, the service then refuses this data dir
+ * instead of serving the old copy, and `npm run backup` no longer copies it.
+ */
+function moveAside(dataDir: string): string {
+  const file = path.join(dataDir, 'parley.db');
+  let moved = path.join(dataDir, MOVED_TO_POSTGRES);
+  if (existsSync(moved)) moved = `${moved}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(file, moved);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${moved}${suffix}`);
+  return moved;
+}
+
+/** Takes the data dir's lock for the copy: a running service on it is refused, and none can start until the copy ends. */
+function lockForCopy(dataDir: string): DataDirLock {
+  try {
+    return acquireDataDirLock(dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    const { pid, url } = error.holder;
+    throw new CopyRefused(`${dataDir} is in use by a running Parley (pid ${pid}${url ? `, ${url}` : ''}): stop the service or quit the desktop app first, then run migrate-db again`);
+  }
+}
+
+/**
+ * Moves a data dir's SQLite database into PostgreSQL: refuses while a service runs on that data
+ * dir (and holds the data dir's lock, so none starts during the copy), copies every table, then
+ * moves the SQLite file aside.
+ */
+export async function copyDatabase(options: CopyOptions): Promise<CopyResult> {
+  if (!existsSync(path.join(options.fromDataDir, 'parley.db'))) {
+    throw new CopyRefused(`${options.fromDataDir} holds no Parley database (parley.db): check --from (the desktop app's data dir is the data folder inside its user-data folder, such as ~/.config/Parley/data)`);
+  }
+  const lock = lockForCopy(options.fromDataDir);
+  try {
+    const counts = await copyTables(options);
+    return { counts, movedTo: moveAside(options.fromDataDir) };
+  } finally {
+    lock.release();
+  }
+}
+
 /**
  * Copies every table of a SQLite data dir's database into PostgreSQL, in dependency order and in
  * batches, inside one transaction (a failure leaves the target as it was). Both sides are first
  * brought to the current migrations, so their tables match. Serial sequences are moved past the
  * copied ids, and the row counts of every table are compared at the end.
  */
-export async function copyDatabase(options: CopyOptions): Promise<TableCount[]> {
+async function copyTables(options: CopyOptions): Promise<TableCount[]> {
   const report = options.report ?? (() => undefined);
-  if (!existsSync(path.join(options.fromDataDir, 'parley.db'))) {
-    throw new CopyRefused(`${options.fromDataDir} holds no Parley database (parley.db): check --from`);
-  }
   const source = openDatabase(options.fromDataDir);
   const target = openDatabase({ dataDir: options.fromDataDir, databaseUrl: options.toUrl, poolSize: 2 });
   try {

@@ -1,7 +1,8 @@
 import { forbidden, HttpError } from '../platform/http/errors';
 
 /*
- * The interface's odd statuses for the model endpoints (section 7). A model the caller may not
+ * The interface's odd statuses for the model endpoints (its refusal statuses, listed in
+ * docs/api-notes.md). A model the caller may not
  * read answers exactly like a missing one, so private ids do not leak.
  */
 

@@ -110,7 +110,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
       return presentModel(row);
     },
 
-    /** Replaces every field but the id and the owner. Section 7: missing → 401, no write access (readable or not) → 400. */
+    /** Replaces every field but the id and the owner. The interface's refusal statuses: missing → 401, no write access (readable or not) → 400. */
     async update(caller: Caller, id: string, body: UpdateModelRequest): Promise<Model> {
       const row = await repo.findById(id);
       if (!row) throw modelNotFound();

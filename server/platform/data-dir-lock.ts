@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { StartRefused } from './start-refused';
 
 /** The lock file a running service keeps in its data dir. */
 export const LOCK_FILE = 'parley.lock';
@@ -23,13 +24,12 @@ interface LockRecord extends LockHolder {
 }
 
 /** Thrown when another live Parley process holds the data dir. */
-export class DataDirInUseError extends Error {
+export class DataDirInUseError extends StartRefused {
   constructor(
     readonly dataDir: string,
     readonly holder: LockHolder,
   ) {
     super(`${dataDir} is in use by a running Parley (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''}); quit it first`);
-    this.name = 'DataDirInUseError';
   }
 }
 

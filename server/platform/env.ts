@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { isValidCidr } from './http/trusted-proxies';
+import { isMasterKey } from './master-key';
 import { defaultDataDir } from './paths';
+import { StartRefused } from './start-refused';
 
 /** Options of `startServer`; every one may also come from the environment. */
 export interface StartOptions {
   host?: string;
-  port?: number;
+  /** A number, or the command line's text (validated with the other settings). */
+  port?: number | string;
   dataDir?: string;
   /** `keychain`, `file`, or `auto` (keychain when available, else the encrypted file). */
   secretStore?: 'keychain' | 'file' | 'auto';
@@ -18,7 +21,8 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const Port = z.coerce.number().int().min(0).max(65_535);
+const PORT_RANGE = 'must be a whole number from 0 to 65535 (0 picks a free port)';
+const Port = z.coerce.number({ error: PORT_RANGE }).int({ error: PORT_RANGE }).min(0, { error: PORT_RANGE }).max(65_535, { error: PORT_RANGE });
 const NonNegativeInt = z.coerce.number().int().min(0);
 
 const BootSchema = z.object({
@@ -44,6 +48,8 @@ const BootSchema = z.object({
   signupRateLimit: NonNegativeInt,
   /** Requests per minute allowed to each API key (or session) on the OpenAI-compatible /v1 API; 0 turns limiting off. */
   v1RateLimit: NonNegativeInt,
+  /** Channel messages per minute allowed to each person (reactions twice as many, model answers a sixth); 0 turns limiting off. */
+  channelRateLimit: NonNegativeInt,
   /** Origins allowed to call the API from a browser (CORS); empty = same origin only. */
   corsOrigins: z.array(z.url()).default([]),
   /** Addresses (CIDR list) of reverse proxies whose forwarded headers and SSO header are believed. */
@@ -51,7 +57,7 @@ const BootSchema = z.object({
   /** Origins people use to reach the service (absolute URLs the service builds come from here). */
   publicUrls: z.array(z.url({ protocol: /^https?$/, error: 'must be http(s) origins' })).default([]),
   /** Master key for the encrypted-file secret store (hex or base64, 32 bytes), if not kept in the data dir. */
-  secretKey: z.string().optional(),
+  secretKey: z.string().refine(isMasterKey, { error: 'must be 32 bytes written as 64 hex characters or base64 (for example the output of: openssl rand -hex 32)' }).optional(),
   /** `postgres://…` selects PostgreSQL; absent = SQLite in the data dir. */
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\/./i, { error: "must be a postgres:// URL" }).optional(),
   /** Connections in the PostgreSQL pool. */
@@ -73,14 +79,14 @@ const BootSchema = z.object({
 export type BootConfig = z.infer<typeof BootSchema>;
 
 /** Raised when boot settings are invalid; lists every problem at once. */
-export class BootConfigError extends Error {
+export class BootConfigError extends StartRefused {
   constructor(readonly problems: string[]) {
     super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'BootConfigError';
   }
 }
 
-const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
+/** The environment variable of each boot setting (docs/configuration.md lists them all). */
+export const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   host: 'PARLEY_HOST',
   port: 'PARLEY_PORT',
   dataDir: 'PARLEY_DATA_DIR',
@@ -95,6 +101,7 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   secretKey: 'PARLEY_SECRET_KEY',
   signupRateLimit: 'PARLEY_SIGNUP_RATE_LIMIT',
   v1RateLimit: 'PARLEY_V1_RATE_LIMIT',
+  channelRateLimit: 'PARLEY_CHANNEL_RATE_LIMIT',
   corsOrigins: 'PARLEY_CORS_ORIGINS',
   trustedProxies: 'PARLEY_TRUSTED_PROXIES',
   publicUrls: 'PARLEY_PUBLIC_URL',
@@ -108,6 +115,9 @@ const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   ollamaProbeUrl: 'PARLEY_OLLAMA_PROBE_URL',
 };
 
+/** Settings the command line also takes as flags (`npm run serve -- --port 0`). */
+const FLAGS = new Set<keyof BootConfig>(['host', 'port', 'dataDir']);
+
 /** A comma-separated setting as a list of trimmed, non-empty items. */
 function list(value: unknown): string[] {
   return String(value ?? '')
@@ -120,7 +130,7 @@ function list(value: unknown): string[] {
 export function readBootConfig(options: StartOptions = {}): BootConfig {
   const env = options.env ?? process.env;
   const pick = <T>(explicit: T | undefined, name: keyof BootConfig, fallback?: T): T | string | undefined => {
-    if (explicit !== undefined) return explicit;
+    if (explicit !== undefined && explicit !== '') return explicit;
     const envName = ENV_NAMES[name];
     const fromEnv = envName ? env[envName] : undefined;
     return fromEnv !== undefined && fromEnv !== '' ? fromEnv : fallback;
@@ -142,6 +152,7 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     secretKey: pick(undefined, 'secretKey'),
     signupRateLimit: pick(undefined, 'signupRateLimit', 20),
     v1RateLimit: pick(undefined, 'v1RateLimit', 120),
+    channelRateLimit: pick(undefined, 'channelRateLimit', 60),
     corsOrigins: String(pick(undefined, 'corsOrigins', '') ?? '')
       .split(',')
       .map((o) => o.trim())
@@ -170,7 +181,9 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     throw new BootConfigError(
       result.error.issues.map((issue) => {
         const key = String(issue.path[0]) as keyof BootConfig;
-        const source = ENV_NAMES[key] ? `${key} (${ENV_NAMES[key]})` : key;
+        const flag = key === 'dataDir' ? '--data-dir' : FLAGS.has(key) ? `--${key}` : undefined;
+        const names = [flag, ENV_NAMES[key]].filter(Boolean).join(' or ');
+        const source = names ? `${key} (${names})` : key;
         return `${source}: ${issue.message}`;
       }),
     );

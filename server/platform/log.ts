@@ -22,14 +22,31 @@ export interface LoggerOptions {
   stdout?: boolean;
 }
 
-/** Creates a logger writing JSON lines to stdout and to the data dir's log file. */
-export function createLogger(options: LoggerOptions): { log: Logger; flush(): void } {
+/**
+ * Creates a logger writing JSON lines to stdout and to the data dir's log file. `flush()` waits
+ * until the file is open, then writes what is queued: the file is opened in the background, and
+ * pino's own flush at process exit fails ("sonic boom is not ready yet") when a start that fails
+ * at once exits before it opened.
+ */
+export function createLogger(options: LoggerOptions): { log: Logger; flush(): Promise<void> } {
   const streams: pino.StreamEntry[] = [];
-  let file: pino.DestinationStream & { flushSync?: () => void } | undefined;
+  let file: ReturnType<typeof pino.destination> | undefined;
+  let opened: Promise<void> = Promise.resolve();
   if (options.dataDir) {
     const dir = path.join(options.dataDir, 'logs');
     mkdirSync(dir, { recursive: true });
-    file = pino.destination({ dest: path.join(dir, 'parley.log'), sync: false, mkdir: true });
+    const destination = pino.destination({ dest: path.join(dir, 'parley.log'), sync: false, mkdir: true });
+    // Opened in the background: 'ready' once open, 'error' when it cannot be (later errors are not ours to take).
+    opened = new Promise((resolve) => {
+      const settled = () => {
+        destination.off('ready', settled);
+        destination.off('error', settled);
+        resolve();
+      };
+      destination.once('ready', settled);
+      destination.once('error', settled);
+    });
+    file = destination;
     streams.push({ level: 'info', stream: file });
   }
   if (options.stdout !== false) streams.push({ level: 'info', stream: process.stdout });
@@ -40,11 +57,12 @@ export function createLogger(options: LoggerOptions): { log: Logger; flush(): vo
   );
   return {
     log,
-    flush: () => {
+    flush: async () => {
+      await opened;
       try {
-        file?.flushSync?.();
+        file?.flushSync();
       } catch {
-        // the file stream may not be open yet; nothing to flush
+        // the file could not be opened or is closed: nothing more can be written to it
       }
     },
   };

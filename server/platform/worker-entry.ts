@@ -12,7 +12,7 @@ export interface WorkerEntry {
 
 /**
  * Where a `*.worker.ts` file under server/ runs from, named by its path below server/ without
- * the extension (`knowledge/ingest/ingest.worker`). Built, it is the bundled
+ * the extension (`retrieval/ingest/ingest.worker`). Built, it is the bundled
  * `dist/server/<name>.js`; from source (tsx, Vitest) a tiny bootstrap registers tsx inside the
  * worker first, because `--import tsx` in a worker's execArgv does not reach its module loader
  * on Node 20. Answers undefined when the built file is missing.

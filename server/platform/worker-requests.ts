@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Logger } from './log';
 import { workerEntry } from './worker-entry';
 
@@ -14,6 +14,8 @@ interface Pending<R> {
   /** Handles a reply; true when it ended the request. */
   reply: (reply: R) => boolean;
   reject: (error: Error) => void;
+  /** The thread it was posted to (one that dies fails only its own requests). */
+  on: Worker;
 }
 
 /**
@@ -22,18 +24,25 @@ interface Pending<R> {
  * referenced only while a request waits, so an idle worker never keeps the process alive.
  * {@link usable} turns false for good when no worker can start (the built worker file is missing,
  * or it cannot be constructed) and after {@link stop}: callers then do the work in-process.
- * `name` names the worker in logs and errors ("the ingestion worker").
+ * `name` names the worker in logs and errors ("the ingestion worker"). With `resourceLimits` the
+ * worker is stopped (not the process) when its heap outgrows them: every request waiting fails
+ * with Node's `ERR_WORKER_OUT_OF_MEMORY`. A request given `timeoutMs` that is not answered in time
+ * fails with `ERR_WORKER_TIMEOUT`, and the worker is stopped (others waiting fail too).
  */
-export function createWorkerRequests<R extends WorkerReply>(options: { entry: string; name: string; log: Logger }) {
+export function createWorkerRequests<R extends WorkerReply>(options: { entry: string; name: string; log: Logger; resourceLimits?: ResourceLimits }) {
   const { name, log } = options;
   let worker: Worker | undefined;
   let unusable = false;
   let nextId = 1;
   const waiting = new Map<number, Pending<R>>();
 
-  function failAll(error: Error): void {
-    for (const pending of waiting.values()) pending.reject(error);
-    waiting.clear();
+  /** Fails the requests waiting on `w` (every request without one). */
+  function failAll(error: Error, w?: Worker): void {
+    for (const [id, pending] of waiting) {
+      if (w && pending.on !== w) continue;
+      waiting.delete(id);
+      pending.reject(error);
+    }
   }
 
   function start(): Worker | undefined {
@@ -46,7 +55,7 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
       return undefined;
     }
     try {
-      const w = new Worker(entry.code, { eval: entry.eval });
+      const w = new Worker(entry.code, { eval: entry.eval, resourceLimits: options.resourceLimits });
       w.unref();
       w.on('message', (reply: R) => {
         const pending = waiting.get(reply.id);
@@ -55,11 +64,11 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
       w.on('error', (error) => {
         log.warn({ err: error }, `${name} failed`);
         if (worker === w) worker = undefined;
-        failAll(error);
+        failAll(error, w);
       });
       w.on('exit', () => {
         if (worker === w) worker = undefined;
-        failAll(new Error(`${name} stopped`));
+        failAll(Object.assign(new Error(`${name} stopped`), { code: 'ERR_WORKER_STOPPED' }), w);
       });
       worker = w;
       return w;
@@ -83,11 +92,12 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
      * Posts `message` with a fresh `id`; `settle` sees every reply to it and says when one ends
      * it. Rejects when no worker can run, or when the worker dies or stops first.
      */
-    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>): Promise<T> {
+    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>, limits: { timeoutMs?: number } = {}): Promise<T> {
       const w = start();
       if (!w) return Promise.reject(new Error(`${name} is not available`));
       const id = nextId;
       nextId += 1;
+      let timer: NodeJS.Timeout | undefined;
       return new Promise<T>((resolve, reject) => {
         const reply = (r: R) => {
           const outcome = settle(r);
@@ -96,10 +106,20 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
           else resolve(outcome.value);
           return true;
         };
-        waiting.set(id, { reply, reject });
+        waiting.set(id, { reply, reject, on: w });
+        if (limits.timeoutMs !== undefined) {
+          timer = setTimeout(() => {
+            waiting.delete(id);
+            reject(Object.assign(new Error(`${name} took longer than ${Math.round(limits.timeoutMs! / 1000)} s`), { code: 'ERR_WORKER_TIMEOUT' }));
+            // The work may be stuck for good: stop the thread (it is started again for the next request).
+            if (worker === w) worker = undefined;
+            void w.terminate();
+          }, limits.timeoutMs);
+        }
         w.ref();
         w.postMessage({ ...message, id });
       }).finally(() => {
+        clearTimeout(timer);
         if (waiting.size === 0) worker?.unref();
       });
     },

@@ -2,9 +2,9 @@ import type { AccessControl } from '../contracts/access';
 import type { Role } from '../contracts/auth';
 import type { Prompt, PromptForm } from '../contracts/prompts';
 import type { Clock } from '../platform/clock';
-import { readJson, writeJson } from '../platform/db/json';
+import { readJson } from '../platform/db/json';
 import { badRequest, forbidden, notFound } from '../platform/http/errors';
-import { canAccess, type PermissionsService, type Principal } from '../permissions';
+import { canAccess, storedAccess, type PermissionsService, type Principal } from '../permissions';
 import type { PromptRow, PromptsRepo } from './prompts.repo';
 
 /** The caller as prompt rules see them. */
@@ -59,11 +59,7 @@ export function createPromptsService(deps: { repo: PromptsRepo; permissions: Per
   }
 
   /** Without `sharing`-style rights a non-admin's public prompt stays private, like models. */
-  async function storedAccess(caller: PromptCaller, value: AccessControl | undefined): Promise<string | null> {
-    if (value === undefined) return writeJson({});
-    if (value === null && !(await permissions.allows(caller, 'sharing.public_models'))) return writeJson({});
-    return value === null ? null : writeJson(value);
-  }
+  const accessToStore = (caller: PromptCaller, value: AccessControl | undefined) => storedAccess((key) => permissions.allows(caller, key), value, 'sharing.public_models');
 
   return {
     /** Prompts the caller may read, by command. */
@@ -75,7 +71,7 @@ export function createPromptsService(deps: { repo: PromptsRepo; permissions: Per
     async create(caller: PromptCaller, form: PromptForm): Promise<Prompt> {
       await mayCreate(caller);
       if (await repo.find(form.command)) throw badRequest(`The command '${form.command}' is taken`, 'PROMPT_COMMAND_TAKEN');
-      const row: PromptRow = { command: form.command, user_id: caller.id, title: form.title, content: form.content, access_control: await storedAccess(caller, form.access_control), timestamp: clock.now() };
+      const row: PromptRow = { command: form.command, user_id: caller.id, title: form.title, content: form.content, access_control: await accessToStore(caller, form.access_control), timestamp: clock.now() };
       await repo.insert(row);
       return present(row, await permissions.principal(caller));
     },
@@ -90,7 +86,7 @@ export function createPromptsService(deps: { repo: PromptsRepo; permissions: Per
       const { row, who } = await writable(caller, command);
       if (form.command !== command && (await repo.find(form.command))) throw badRequest(`The command '${form.command}' is taken`, 'PROMPT_COMMAND_TAKEN');
       const ownerOrAdmin = caller.role === 'admin' || caller.id === row.user_id;
-      const access = form.access_control !== undefined && ownerOrAdmin ? await storedAccess(caller, form.access_control) : row.access_control;
+      const access = form.access_control !== undefined && ownerOrAdmin ? await accessToStore(caller, form.access_control) : row.access_control;
       const next: PromptRow = { ...row, command: form.command, title: form.title, content: form.content, access_control: access, timestamp: clock.now() };
       await repo.replace(command, next);
       return present(next, who);

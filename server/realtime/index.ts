@@ -1,2 +1,2 @@
-export { createRealtimeHub, type RealtimeHub } from './realtime-hub';
+export { createRealtimeHub, type RealtimeHub, type LiveSocket, type LiveSocketData, type SocketListener } from './realtime-hub';
 export { createPostgresCluster, type PostgresCluster } from './postgres-cluster';

@@ -1,11 +1,41 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { Server as SocketServer, type Socket } from 'socket.io';
+import { Server as SocketServer, type DefaultEventsMap, type Socket } from 'socket.io';
 import type { AuthContext } from '../session';
 import type { Logger } from '../platform/log';
 import type { PostgresCluster } from './postgres-cluster';
 
-/** Resolves a socket's credential to its user (or refuses it). */
-export type SocketAuthenticator = (credential: string) => Promise<AuthContext | string>;
+/** Resolves a socket's credential to its user (or refuses it); `recheck` is a later check of an open socket (not new activity). */
+export type SocketAuthenticator = (credential: string, recheck?: boolean) => Promise<AuthContext | string>;
+
+/** What the hub keeps on each socket (`socket.data`). */
+export interface LiveSocketData {
+  userId: string;
+  name: string;
+  role: string;
+  /** The credential it connected with, checked again when sessions change. */
+  credential: string;
+}
+
+/** A connected, authenticated socket as domains see it. */
+export type LiveSocket = Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, LiveSocketData>;
+
+/** Called for each new socket, and for an open socket whose account changed role. */
+export type SocketListener = (socket: LiveSocket) => void;
+
+/** How long session re-checks wait to gather several changes into one pass. */
+const RECHECK_DELAY_MS = 50;
+
+/** Whether a user may follow one item of a topic (`note` and a note id); asked on every subscribe and every event sent. */
+export type TopicAuthorizer = (userId: string, id: string) => Promise<boolean>;
+
+/** The answer to a client's `subscribe` / `unsubscribe` (its acknowledgement). */
+export interface SubscribeAnswer {
+  ok: boolean;
+  detail?: string;
+}
+
+const TOPIC = /^([a-z]+):([A-Za-z0-9_-]{1,100})$/;
+const roomOf = (topic: string) => `topic:${topic}`;
 
 /**
  * The one place features push live events to a user's open clients (presence, ingestion and
@@ -16,7 +46,45 @@ export type SocketAuthenticator = (credential: string) => Promise<AuthContext | 
  */
 export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
   const connections = new Map<string, Set<string>>();
+  const topics = new Map<string, TopicAuthorizer>();
   let io: SocketServer | undefined;
+  let authenticate: SocketAuthenticator | undefined;
+  const connectListeners: SocketListener[] = [];
+  const roleListeners: SocketListener[] = [];
+  let recheckTimer: NodeJS.Timeout | undefined;
+  let rechecking: Promise<void> | undefined;
+
+  const localSockets = (): LiveSocket[] => (io ? ([...io.of('/').sockets.values()] as unknown as LiveSocket[]) : []);
+
+  /** Checks every open socket's credential again: refused ones are dropped, a changed role is announced. */
+  async function recheckSessions(): Promise<void> {
+    const check = authenticate;
+    if (!check) return;
+    await Promise.all(
+      localSockets().map(async (socket) => {
+        const result = await check(socket.data.credential, true).catch(() => 'error');
+        if (typeof result === 'string') {
+          if (result !== 'error') socket.disconnect(true);
+          return;
+        }
+        socket.data.name = result.user.name;
+        if (result.user.role === socket.data.role) return;
+        socket.data.role = result.user.role;
+        for (const listener of roleListeners) listener(socket);
+      }),
+    );
+  }
+
+  /** A client asks to follow `note:<id>`: joined only when the topic's authorizer allows it. */
+  async function subscribe(socket: Socket, payload: unknown): Promise<SubscribeAnswer> {
+    const topic = typeof payload === 'object' && payload !== null ? (payload as { topic?: unknown }).topic : undefined;
+    const match = typeof topic === 'string' ? TOPIC.exec(topic) : null;
+    const authorize = match ? topics.get(match[1]!) : undefined;
+    if (!match || !authorize) return { ok: false, detail: 'Unknown topic' };
+    if (!(await authorize(socket.data.userId as string, match[2]!))) return { ok: false, detail: 'Not allowed' };
+    await socket.join(roomOf(topic as string));
+    return { ok: true };
+  }
 
   function credentialOf(socket: Socket): string | undefined {
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
@@ -38,20 +106,34 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
         cors: { origin: false },
         allowRequest: (req, callback) => callback(null, allowRequest(req)),
       });
+      authenticate = authenticateSocket;
       io.use((socket, next) => {
         const credential = credentialOf(socket);
         if (!credential) return next(new Error('Not authenticated'));
         authenticateSocket(credential)
           .then((result) => {
             if (typeof result === 'string') return next(new Error('Invalid token or API key'));
-            socket.data.userId = result.user.id;
+            const data: LiveSocketData = { userId: result.user.id, name: result.user.name, role: result.user.role, credential };
+            Object.assign(socket.data as object, data);
             next();
           })
           .catch((error: unknown) => next(error instanceof Error ? error : new Error(String(error))));
       });
       io.on('connection', (socket) => {
-        const userId = socket.data.userId as string;
+        const userId = (socket.data as LiveSocketData).userId;
         void socket.join(`user:${userId}`);
+        socket.on('subscribe', (payload: unknown, ack?: unknown) => {
+          const reply = typeof ack === 'function' ? (ack as (answer: SubscribeAnswer) => void) : () => undefined;
+          subscribe(socket, payload).then(reply, (error: unknown) => {
+            log.warn({ err: error }, 'a live subscription failed');
+            reply({ ok: false, detail: 'Subscription failed' });
+          });
+        });
+        socket.on('unsubscribe', (payload: unknown, ack?: unknown) => {
+          const topic = typeof payload === 'object' && payload !== null ? (payload as { topic?: unknown }).topic : undefined;
+          if (typeof topic === 'string' && TOPIC.test(topic)) void socket.leave(roomOf(topic));
+          if (typeof ack === 'function') (ack as (answer: SubscribeAnswer) => void)({ ok: true });
+        });
         const set = connections.get(userId) ?? new Set<string>();
         set.add(socket.id);
         connections.set(userId, set);
@@ -63,6 +145,7 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
             cluster?.localPresenceChanged();
           }
         });
+        for (const listener of connectListeners) listener(socket as unknown as LiveSocket);
       });
       cluster?.attach(io, () => [...connections.keys()]);
       log.debug('realtime channel ready');
@@ -71,6 +154,69 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
     /** Sends an event to every open client of a user. */
     emitToUser(userId: string, event: string, payload: unknown): void {
       io?.to(`user:${userId}`).emit(event, payload);
+    },
+
+    /** Sends an event to every client in a room (on every instance), encoded once. */
+    emitToRoom(room: string, event: string, payload: unknown): void {
+      io?.to(room).emit(event, payload);
+    },
+
+    /** Runs `listener` for every new socket (a domain registers its socket events there). */
+    onConnection(listener: SocketListener): void {
+      connectListeners.push(listener);
+    },
+
+    /** Runs `listener` for an open socket whose account changed role (its rights changed). */
+    onRoleChange(listener: SocketListener): void {
+      roleListeners.push(listener);
+    },
+
+    /** This instance's open sockets. */
+    localSockets,
+
+    /**
+     * Checks every open socket's session again, soon (changes close together make one pass): a
+     * signed-out, revoked or deleted session loses its connection; a demoted one its rights.
+     */
+    recheckSessionsSoon(): void {
+      if (recheckTimer || !io) return;
+      recheckTimer = setTimeout(() => {
+        recheckTimer = undefined;
+        rechecking = (rechecking ?? Promise.resolve()).then(recheckSessions).catch((error: unknown) => log.warn({ err: error }, 'checking live sessions failed'));
+      }, RECHECK_DELAY_MS);
+      recheckTimer.unref();
+    },
+
+    /** Checks every open socket's session again now. */
+    recheckSessions,
+
+    /** Lets clients follow items of a topic (`note:<id>`) that `authorize` allows them to see. */
+    defineTopic(name: string, authorize: TopicAuthorizer): void {
+      topics.set(name, authorize);
+    },
+
+    /**
+     * Sends an event to the clients following `topic` whose user the topic's authorizer still
+     * allows (asked again now: access may have changed since they subscribed); the others are
+     * dropped from it. `recheck: false` sends to every follower (news that the item is gone).
+     */
+    async emitToTopic(topic: string, event: string, payload: unknown, options: { recheck?: boolean } = {}): Promise<void> {
+      const match = TOPIC.exec(topic);
+      const authorize = match ? topics.get(match[1]!) : undefined;
+      if (!io || !match || !authorize) return;
+      if (options.recheck === false) {
+        io.to(roomOf(topic)).emit(event, payload);
+        return;
+      }
+      const sockets = await io.in(roomOf(topic)).fetchSockets();
+      const decided = new Map<string, Promise<boolean>>();
+      for (const socket of sockets) {
+        const userId = socket.data.userId as string;
+        let allowed = decided.get(userId);
+        if (!allowed) decided.set(userId, (allowed = authorize(userId, match[2]!).catch(() => false)));
+        if (await allowed) socket.emit(event, payload);
+        else socket.leave(roomOf(topic));
+      }
     },
 
     /** Sends an event to every connected client. */
@@ -92,6 +238,9 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
     },
 
     async close(): Promise<void> {
+      if (recheckTimer) clearTimeout(recheckTimer);
+      recheckTimer = undefined;
+      await rechecking;
       if (!io) return;
       // This instance's sockets only (with a cluster, io.disconnectSockets reaches every instance).
       io.local.disconnectSockets(true);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineSection, type ConfigService } from '../config';
 import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate, type RetrievalConfigView } from '../contracts/retrieval';
-import { badRequest } from '../platform/http/errors';
+import { badRequest, unprocessable } from '../platform/http/errors';
 import type { SecretStore } from '../secrets';
 
 /** Admin retrieval settings (4.7). */
@@ -90,7 +90,10 @@ export function createRetrievalSettings(config: ConfigService, secrets: SecretSt
   const view = async (cfg: RetrievalConfig): Promise<RetrievalConfigView> => ({ ...cfg, RAG_EXTERNAL_RERANKER_API_KEY: (await secrets.get(RERANKER_KEY_SECRET)) ?? '' });
   return {
     get: async () => view(await config.get(RetrievalSection)),
-    /** Merges a validated subset; 400 naming the field when the result breaks a rule. */
+    /**
+     * Merges a validated subset; 400 naming the field when the result breaks a rule, 422 when
+     * TOP_K_RERANKER (kept after reranking) would exceed TOP_K (each value fine alone).
+     */
     async update(update: RetrievalConfigUpdate): Promise<RetrievalConfigView> {
       const { RAG_EXTERNAL_RERANKER_API_KEY: key, ...patch } = update;
       const next = { ...(await config.get(RetrievalSection)), ...patch };
@@ -101,6 +104,9 @@ export function createRetrievalSettings(config: ConfigService, secrets: SecretSt
       if (next.CONTENT_EXTRACTION_ENGINE === 'external' && !next.EXTERNAL_DOCUMENT_LOADER_URL) throw badRequest("Field 'EXTERNAL_DOCUMENT_LOADER_URL': is required when CONTENT_EXTRACTION_ENGINE is external");
       if (next.ENABLE_CHUNKING_SERVER && !next.CHUNKING_SERVER_URL) throw badRequest("Field 'CHUNKING_SERVER_URL': is required when ENABLE_CHUNKING_SERVER is on");
       if (next.RAG_RERANKING_ENGINE === 'external' && !next.RAG_EXTERNAL_RERANKER_URL) throw badRequest("Field 'RAG_EXTERNAL_RERANKER_URL': is required when RAG_RERANKING_ENGINE is external");
+      if (next.TOP_K_RERANKER > next.TOP_K) {
+        throw unprocessable(`Field 'TOP_K_RERANKER': the results kept after reranking (${next.TOP_K_RERANKER}) must not exceed TOP_K (${next.TOP_K}); lower it or raise TOP_K in the same request`, 'TOP_K_RERANKER_ABOVE_TOP_K');
+      }
       if (key !== undefined) {
         if (key === '') await secrets.delete(RERANKER_KEY_SECRET);
         else await secrets.set(RERANKER_KEY_SECRET, key);

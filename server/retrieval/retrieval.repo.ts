@@ -244,9 +244,16 @@ export function createRetrievalRepo(db: Db) {
         .limit(limit)
         .select<IndexChunkRow[]>('id', 'file_id', 'text', 'embedding', 'model');
     },
-    /** One file's chunks in a collection, in document order (an attached file sent whole). */
-    async chunksOfFile(collectionId: string, fileId: string): Promise<Array<Pick<ChunkRow, 'seq' | 'text' | 'context'>>> {
-      return db('chunks').where({ collection_id: collectionId, file_id: fileId }).orderBy('seq').select<Array<Pick<ChunkRow, 'seq' | 'text' | 'context'>>>('seq', 'text', 'context');
+    /** One file's chunks in a collection, in document order (an attached file sent whole; the first `limit` for a file's preview). */
+    async chunksOfFile(collectionId: string, fileId: string, limit?: number): Promise<Array<Pick<ChunkRow, 'seq' | 'text' | 'context' | 'meta'>>> {
+      const query = db('chunks').where({ collection_id: collectionId, file_id: fileId }).orderBy('seq');
+      if (limit !== undefined) void query.limit(limit);
+      return query.select<Array<Pick<ChunkRow, 'seq' | 'text' | 'context' | 'meta'>>>('seq', 'text', 'context', 'meta');
+    },
+    /** How many chunks a file has in a collection. */
+    async chunkCount(collectionId: string, fileId: string): Promise<number> {
+      const row = await db('chunks').where({ collection_id: collectionId, file_id: fileId }).first<{ n: number | string } | undefined>(db.raw('count(*) as n'));
+      return Number(row?.n ?? 0);
     },
     async chunksByIds(ids: readonly number[]): Promise<ChunkRow[]> {
       if (ids.length === 0) return [];

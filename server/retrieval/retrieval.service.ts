@@ -3,21 +3,23 @@ import type { RetrievalConfig } from '../contracts/retrieval';
 import type { Clock } from '../platform/clock';
 import type { JobQueue } from '../platform/jobs';
 import type { Logger } from '../platform/log';
-import type { CollectionIndex } from './collection-index';
-import { blobOf, type CollectionIndexes } from './collection-indexes';
+import type { CollectionIndex } from './index/collection-index';
+import { blobOf } from './embedding/vector-blob';
+import type { LoadedIndexes } from './index/loaded-indexes';
+import { breatherEvery } from '../platform/breather';
 import type { Embedder } from './embedding/embedder';
-import { isLanguage, type Language } from './languages';
+import { isLanguage, type Language } from './analysis/languages';
 import { rerank } from './reranker';
 import { RetrievalSection } from './retrieval-config';
-import type { PackedTerms } from './packed-terms';
-import { unpackTerms } from './packed-terms';
+import type { PackedTerms } from './analysis/packed-terms';
+import { unpackTerms } from './analysis/packed-terms';
 import { fileKey, type FileChunks, type RetrievalRepo } from './retrieval.repo';
 
-/** A chunk ready to be stored: text to search, and what to return instead (parent, heading trail). */
+/** A chunk ready to be stored: text to search, what to return instead (parent, heading trail), and its meta as JSON text. */
 export interface PreparedChunk {
   text: string;
   context: string | null;
-  meta: Record<string, unknown>;
+  meta: string;
 }
 
 /** One file's chunks to store: their vectors (null where none) and, when known, their analysed terms. */
@@ -77,6 +79,15 @@ function parseMeta(text: string): Record<string, unknown> {
   }
 }
 
+/**
+ * Characters of a query that are searched (the query endpoint's own limit): the rest of a longer
+ * one (a pasted document as the question) would only cost analysis on the event loop.
+ */
+export const MAX_QUERY_CHARS = 10_000;
+
+/** Work done on the service's thread between two hand-backs of the event loop while a stored batch is indexed. */
+const STORE_SLICE_MS = 10;
+
 /** The job kind recording a re-index after a language change (key: the collection; run by the instance that changed it). */
 export const REINDEX_JOB = 'reindex';
 
@@ -87,7 +98,7 @@ export const REINDEX_JOB = 'reindex';
  */
 export function createRetrievalService(deps: {
   repo: RetrievalRepo;
-  indexes: CollectionIndexes;
+  indexes: LoadedIndexes;
   config: ConfigService;
   embedder: () => Promise<Embedder>;
   /** Where a re-index's progress is kept, so every instance reports it (kind REINDEX_JOB). */
@@ -108,20 +119,21 @@ export function createRetrievalService(deps: {
     }
   }
 
-  async function rerankHits(cfg: RetrievalConfig, query: string, hits: SearchHit[]): Promise<SearchHit[]> {
+  /** Reorders `hits` with the external reranker and keeps the best `keep`. */
+  async function rerankHits(cfg: RetrievalConfig, query: string, hits: SearchHit[], keep: number): Promise<SearchHit[]> {
     try {
       const results = await rerank({
         url: cfg.RAG_EXTERNAL_RERANKER_URL,
         model: cfg.RAG_RERANKING_MODEL,
         query,
         documents: hits.map((h) => h.text),
-        topN: cfg.TOP_K_RERANKER,
+        topN: keep,
         apiKey: await deps.rerankerKey?.(),
       });
-      return results.slice(0, cfg.TOP_K_RERANKER).map((r) => ({ ...hits[r.index]!, score: r.relevance_score }));
+      return results.slice(0, keep).map((r) => ({ ...hits[r.index]!, score: r.relevance_score }));
     } catch (error) {
       log.warn({ err: error }, 'the reranker failed; keeping the hybrid order');
-      return hits.slice(0, cfg.TOP_K_RERANKER);
+      return hits.slice(0, keep);
     }
   }
 
@@ -146,7 +158,7 @@ export function createRetrievalService(deps: {
           seq: i,
           text: c.text,
           context: c.context,
-          meta: JSON.stringify(c.meta),
+          meta: c.meta,
           embedding: item.vectors[i] ? blobOf(item.vectors[i]!) : null,
         })),
       }));
@@ -173,24 +185,14 @@ export function createRetrievalService(deps: {
         index.removeFile(item.fileId);
         // Terms analysed in another language than the index's are analysed again by the index.
         const terms = item.terms && item.language === index.language ? unpackTerms(item.terms) : undefined;
-        index.add(ids.map((id, i) => ({ id, fileId: item.fileId, text: item.chunks[i]!.text, vector: item.vectors[i] ?? null, terms: terms?.[i] })));
+        // In slices, the event loop handed back between them: a file of thousands of chunks is stored while requests are answered.
+        await index.addGradually(
+          ids.map((id, i) => ({ id, fileId: item.fileId, text: item.chunks[i]!.text, vector: item.vectors[i] ?? null, terms: terms?.[i] })),
+          breatherEvery(STORE_SLICE_MS),
+        );
         indexes.changed(item.collectionId);
       }
       return items.map((item) => stored.has(fileKey(item.collectionId, item.fileId)));
-    },
-
-    /** Stores one file's chunks (see {@link storeMany}). False if the file left the collection meanwhile. */
-    async store(collectionId: string, fileId: string, chunks: readonly PreparedChunk[], vectors: readonly (Float32Array | null)[], model: string): Promise<boolean> {
-      const [stored] = await service.storeMany([{ collectionId, fileId, chunks, vectors }], model);
-      return stored === true;
-    },
-
-    /** Removes a file from a collection: its row, chunks and index entries. */
-    async removeFile(collectionId: string, fileId: string): Promise<boolean> {
-      const removed = await repo.removeFile(collectionId, fileId);
-      const pending = indexes.peek(collectionId);
-      if (pending) await removeFromIndex(collectionId, await pending, fileId);
-      return removed;
     },
 
     /** Forgets a collection whose rows are gone already (a deleted user's): its index in memory and on disk. */
@@ -203,6 +205,9 @@ export function createRetrievalService(deps: {
       const pending = indexes.peek(collectionId);
       if (pending) await removeFromIndex(collectionId, await pending, fileId);
     },
+
+    /** The analysis language a collection was given (or detected from its first file), when it has one. */
+    languageOf: (collectionId: string): Promise<string | undefined> => repo.languageOf(collectionId),
 
     /**
      * Changes a collection's analysis language: the index is rebuilt from SQLite in that language
@@ -238,7 +243,8 @@ export function createRetrievalService(deps: {
     },
 
     /** Searches collections; returns at most k passages at or above the relevance threshold, best first. */
-    async search(collectionIds: readonly string[], query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    async search(collectionIds: readonly string[], question: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+      const query = question.length > MAX_QUERY_CHARS ? question.slice(0, MAX_QUERY_CHARS) : question;
       const cfg = await config.get(RetrievalSection);
       const k = options.k ?? cfg.TOP_K;
       const threshold = options.threshold ?? cfg.RELEVANCE_THRESHOLD;
@@ -248,7 +254,9 @@ export function createRetrievalService(deps: {
       const embedder = await deps.embedder();
       const vector = await queryVector(embedder, query, options.signal);
       const mode = vector === null ? 'text' : hybrid ? 'hybrid' : 'vector';
-      const depth = Math.max(k, reranking ? cfg.TOP_K_RERANKER : 0) * 3 + 10;
+      // Kept after reranking: never more than top K (a setting saved before that rule is clamped here).
+      const kept = Math.min(cfg.TOP_K_RERANKER, k);
+      const depth = k * 3 + 10;
 
       const raw: Array<{ collectionId: string; id: number; fileId: string; score: number; order: number; lexical: number; semantic: number }> = [];
       for (const collectionId of new Set(collectionIds)) {
@@ -293,7 +301,7 @@ export function createRetrievalService(deps: {
         }
       }
 
-      if (reranking) hits = await rerankHits(cfg, query, hits.slice(0, Math.max(k, cfg.TOP_K_RERANKER) * 2));
+      if (reranking) hits = await rerankHits(cfg, query, hits.slice(0, k * 2), kept);
       else hits = hits.slice(0, k);
       return hits.filter((h) => h.score >= threshold);
     },

@@ -1,24 +1,22 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DataDirError } from '../platform/data-dir';
+import { isMasterKey, parseMasterKey } from '../platform/master-key';
 import type { SecretStore } from './secret-store';
 
 const KEY_FILE = 'secrets.key';
 const DATA_FILE = 'secrets.enc';
 const VERSION = 1;
 
-/** Reads a 32-byte master key given as 64 hex characters or base64. */
-export function parseMasterKey(text: string): Buffer {
-  const trimmed = text.trim();
-  const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-  if (key.length !== 32) throw new Error('The secret store key must be 32 bytes (64 hex characters or base64)');
-  return key;
-}
-
 function loadOrCreateKey(dir: string, provided?: string): Buffer {
   if (provided) return parseMasterKey(provided);
   const file = path.join(dir, KEY_FILE);
-  if (existsSync(file)) return parseMasterKey(readFileSync(file, 'utf8'));
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
+    if (!isMasterKey(text)) throw new DataDirError(`${file} is damaged (it holds no 32-byte key); restore it from a backup of this data dir, or give the key with PARLEY_SECRET_KEY`);
+    return parseMasterKey(text);
+  }
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
   return key;

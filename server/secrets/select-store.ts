@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../platform/log';
 import { writePrivateFile } from '../platform/private-files';
+import { StartRefused } from '../platform/start-refused';
 import { fileSecretStore } from './file-store';
 import { keychainSecretStore, loadKeytar, probeKeychain, type Keytar } from './keychain-store';
 import type { SecretStore } from './secret-store';
@@ -62,7 +63,7 @@ function rememberChoice(dataDir: string, store: StoreChoice): void {
 function unavailable(error: unknown, remembered?: StoreChoice): Error {
   const reason = error instanceof Error ? error.message : String(error);
   const since = remembered ? ' Parley keeps this data folder\'s keys there; unlock the keychain (or sign in to your account again) and start Parley again.' : '';
-  return new Error(`The OS keychain is not available: ${reason}.${since}`);
+  return new StartRefused(`The OS keychain is not available: ${reason}.${since}`);
 }
 
 /** The file store whose master key lives in the keychain, created there on first use. */

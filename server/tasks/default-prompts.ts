@@ -92,3 +92,57 @@ export const DEFAULT_TOOLS_FUNCTION_CALLING_PROMPT = `You can call these tools:
 Decide which tools, if any, help answer the user's latest message. Answer only this JSON:
 {"tool_calls": [{"name": "<tool name>", "parameters": {"<argument>": "<value>"}}]}
 Answer {"tool_calls": []} when no tool helps. Never invent tools or arguments.`;
+
+export const DEFAULT_NOTE_SUMMARY_PROMPT = `### Task
+Summarize the note below for someone who has not read it.
+
+### Rules
+- Write in the note's own language.
+- Markdown: a one-sentence gist, then the key points as a short bulleted list.
+- Keep names, numbers, dates and decisions exactly as written; add nothing the note does not say.
+
+### Answer
+Only the summary in Markdown, with no introduction.
+
+### Note
+<note>
+{{prompt}}
+</note>`;
+
+export const DEFAULT_NOTE_IMPROVE_PROMPT = `### Task
+Improve the writing of the note below: clearer sentences, correct spelling and grammar, consistent
+formatting.
+
+### Rules
+- Write in the note's own language and keep its voice.
+- Keep its meaning, facts, names, numbers, links and Markdown structure (headings, lists, code).
+- Do not add new content and do not comment on the changes.
+
+### Answer
+Only the improved note in Markdown.
+
+### Note
+<note>
+{{prompt}}
+</note>`;
+
+export const DEFAULT_MEMORY_SUGGESTION_PROMPT = `### Task
+Read the conversation below and list facts about the user worth remembering for later
+conversations: their work, place, preferences, projects, people and things they own or use.
+
+### Rules
+- Only what the user said about themselves, in the first person, as short sentences ("I work in Lyon").
+- Leave out what is only about this conversation's task, anything sensitive (health, passwords,
+  money details) and anything already remembered (listed below).
+- At most 3; none is a fine answer.
+
+### Already remembered
+{{prompt}}
+
+### Answer
+Only this JSON, nothing else: {"memories": ["...", "..."]}
+
+### Conversation
+<conversation>
+{{MESSAGES:END:6}}
+</conversation>`;

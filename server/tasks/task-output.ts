@@ -73,3 +73,15 @@ export function parseCompletion(raw: string): string {
   const value = extractJsonField(raw, 'text');
   return typeof value === 'string' ? value : '';
 }
+
+/** Things to remember from a task answer (`{"memories": [...]}`), at most 3, each a short sentence. */
+export function parseMemories(raw: string): string[] {
+  return (extractStringList(raw, 'memories', 3) ?? []).map((m) => clip(m.replace(/\s+/g, ' ').trim(), 500)).filter((m) => /\p{L}{2}/u.test(m));
+}
+
+/** A free-text answer without the code fence some models wrap the whole of it in. */
+export function unfenced(raw: string): string {
+  const text = raw.trim();
+  const fenced = /^```[\w-]*\n([\s\S]*?)\n```$/.exec(text);
+  return (fenced ? fenced[1]! : text).trim();
+}

@@ -4,11 +4,14 @@ import { badRequest } from '../platform/http/errors';
 import {
   DEFAULT_AUTOCOMPLETE_PROMPT,
   DEFAULT_FOLLOW_UP_PROMPT,
+  DEFAULT_MEMORY_SUGGESTION_PROMPT,
+  DEFAULT_NOTE_IMPROVE_PROMPT,
+  DEFAULT_NOTE_SUMMARY_PROMPT,
   DEFAULT_QUERY_PROMPT,
   DEFAULT_TAGS_PROMPT,
   DEFAULT_TITLE_PROMPT,
 } from './default-prompts';
-import { fallbackTitle, parseCompletion, parseFollowUps, parseQueries, parseTags, parseTitle } from './task-output';
+import { fallbackTitle, parseCompletion, parseFollowUps, parseMemories, parseQueries, parseTags, parseTitle, unfenced } from './task-output';
 import type { ChatModelRef, TaskCaller, TaskRunner } from './task-runner';
 import { TaskConfigSection } from './tasks-config';
 import { contentText, renderTemplate, type TemplateMessage } from './template';
@@ -74,6 +77,22 @@ export function createTasksService(deps: { config: ConfigService; runner: TaskRu
       }
       const prompt = renderTemplate(DEFAULT_AUTOCOMPLETE_PROMPT, { messages: input.messages ?? [], prompt: input.prompt, type: input.type ?? 'user message', now: now() });
       return parseCompletion(await runner.run(caller, prompt, { ...options, maxTokens: 200 }));
+    },
+
+    /** A note's text summarized or with its writing improved (Markdown), on the task model. */
+    async noteAssist(caller: TaskCaller, action: 'summarize' | 'improve', content: string, options: TaskOptions = {}): Promise<string> {
+      const prompt = renderTemplate(action === 'summarize' ? DEFAULT_NOTE_SUMMARY_PROMPT : DEFAULT_NOTE_IMPROVE_PROMPT, { messages: [], prompt: content, now: now() });
+      const answer = unfenced(await runner.run(caller, prompt, options));
+      if (!answer) throw badRequest('The task model gave no text', 'TASK_EMPTY_ANSWER');
+      return answer;
+    },
+
+    /** Facts about the user worth remembering from a conversation (at most 3), leaving out those in `known`. */
+    async memorySuggestions(caller: TaskCaller, messages: readonly TemplateMessage[], known: readonly string[], options: TaskOptions = {}): Promise<string[]> {
+      const remembered = known.length > 0 ? known.map((m) => `- ${m}`).join('\n') : '(nothing yet)';
+      const prompt = renderTemplate(DEFAULT_MEMORY_SUGGESTION_PROMPT, { messages, prompt: remembered, now: now() });
+      const folded = new Set(known.map((m) => m.trim().toLowerCase()));
+      return parseMemories(await runner.run(caller, prompt, options)).filter((m) => !folded.has(m.toLowerCase()));
     },
 
     /**

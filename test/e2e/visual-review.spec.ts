@@ -264,6 +264,8 @@ test.describe('phone', () => {
     await tapTargets(page.locator('.composer-bar button'), 40);
     openai.reply({ text: RICH });
     await sendMessage(page, 'Plan my week please');
+    // The first answer is whole (the new chat is saved and named) before the second question.
+    await expect(page.getByTestId('message-assistant').first()).toContainText('as shown.', { timeout: 20_000 });
     await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible();
     await sendMessage(page, 'And the next week?');
     await expect(page.getByTestId('message-assistant')).toHaveCount(2);

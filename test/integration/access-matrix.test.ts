@@ -92,6 +92,8 @@ class Resources {
   share = () => this.once('share', async () => this.made(server.as(this.owner().token).post(`/api/v1/chats/${await this.chat()}/share`), (b) => b.share_id));
   prompt = () =>
     this.once('prompt', () => this.made(server.as(this.owner().token).post('/api/v1/prompts/create', { command: `p${Math.random().toString(36).slice(2, 10)}`, title: 'P', content: 'c' }), (b) => b.command.slice(1)));
+  note = () => this.once('note', () => this.made(server.as(this.owner().token).post('/api/v1/notes/create', { title: 'matrix note', data: { content: { md: 'words' } } }), (b) => b.id));
+  memory = () => this.once('memory', () => this.made(server.as(this.owner().token).post('/api/v1/memories/add', { content: 'I like matrices' }), (b) => b.id));
   backup = () =>
     this.once('backup', async () => {
       if (!testingOnPostgres()) return this.made(server.as(admin.token).post('/api/v1/backups'), (b) => b.name);
@@ -207,11 +209,52 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/audio/models': { access: 'user' },
   'GET /api/v1/audio/voices': { access: 'user' },
 
+  // Channels are off by default (ENABLE_CHANNELS): every route refuses every account, admins too
+  // (channels.test.ts holds their matrix with channels on: member, manager, outsider, admin).
+  ...Object.fromEntries(
+    [
+      'GET /api/v1/channels',
+      'POST /api/v1/channels/create',
+      'GET /api/v1/channels/search',
+      'GET /api/v1/channels/:id',
+      'GET /api/v1/channels/:id/members',
+      'POST /api/v1/channels/:id/update',
+      'DELETE /api/v1/channels/:id/delete',
+      'POST /api/v1/channels/:id/read',
+      'POST /api/v1/channels/:id/files',
+      'GET /api/v1/channels/:id/messages',
+      'POST /api/v1/channels/:id/messages/post',
+      'GET /api/v1/channels/:id/messages/:message_id',
+      'GET /api/v1/channels/:id/messages/:message_id/thread',
+      'POST /api/v1/channels/:id/messages/:message_id/update',
+      'DELETE /api/v1/channels/:id/messages/:message_id/delete',
+      'POST /api/v1/channels/:id/messages/:message_id/reactions/add',
+      'POST /api/v1/channels/:id/messages/:message_id/reactions/remove',
+      'GET /api/v1/channels/:id/messages/:message_id/files/:file_id',
+    ].map((k): [string, Row] => [k, { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } }]),
+  ),
   'GET /api/v1/prompts': { access: 'user' },
   'POST /api/v1/prompts/create': { access: 'user' },
   'GET /api/v1/prompts/command/:command': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}`) },
   'POST /api/v1/prompts/command/:command/update': { access: 'owned', path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}/update`) },
   'DELETE /api/v1/prompts/command/:command/delete': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/prompts/command/${await r.prompt()}/delete`) },
+  // Notes: someone else's private note answers like a missing one (404); memories are only ever the caller's own.
+  'GET /api/v1/notes': { access: 'user' },
+  'GET /api/v1/notes/search': { access: 'user' },
+  'POST /api/v1/notes/create': { access: 'user' },
+  'POST /api/v1/notes/assist': { access: 'user' },
+  'GET /api/v1/notes/export': { access: 'user' },
+  'GET /api/v1/notes/:id': { access: 'owned', path: P(async (r) => `/api/v1/notes/${await r.note()}`) },
+  'GET /api/v1/notes/:id/export': { access: 'owned', path: P(async (r) => `/api/v1/notes/${await r.note()}/export`) },
+  'POST /api/v1/notes/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/notes/${await r.note()}/update`) },
+  'DELETE /api/v1/notes/:id/delete': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/notes/${await r.note()}/delete`) },
+  'GET /api/v1/memories': { access: 'user' },
+  'POST /api/v1/memories/add': { access: 'user' },
+  'POST /api/v1/memories/query': { access: 'user' },
+  'POST /api/v1/memories/suggest': { access: 'user' },
+  'DELETE /api/v1/memories/delete/user': { access: 'user' },
+  'POST /api/v1/memories/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/memories/${await r.memory()}/update`) },
+  'DELETE /api/v1/memories/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/memories/${await r.memory()}`) },
   'DELETE /api/v1/chats/attachment/:file_id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/chats/attachment/${await r.attachment()}`), over: { other: 403, admin: 403 } },
   'GET /api/v1/files/:id': { access: 'owned', path: P(async (r) => `/api/v1/files/${await r.attachment()}`), over: { other: 403 } },
   'GET /api/v1/files/:id/content': { access: 'owned', path: P(async (r) => `/api/v1/files/${await r.attachment()}/content`), over: { other: 403 } },
@@ -251,7 +294,7 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/groups/id/:id/users/add': { access: 'admin', path: P(async (r) => `/api/v1/groups/id/${await r.group()}/users/add`) },
   'POST /api/v1/groups/id/:id/users/remove': { access: 'admin', path: P(async (r) => `/api/v1/groups/id/${await r.group()}/users/remove`) },
 
-  // Section 7 + Decisions: a model the caller may not read answers like a missing one, 401 (get, update, toggle, delete).
+  // The interface's refusal statuses (docs/api-notes.md): a model the caller may not read answers like a missing one, 401 (get, update, toggle, delete).
   'GET /api/v1/models/available': { access: 'user' },
   'GET /api/v1/models/config': { access: 'admin' },
   'POST /api/v1/models/config': { access: 'admin' },

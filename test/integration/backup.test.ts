@@ -65,6 +65,8 @@ describe('backups', () => {
     mkdirSync(path.join(server.dataDir, 'uploads', 'files'), { recursive: true });
     writeFileSync(path.join(server.dataDir, 'uploads', 'files', 'report.txt'), 'quarterly numbers');
     writeFileSync(path.join(server.dataDir, 'indexes', 'kb-1.idx'), 'index bytes');
+    const note = (await server.as(user.token).post('/api/v1/notes/create', { title: 'Kept in backups', data: { content: { md: 'Notes travel with the database.' } } })).body;
+    expect((await server.as(user.token).post('/api/v1/memories/add', { content: 'I keep backups on Fridays' })).status).toBe(200);
     const created = await server.as(admin.token).post('/api/v1/backups');
     const archive = path.join(server.dataDir, 'backups', created.body.name);
     const target = tempDataDir('parley-restored-');
@@ -83,6 +85,10 @@ describe('backups', () => {
     const signin = await server.anon.post('/auths/signin', { email: user.email, password: user.password });
     expect(signin.status).toBe(200);
     expect(signin.body.id).toBe(user.id);
+    // Notes and memories came back with the database.
+    const restored = await server.as(signin.body.token).get(`/api/v1/notes/${note.id}`);
+    expect(restored.body.data.content.md).toBe('Notes travel with the database.');
+    expect((await server.as(signin.body.token).get('/api/v1/memories/')).body.map((m: { content: string }) => m.content)).toEqual(['I keep backups on Fridays']);
   });
 
   it('refuses to overwrite a data dir without --force, and keeps the old one beside it with force', async () => {

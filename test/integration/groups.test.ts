@@ -5,9 +5,9 @@ import { startTestServer, type TestServer } from '../helpers/server';
 const G = '/api/v1/groups';
 const ALL_FALSE = {
   workspace: { models: false, knowledge: false, prompts: false, tools: false },
-  sharing: { public_models: false, public_knowledge: false, public_tools: false },
+  sharing: { public_models: false, public_knowledge: false, public_tools: false, public_notes: false },
   chat: { file_upload: false, delete: false, share: false, export: false },
-  features: { web_search: false, image_generation: false, code_interpreter: false },
+  features: { web_search: false, image_generation: false, code_interpreter: false, notes: false, memories: false, channels: false },
 };
 
 describe('groups', () => {
@@ -228,6 +228,16 @@ describe('permissions through defaults and groups', () => {
     await server.as(admin.token).post(`/api/v1/groups/id/${g.body.id}/users/add`, { user_ids: [bob.id] });
     expect((await perms(bob)).body.chat).toEqual({ file_upload: true, delete: false, share: false, export: false });
     expect((await perms(admin)).body.chat.file_upload).toBe(true);
+  });
+
+  it('reads a Permissions object saved before notes, memories and channels existed: the keys added later take their defaults', async () => {
+    const older = { ...ALL_FALSE, sharing: { public_models: false, public_knowledge: false, public_tools: false }, features: { web_search: false, image_generation: false, code_interpreter: false } };
+    const set = await server.as(admin.token).post('/api/v1/users/default/permissions', older);
+    expect(set.status).toBe(200);
+    const read = (await server.as(admin.token).get('/api/v1/users/default/permissions')).body;
+    expect(read.features).toEqual({ ...older.features, notes: true, memories: true, channels: true });
+    expect(read.sharing.public_notes).toBe(false);
+    await server.as(admin.token).post('/api/v1/users/default/permissions', ALL_FALSE);
   });
 
   it('requires a full Permissions object, naming the missing field with 422', async () => {

@@ -30,6 +30,7 @@ describe('knowledge file preview', () => {
     expect(res.body.text).toContain('They live in kelp forests.');
     expect(res.body.text).not.toContain('<p>');
     expect(res.body.chunks.length).toBeGreaterThan(1);
+    expect(res.body.chunks_total).toBe(res.body.chunks.length);
     expect(res.body.chunks.map((c: { seq: number }) => c.seq)).toEqual([...res.body.chunks.keys()]);
     expect(res.body.chunks.at(-1).text).toContain('kelp forests');
 

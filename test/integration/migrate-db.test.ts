@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSecretStore } from '../../server/secrets';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
@@ -21,6 +22,8 @@ interface Snapshot {
   messages: string[];
   folders: Array<{ id: string; name: string; parent_id: string | null }>;
   tools: string[];
+  notes: Array<{ title: string; md: string; version: number }>;
+  memories: string[];
 }
 
 async function snapshot(server: TestServer, admin: TestUser, alice: TestUser, chatId: string): Promise<Snapshot> {
@@ -30,12 +33,16 @@ async function snapshot(server: TestServer, admin: TestUser, alice: TestUser, ch
   const messages = (chat.messages as Array<{ role: string; content: string }>).map((m) => `${m.role}: ${m.content}`);
   const folders = (await server.as(alice.token).get('/api/v1/folders/')).body as Array<{ id: string; name: string; parent_id: string | null }>;
   const tools = ((await server.as(admin.token).get('/api/v1/tools/')).body as Array<{ id: string }>).map((t) => t.id);
+  const notes = (await server.as(alice.token).get('/api/v1/notes/')).body as Array<{ title: string; data: { content: { md: string } }; version: number }>;
+  const memories = (await server.as(alice.token).get('/api/v1/memories/')).body as Array<{ content: string }>;
   return {
     users: users.map(({ id, email, role }) => ({ id, email, role })).sort((a, b) => a.id.localeCompare(b.id)),
     chats: chats.map(({ id, title }) => ({ id, title })),
     messages,
     folders: folders.map(({ id, name, parent_id }) => ({ id, name, parent_id })).sort((a, b) => a.name.localeCompare(b.name)),
     tools,
+    notes: notes.map((n) => ({ title: n.title, md: n.data.content.md, version: n.version })),
+    memories: memories.map((m) => m.content),
   };
 }
 
@@ -73,6 +80,9 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
         config: { url: 'http://127.0.0.1:9/weather', method: 'GET', api_key: 'tool-key-that-stays-in-the-store', parameters: { type: 'object', properties: {} } },
       });
       expect(tool.status).toBe(200);
+      const note = (await as.post('/api/v1/notes/create', { title: 'Café budget', data: { content: { md: 'Espresso machine: 2,400 €' } } })).body;
+      expect((await as.post(`/api/v1/notes/${note.id}/update`, { data: { content: { md: 'Espresso machine: 2,400 €\nGrinder: 600 €' } }, version: 1 })).status).toBe(200);
+      for (const content of ['I run a café in Lyon', 'I prefer answers in euros']) expect((await as.post('/api/v1/memories/add', { content })).status).toBe(200);
       before = await snapshot(server, admin, alice, chatId);
     } finally {
       await server.close();
@@ -93,15 +103,35 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
     expect(run.stdout).toMatch(/^\s+chats\s+8 →\s+8$/m);
     expect(run.stdout).toMatch(/^\s+chat_messages\s+2 →\s+2$/m);
     expect(run.stdout).toMatch(/^\s+folders\s+2 →\s+2$/m);
+    expect(run.stdout).toMatch(/^\s+notes\s+1 →\s+1$/m);
+    expect(run.stdout).toMatch(/^\s+memories\s+2 →\s+2$/m);
     expect(run.stdout).toContain('Secrets were not copied');
     expect(run.stdout).toContain('secrets.enc');
+    // The closing hint names the commands that start the service, with the same data dir.
+    expect(run.stdout).toContain(`PARLEY_DATA_DIR=${dataDir} PARLEY_DATABASE_URL=`);
+    expect(run.stdout).toContain('npm run serve');
+    expect(run.stdout).not.toContain('npm start');
+    // The SQLite database is moved aside, where the output says, so nothing serves or backs up the old copy.
+    const movedTo = path.join(dataDir, 'parley.db.moved-to-postgresql');
+    expect(run.stdout).toContain(`moved aside to ${movedTo}`);
+    expect(existsSync(path.join(dataDir, 'parley.db'))).toBe(false);
+    expect(existsSync(movedTo)).toBe(true);
+    // Started without PARLEY_DATABASE_URL, the data dir is refused instead of served from an empty or old SQLite file.
+    await expect(startTestServer({ dataDir, keepDataDir: true, sqlite: true, secrets: fileSecretStore(dataDir, MASTER_KEY) })).rejects.toThrow(
+      /database of .* was moved to PostgreSQL .*parley\.db\.moved-to-postgresql.*PARLEY_DATABASE_URL/,
+    );
+    expect(existsSync(path.join(dataDir, 'parley.db'))).toBe(false);
 
+    // Renamed back (as the output says), it can be copied again: a filled target is refused unless --force.
+    renameSync(movedTo, path.join(dataDir, 'parley.db'));
     const again = migrateDb('--from', dataDir, '--to', url);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('already holds data');
+    expect(existsSync(path.join(dataDir, 'parley.db'))).toBe(true);
     const forced = migrateDb('--from', dataDir, '--to', url, '--force', '--batch', '2');
     expect(forced.stderr).toBe('');
     expect(forced.status).toBe(0);
+    expect(existsSync(movedTo)).toBe(true);
 
     const server = await startTestServer({ dataDir, keepDataDir: true, secrets: fileSecretStore(dataDir, MASTER_KEY), envVars: { PARLEY_DATABASE_URL: url } });
     try {
@@ -113,6 +143,11 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
       // Search on PostgreSQL finds the copied messages (accents folded), and new rows get fresh ids.
       const found = await server.as(signin.body.token).get(`/api/v1/chats/search?text=${encodeURIComponent('cafe budg')}`);
       expect(found.body.map((c: { id: string }) => c.id)).toEqual([chatId]);
+      // Notes are searched and memories recalled from what was copied (embeddings included).
+      const notes = await server.as(signin.body.token).get('/api/v1/notes/search?query=grinder');
+      expect(notes.body.items.map((n: { title: string }) => n.title)).toEqual(['Café budget']);
+      const recalled = await server.as(signin.body.token).post('/api/v1/memories/query', { content: 'where is my café', k: 1 });
+      expect(recalled.body.documents[0]).toEqual(['I run a café in Lyon']);
       const fresh = await server.as(signin.body.token).post('/api/v1/chats/new', { title: 'After the move' });
       expect(fresh.status).toBe(200);
       // The secret store stayed with the data dir: the tool's key is still there for admins.
@@ -124,6 +159,30 @@ describe('npm run migrate-db: moving an office from SQLite to PostgreSQL', () =>
       expect(backup.body.detail).toContain('pg_dump');
     } finally {
       await server.close();
+    }
+  });
+
+  it('refuses to copy while a service runs on the data dir, and copies nothing', async () => {
+    const running = await startTestServer({ sqlite: true });
+    const url = await createTestDatabase(baseUrl, `parley_move_running_${process.pid}`);
+    try {
+      await signupAdmin(running);
+      const run = migrateDb('--from', running.dataDir, '--to', url);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toMatch(/^\S+ is in use by a running Parley \(pid \d+, http:\/\/127\.0\.0\.1:\d+\): stop the service or quit the desktop app first, then run migrate-db again$/);
+      expect(run.stdout).not.toContain('Row counts');
+      expect(existsSync(path.join(running.dataDir, 'parley.db'))).toBe(true);
+      // Neither side was touched: the target has no tables, and the service keeps serving.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).rows).toEqual([]);
+      } finally {
+        await client.end();
+      }
+      expect((await running.anon.get('/health')).status).toBe(200);
+    } finally {
+      await running.close();
     }
   });
 

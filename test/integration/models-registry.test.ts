@@ -206,7 +206,7 @@ describe('custom models (4.4)', () => {
       const toggle = await server.as(bob.token).post(`/api/v1/models/model/toggle${q('acl-private')}`, modelBody('acl-private'));
       expect(toggle.status).toBe(401);
       expect(toggle.body.detail).toBe('Model not found');
-      // Section 7: an update without write access is 400 ("access forbidden"), a missing model 401.
+      // The interface's refusal statuses: an update without write access is 400 ("access forbidden"), a missing model 401.
       expect((await server.as(bob.token).post(`/api/v1/models/model/update${q('acl-private')}`, modelBody('acl-private'))).status).toBe(400);
       expect((await server.as(bob.token).post(`/api/v1/models/model/update${q('no-such-model')}`, modelBody('no-such-model'))).status).toBe(401);
       expect((await server.as(bob.token).delete(`/api/v1/models/model/delete${q('acl-private')}`)).status).toBe(401);

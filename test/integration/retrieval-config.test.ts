@@ -16,10 +16,10 @@ describe('retrieval settings', () => {
     await server.close();
   });
 
-  it('answers the interface defaults on a fresh install', async () => {
+  it('answers the defaults on a fresh install: the interface\'s, but no more kept after reranking than TOP_K and a threshold the offline embedder reaches', async () => {
     const res = await server.as(admin.token).get('/api/v1/retrieval/config');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ENABLE_RAG_HYBRID_SEARCH: true, TOP_K: 5, TOP_K_RERANKER: 10, RELEVANCE_THRESHOLD: 0.7, HYBRID_BM25_WEIGHT: 0.5, CHUNKING_STRATEGY: 'A' });
+    expect(res.body).toMatchObject({ ENABLE_RAG_HYBRID_SEARCH: true, TOP_K: 5, TOP_K_RERANKER: 5, RELEVANCE_THRESHOLD: 0.4, HYBRID_BM25_WEIGHT: 0.5, CHUNKING_STRATEGY: 'A' });
     const embedding = await server.as(admin.token).get('/api/v1/retrieval/embedding');
     expect(embedding.body).toMatchObject({ embedding_engine: '', embedding_batch_size: 32, compat_config: { url: '', key: '' }, reembedding: { status: 'idle' } });
   });
@@ -27,7 +27,7 @@ describe('retrieval settings', () => {
   it('applies a partial update and keeps the rest, at /config/update and /config', async () => {
     const res = await server.as(admin.token).post('/api/v1/retrieval/config/update', { TOP_K: 8, CHUNKING_STRATEGY: 'H', HYBRID_BM25_WEIGHT: 0.3 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ TOP_K: 8, CHUNKING_STRATEGY: 'H', HYBRID_BM25_WEIGHT: 0.3, RELEVANCE_THRESHOLD: 0.7 });
+    expect(res.body).toMatchObject({ TOP_K: 8, CHUNKING_STRATEGY: 'H', HYBRID_BM25_WEIGHT: 0.3, RELEVANCE_THRESHOLD: 0.4 });
     expect((await server.as(admin.token).post('/api/v1/retrieval/config', { TOP_K: 6 })).body.TOP_K).toBe(6);
     expect((await server.as(admin.token).get('/api/v1/retrieval/config')).body).toMatchObject({ TOP_K: 6, CHUNKING_STRATEGY: 'H' });
   });
@@ -49,6 +49,21 @@ describe('retrieval settings', () => {
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain(field);
     expect((await server.as(admin.token).get('/api/v1/retrieval/config')).body).toEqual(before);
+  });
+
+  it('refuses with 422 a TOP_K_RERANKER above TOP_K, sent or left over, and takes both changed together', async () => {
+    const before = (await server.as(admin.token).get('/api/v1/retrieval/config')).body;
+    const above = await server.as(admin.token).post('/api/v1/retrieval/config/update', { TOP_K_RERANKER: before.TOP_K + 1 });
+    expect(above.status).toBe(422);
+    expect(above.body.detail).toBe(`Field 'TOP_K_RERANKER': the results kept after reranking (${before.TOP_K + 1}) must not exceed TOP_K (${before.TOP_K}); lower it or raise TOP_K in the same request`);
+    const lowered = await server.as(admin.token).post('/api/v1/retrieval/config/update', { TOP_K: before.TOP_K_RERANKER - 1 });
+    expect(lowered.status).toBe(422);
+    expect(lowered.body.detail).toContain('TOP_K_RERANKER');
+    expect((await server.as(admin.token).get('/api/v1/retrieval/config')).body).toEqual(before);
+    const both = await server.as(admin.token).post('/api/v1/retrieval/config/update', { TOP_K: 3, TOP_K_RERANKER: 3 });
+    expect(both.status).toBe(200);
+    expect(both.body).toMatchObject({ TOP_K: 3, TOP_K_RERANKER: 3 });
+    await server.as(admin.token).post('/api/v1/retrieval/config/update', { TOP_K: before.TOP_K, TOP_K_RERANKER: before.TOP_K_RERANKER });
   });
 
   it('is for admins only: 403 for users, 401 without credentials', async () => {

@@ -56,16 +56,38 @@ describe('retrieval in chat completions', () => {
     expect(first.choices[0]?.delta?.content ?? '').toBe('');
   });
 
-  it('does not inject anything when no passage clears the relevance threshold', async () => {
+  it('says so when a knowledge base was searched and no passage cleared the relevance threshold: a status in the stream, a note to the model', async () => {
     const res = await server.as(alice.token).post('/api/chat/completions', {
       model: 'gpt-fake',
+      stream: true,
       messages: [{ role: 'user', content: 'What is the capital city of Australia?' }],
       files: [{ type: 'collection', id: base }],
     });
     expect(res.status).toBe(200);
     expect(systemOf(fake)).not.toContain('AZURE-7421');
     expect(systemOf(fake)).not.toContain('<source');
-    expect(res.body.sources ?? []).toEqual([]);
+    expect(systemOf(fake)).toContain('The knowledge base “Falcon” was searched for the user\'s latest message and no passage in it matched.');
+    const frames = res.text.split('\n\n').filter((f: string) => f.startsWith('data: {')).map((f: string) => JSON.parse(f.slice('data: '.length)));
+    expect(frames.some((f: { sources?: unknown }) => f.sources)).toBe(false);
+    expect(frames.find((f: { status?: unknown }) => f.status)?.status).toEqual({ action: 'knowledge_unmatched', description: 'No passage in “Falcon” matched the question', done: true, names: ['Falcon'] });
+    // Not streamed: the model is told all the same.
+    const plain = await server.as(alice.token).post('/api/chat/completions', { model: 'gpt-fake', messages: [{ role: 'user', content: 'What is the capital city of Australia?' }], files: [{ type: 'collection', id: base }] });
+    expect(plain.status).toBe(200);
+    expect(plain.body.sources ?? []).toEqual([]);
+    expect(systemOf(fake)).toContain('no passage in it matched');
+  });
+
+  it('tells nothing of a base whose passages matched', async () => {
+    const res = await server.as(alice.token).post('/api/chat/completions', {
+      model: 'gpt-fake',
+      stream: true,
+      messages: [{ role: 'user', content: 'How should I water the basil?' }],
+      files: [{ type: 'collection', id: base }],
+    });
+    expect(res.status).toBe(200);
+    expect(systemOf(fake)).toContain('basil');
+    expect(systemOf(fake)).not.toContain('no passage');
+    expect(res.text).not.toContain('knowledge_unmatched');
   });
 
   it('uses a custom model’s knowledge and indexes a chat file sent with the request', async () => {

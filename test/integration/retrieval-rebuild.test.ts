@@ -4,9 +4,9 @@ import { signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { offlineEmbed } from '../../server/retrieval/embedding/offline-embedder';
 import { offlineEmbedder } from '../../server/retrieval/embedding/embedder';
-import { blobOf } from '../../server/retrieval/collection-indexes';
-import { buildIndex } from '../../server/retrieval/index-build';
-import { readSnapshot } from '../../server/retrieval/index-snapshot';
+import { blobOf } from '../../server/retrieval/embedding/vector-blob';
+import { buildIndex } from '../../server/retrieval/index/build-index';
+import { readSnapshot } from '../../server/retrieval/index/snapshot';
 import { createBase, query } from './knowledge-helpers';
 
 const WORDS = 'river harbour lantern meadow copper violin orchard glacier falcon pepper ember quarry saddle thistle marble canyon'.split(' ');
@@ -94,7 +94,7 @@ describe('rebuilding an index from SQLite', () => {
     await db('files').insert({ id: extra, user_id: admin.id, filename: 'extra.txt', mime_type: 'text/plain', size: 20, hash: '', purpose: 'knowledge', meta: '{}', created_at: now, updated_at: now });
     await db('collection_files').insert({ collection_id: base, file_id: extra, knowledge_id: base, status: 'processing', error: null, created_at: now, updated_at: now });
     const text = 'zebra quokka marmalade';
-    await retrieval.service.storeMany([{ collectionId: base, fileId: extra, chunks: [{ text, context: null, meta: {} }], vectors: [offlineEmbed(text)] }], offlineEmbedder.model);
+    await retrieval.service.storeMany([{ collectionId: base, fileId: extra, chunks: [{ text, context: null, meta: '{}' }], vectors: [offlineEmbed(text)] }], offlineEmbedder.model);
     const busyBeforeSave = performance.eventLoopUtilization();
     await retrieval.indexes.flush();
     expect(performance.eventLoopUtilization(busyBeforeSave).utilization).toBeLessThan(0.35);

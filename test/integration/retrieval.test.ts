@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { TEXT_FIXTURES } from '../fixtures/documents/build-documents';
 import { addAndWait, createBase, query, uploadFile, waitForFiles } from './knowledge-helpers';
+import { RetrievalSection } from '../../server/retrieval';
 
 /** A tiny HTTP peer answering every request with `answer(body)`; records bodies. */
 async function startPeer(answer: (body: any, req: { method?: string; headers: Record<string, unknown> }) => { status?: number; json?: unknown; text?: string }) {
@@ -83,10 +84,10 @@ describe('hybrid retrieval', () => {
   });
 
   it('respects TOP_K and a per-query k', async () => {
-    await settings({ TOP_K: 2, RELEVANCE_THRESHOLD: 0 });
+    await settings({ TOP_K: 2, TOP_K_RERANKER: 2, RELEVANCE_THRESHOLD: 0 });
     expect((await query(server, alice, [base], 'the')).documents.length).toBeLessThanOrEqual(2);
     expect((await query(server, alice, [base], 'room office warehouse', { k: 4 })).documents.length).toBe(4);
-    await settings({ TOP_K: 5, RELEVANCE_THRESHOLD: 0.7 });
+    await settings({ TOP_K: 5, TOP_K_RERANKER: 5, RELEVANCE_THRESHOLD: 0.4 });
   });
 
   it('searches only collections the caller may read', async () => {
@@ -113,7 +114,22 @@ describe('hybrid retrieval', () => {
       expect(result.documents[0]).toContain('Rotterdam');
       expect(result.distances[0]).toBeCloseTo(0.95);
     } finally {
-      await settings({ RAG_RERANKING_ENGINE: '', RAG_EXTERNAL_RERANKER_URL: '', RAG_EXTERNAL_RERANKER_API_KEY: '', RELEVANCE_THRESHOLD: 0.7 });
+      await settings({ RAG_RERANKING_ENGINE: '', RAG_EXTERNAL_RERANKER_URL: '', RAG_EXTERNAL_RERANKER_API_KEY: '', RELEVANCE_THRESHOLD: 0.4 });
+      await reranker.close();
+    }
+  });
+
+  it('never keeps more results after reranking than TOP_K, even from settings saved before that rule', async () => {
+    const reranker = await startPeer((body) => ({ json: { results: (body.documents as string[]).map((_, index) => ({ index, relevance_score: 0.9 - index * 0.01 })) } }));
+    const saved = await server.services.config.get(RetrievalSection);
+    try {
+      // As an older version could store it: 10 kept after reranking, out of 2.
+      await server.services.config.set(RetrievalSection, { ...saved, RAG_RERANKING_ENGINE: 'external', RAG_EXTERNAL_RERANKER_URL: `${reranker.url}/rerank`, TOP_K: 2, TOP_K_RERANKER: 10, RELEVANCE_THRESHOLD: 0 });
+      const result = await query(server, alice, [base], 'room office warehouse');
+      expect(reranker.bodies[0].body).toMatchObject({ top_n: 2 });
+      expect(result.documents).toHaveLength(2);
+    } finally {
+      await server.services.config.set(RetrievalSection, saved);
       await reranker.close();
     }
   });

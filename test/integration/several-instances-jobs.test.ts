@@ -122,7 +122,7 @@ describe('background jobs and search indexes across two instances on one Postgre
       expect((await c.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file })).status).toBe(200);
       await within(async () => (await ingestJob(base, file))?.owner === c.services.jobs.owner && (await sql("SELECT 1 FROM collection_files WHERE file_id = $1 AND status = 'processing'", [file])).length === 1, 5_000);
       // C dies: its runner stops without completing anything and its leases are no longer renewed.
-      c.services.knowledge.ingestion.stop();
+      c.services.retrieval.ingestion.stop();
       c.services.jobs.abandon();
       const files = await waitForFiles(b, alice, base, 60_000);
       expect(files[0]).toMatchObject({ id: file, status: 'completed' });
@@ -225,7 +225,7 @@ describe('background jobs and search indexes across two instances on one Postgre
       const file = await uploadFile(c, alice, 'door.txt', 'The side door opens with the green badge.');
       expect((await c.as(alice.token).post(`/api/knowledge/${base}/file/add`, { file_id: file })).status).toBe(200);
       let released = false;
-      void c.services.knowledge.ingestion.settled(base, file).then(() => (released = true));
+      void c.services.retrieval.ingestion.settled(base, file).then(() => (released = true));
       await within(async () => (await ingestJob(base, file))?.status === 'done', 30_000);
       await within(async () => released, WITHIN_MS);
       expect(await found(c, base, 'side door badge', 'green badge')).toBe(true);

@@ -142,6 +142,23 @@ describe('two instances on one PostgreSQL database', () => {
     expect(Date.now() - started).toBeLessThan(WITHIN_MS);
   });
 
+  it('a note saved on A is found by search on B, its save reaches a follower on B, and a memory added on A is recalled on B', async () => {
+    const user = await buildUser(a, admin, 'user', 'Nora Notes');
+    const note = (await a.as(user.token).post('/api/v1/notes/create', { title: 'Shared plan', data: { content: { md: 'first draft' } } })).body;
+    // B builds its notes catalog now, so what follows must reach it as a change.
+    expect((await b.as(user.token).get('/api/v1/notes/search?query=draft')).body.total).toBe(1);
+    const socket = await connect(b, user.token);
+    expect(await socket.emitWithAck('subscribe', { topic: `note:${note.id}` })).toEqual({ ok: true });
+    const live = new Promise<{ version: number }>((resolve) => socket.once('note-events', resolve));
+    await a.as(user.token).post(`/api/v1/notes/${note.id}/update`, { data: { content: { md: 'final wording about zeppelins' } }, version: 1 });
+    expect((await live).version).toBe(2);
+    await within(async () => (await b.as(user.token).get('/api/v1/notes/search?query=zeppelins')).body.total === 1);
+    // B holds the person's memory index in memory before A adds to it.
+    expect((await b.as(user.token).post('/api/v1/memories/query', { content: 'anything', k: 1 })).body.ids).toEqual([[]]);
+    await a.as(user.token).post('/api/v1/memories/add', { content: 'I collect antique barometers' });
+    await within(async () => (await b.as(user.token).post('/api/v1/memories/query', { content: 'barometers', k: 1 })).body.documents[0][0] === 'I collect antique barometers');
+  });
+
   it('after the listening connections are cut, B still follows changes made on A', async () => {
     const user = await buildUser(a, admin, 'user');
     expect((await b.as(user.token).get('/api/v1/auths/')).status).toBe(200);

@@ -1,5 +1,6 @@
 import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, unreachable } from './http';
 import type { MessageToolStep, Source } from './chats';
+import type { UsedMemory } from '../../../server/contracts/memories';
 
 /** What the UI sends to POST /api/chat/completions. */
 export interface CompletionRequest {
@@ -14,8 +15,10 @@ export interface CompletionRequest {
   regenerate?: boolean;
   session_id?: string;
   /** Attachments and knowledge bases for this message. */
-  files?: Array<{ type: 'file' | 'collection'; id: string }>;
+  files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
+  /** `memory`: the person's relevant memories join the model's context. */
+  features?: { memory?: boolean };
 }
 
 /** A tool or pipeline status line (extra stream field). */
@@ -23,6 +26,8 @@ export interface StreamStatus {
   description?: string;
   done?: boolean;
   action?: string;
+  /** `knowledge_unmatched`: the knowledge bases searched in which no passage matched. */
+  names?: string[];
   [k: string]: unknown;
 }
 
@@ -30,6 +35,8 @@ export interface StreamStatus {
 export interface StreamHandlers {
   onDelta(text: string): void;
   onSources?(sources: Source[]): void;
+  /** The person's memories the answer was given. */
+  onMemories?(memories: UsedMemory[]): void;
   onStatus?(status: StreamStatus): void;
   /** A tool call that finished. */
   onToolStep?(step: MessageToolStep): void;
@@ -78,6 +85,7 @@ interface Chunk {
   choices?: Array<{ delta?: { content?: string | null }; message?: { content?: string }; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   sources?: Source[];
+  memories?: UsedMemory[];
   status?: StreamStatus;
   tool_step?: MessageToolStep;
   follow_ups?: string[];
@@ -126,6 +134,7 @@ export async function streamCompletion(body: CompletionRequest, handlers: Stream
       }
       if (chunk.chat_id) handlers.onSaved?.(chunk.chat_id, chunk.message_id);
       if (chunk.sources?.length) handlers.onSources?.(chunk.sources);
+      if (chunk.memories?.length) handlers.onMemories?.(chunk.memories);
       if (chunk.status) handlers.onStatus?.(chunk.status);
       if (chunk.tool_step) handlers.onToolStep?.(chunk.tool_step);
       if (chunk.follow_ups?.length) handlers.onFollowUps?.(chunk.follow_ups);

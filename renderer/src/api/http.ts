@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly code?: string,
     readonly retryAfter?: number,
+    /** The whole error body (a 409 carries the newer version of what was saved). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -42,8 +44,10 @@ function retryAfterOf(value: string | null): number | undefined {
 function parseError(status: number, statusText: string, text: string, retryAfter: string | null): ApiError {
   let detail = statusText || `Request failed (${status})`;
   let code: string | undefined;
+  let whole: Record<string, unknown> | undefined;
   try {
     const body = JSON.parse(text) as { detail?: unknown; message?: unknown; error?: unknown; code?: unknown };
+    if (body && typeof body === 'object') whole = body as Record<string, unknown>;
     const d = body.detail ?? body.message ?? body.error;
     if (typeof d === 'string') detail = d;
     else if (d) detail = JSON.stringify(d);
@@ -51,7 +55,7 @@ function parseError(status: number, statusText: string, text: string, retryAfter
   } catch {
     if (text && text.length < 300 && !text.startsWith('<')) detail = text;
   }
-  return new ApiError(status, detail, code, retryAfterOf(retryAfter));
+  return new ApiError(status, detail, code, retryAfterOf(retryAfter), whole);
 }
 
 let token: string | null = readStoredToken();

@@ -21,9 +21,11 @@ const ChatPage = lazy(() => import('../features/chat/ChatPage'));
 const AccountPage = lazy(() => page(['account'], () => import('../features/account/AccountPage')));
 const AdminPage = lazy(() => page(['admin'], () => import('../features/admin/AdminPage')));
 const WorkspacePage = lazy(() => page(['workspace'], () => import('../features/workspace/WorkspacePage')));
+const NotesPage = lazy(() => page(['workspace'], () => import('../features/notes/NotesPage')));
 const SharedChatPage = lazy(() => import('../features/library/SharedChatPage'));
 const ApiReferencePage = lazy(() => page(['account'], () => import('../features/reference/ApiReferencePage')));
 const SetupScreen = lazy(() => page(['setup', 'admin'], () => import('../features/setup/SetupScreen').then((m) => ({ default: m.SetupScreen }))));
+const ChannelPage = lazy(() => page(['channels'], () => import('../features/channels/ChannelPage')));
 
 function Splash() {
   return (
@@ -93,9 +95,12 @@ export function App() {
           <Route index element={<Page><ChatPage /></Page>} />
           <Route path="c/:chatId" element={<Page><ChatPage /></Page>} />
           <Route path="s/:shareId" element={<Page><SharedChatPage /></Page>} />
+          <Route path="channels/:channelId" element={<Page><ChannelPage /></Page>} />
           <Route path="account" element={<Page><AccountPage /></Page>} />
           <Route path="api-reference" element={<Page><ApiReferencePage /></Page>} />
           <Route path="workspace/*" element={<Page><WorkspacePage /></Page>} />
+          <Route path="notes" element={<Page><NotesPage /></Page>} />
+          <Route path="notes/:noteId" element={<Page><NotesPage /></Page>} />
           <Route path="admin/*" element={admin ? <Page><AdminPage /></Page> : <Navigate to="/" replace />} />
           <Route path="signin" element={<Navigate to="/" replace />} />
           <Route path="signup" element={<Navigate to="/" replace />} />

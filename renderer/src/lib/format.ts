@@ -57,6 +57,13 @@ export function formatDateTime(epochSeconds: number | null | undefined): string 
   return dateTime({ dateStyle: 'medium', timeStyle: 'short' }).format(epochSeconds * 1000);
 }
 
+/** An epoch-seconds timestamp as the time alone when it is today, else as date and time (message lists). */
+export function formatMoment(epochSeconds: number, now: Date = new Date()): string {
+  const at = new Date(epochSeconds * 1000);
+  if (at.toDateString() !== now.toDateString()) return formatDateTime(epochSeconds);
+  return dateTime({ timeStyle: 'short' }).format(at);
+}
+
 /** An epoch-seconds timestamp as a local date. */
 export function formatDate(epochSeconds: number | null | undefined): string {
   if (!epochSeconds) return NONE;

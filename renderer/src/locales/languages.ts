@@ -52,7 +52,7 @@ export const PSEUDO_LANGUAGES: readonly Language[] = [
 ];
 
 /** The catalog files of each language. `desktop` is read by the desktop shell only. */
-export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop'] as const;
+export const NAMESPACES = ['common', 'auth', 'chat', 'library', 'workspace', 'admin', 'account', 'setup', 'errors', 'desktop', 'channels'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** The namespaces the UI loads. */
@@ -83,6 +83,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   workspace: 'workspace',
   knowledge: 'workspace',
   prompts: 'library',
+  notes: 'library',
   admin: 'admin',
   lan: 'admin',
   usage: 'admin',
@@ -92,6 +93,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   setup: 'setup',
   errors: 'errors',
   desktop: 'desktop',
+  channels: 'channels',
 };
 
 /** The namespace of a key (`chat.send` → `chat`); unknown areas belong to `common`. */

@@ -17,6 +17,8 @@ const PAGES: Array<[RegExp, Namespace[]]> = [
   [/^features\/setup\//, ['setup', 'admin']],
   [/^features\/workspace\/|^features\/prompts\/PromptsList\.tsx$|^components\/AccessEditor\.tsx$/, ['workspace']],
   [/^features\/(account|reference)\//, ['account']],
+  // The sidebar's part and the live notices run on every page: they use core keys only.
+  [/^features\/channels\/(?!ChannelsSection\.tsx$|use-channels-live\.ts$|live\.ts$)/, ['channels']],
 ];
 
 function sources(dir: string): string[] {

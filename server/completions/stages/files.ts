@@ -24,6 +24,7 @@ export async function filesStage(
     refs.push(ref);
   };
   for (const f of request.files ?? []) {
+    if (f.type === 'note') continue; // notes are read by the notes domain (NoteSourcer)
     if (f.type === 'file') {
       const row = await deps.files.requireReadable(user, f.id);
       add({ type: 'file', id: row.id, origin: 'request', name: row.filename });

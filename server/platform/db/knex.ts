@@ -20,6 +20,8 @@ export interface DatabaseLocation {
   applicationName?: string;
   /** A reader beside the service's connection (a worker's): SQLite refuses writes on it, PostgreSQL opens read-only transactions. */
   readOnly?: boolean;
+  /** Where the driver's warnings go (a failed connection attempt, …); knex prints them on the console otherwise. */
+  warn?: (message: string) => void;
 }
 
 interface RawSqlite {
@@ -61,7 +63,8 @@ export function dialectOf(db: Db): Dialect {
  */
 export function openDatabase(location: string | DatabaseLocation): Db {
   const where: DatabaseLocation = typeof location === 'string' ? { dataDir: location } : location;
-  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10, { applicationName: where.applicationName, readOnly: where.readOnly === true });
+  const log = where.warn ? { log: { warn: where.warn } } : {};
+  if (isPostgresUrl(where.databaseUrl)) return openPostgres(where.databaseUrl, where.poolSize ?? 10, { applicationName: where.applicationName, readOnly: where.readOnly === true, log });
   mkdirSync(where.dataDir, { recursive: true });
   return knexFactory({
     client: 'sqlite3',
@@ -76,6 +79,7 @@ export function openDatabase(location: string | DatabaseLocation): Db {
       },
     },
     migrations: { migrationSource, tableName: 'knex_migrations' },
+    ...log,
   });
 }
 
@@ -84,8 +88,9 @@ function withoutNul(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
-function openPostgres(url: string, poolSize: number, options: { applicationName?: string; readOnly: boolean }): Db {
+function openPostgres(url: string, poolSize: number, options: { applicationName?: string; readOnly: boolean; log: Pick<Knex.Config, 'log'> }): Db {
   const db = knexFactory({
+    ...options.log,
     client: 'pg',
     connection: {
       connectionString: url,

@@ -6,9 +6,10 @@ export const TABLE_CHANGES_CHANNEL = 'parley_table_changes';
 
 /**
  * Tables whose writes are announced (migrations 202611260601 and, as `<table>|<writer>|<id>`,
- * 202611270102 and 202611270701: jobs that end); the in-memory caches and search indexes read these.
+ * 202611270102, 202611270701 (jobs that end), 202611281303 (notes, memories) and 202611282001
+ * (channel access)); the in-memory caches, search indexes and live channel subscriptions read these.
  */
-export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config', 'chunks', 'collection_files', 'graph_state', 'jobs'] as const;
+export const ANNOUNCED_TABLES = ['users', 'api_keys', 'revoked_tokens', 'models', 'config', 'chunks', 'collection_files', 'graph_state', 'jobs', 'notes', 'memories', 'channels', 'group_members'] as const;
 
 /** The listening connection's application_name (in pg_stat_activity). */
 export const FEED_APPLICATION_NAME = 'parley-change-feed';

@@ -46,7 +46,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (known) {
       res.set(known.headers);
-      res.status(known.status).json({ detail: known.detail, code: known.code });
+      res.status(known.status).json({ ...known.extra, detail: known.detail, code: known.code });
       return;
     }
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');

@@ -6,13 +6,16 @@ export class HttpError extends Error {
   readonly status: number;
   readonly code: string;
   readonly headers: Record<string, string>;
+  /** More fields of the JSON answer beside `detail` and `code` (a 409's newer version). */
+  readonly extra: Record<string, unknown>;
 
-  constructor(status: number, code: string, detail: string, headers: Record<string, string> = {}) {
+  constructor(status: number, code: string, detail: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
     super(detail);
     this.name = 'HttpError';
     this.status = status;
     this.code = code;
     this.headers = headers;
+    this.extra = extra;
   }
 
   /** The message shown to the client. */
@@ -32,7 +35,7 @@ export const forbidden = (detail = 'You do not have permission to do this', code
 /** 404: the addressed resource does not exist (or must not be revealed). */
 export const notFound = (detail = 'Not found', code = 'NOT_FOUND') => new HttpError(404, code, detail);
 /** 409: the request conflicts with the current state. */
-export const conflict = (detail: string, code = 'CONFLICT') => new HttpError(409, code, detail);
+export const conflict = (detail: string, code = 'CONFLICT', extra: Record<string, unknown> = {}) => new HttpError(409, code, detail, {}, extra);
 /** 413: the body or file is larger than allowed. */
 export const payloadTooLarge = (detail: string, code = 'PAYLOAD_TOO_LARGE') => new HttpError(413, code, detail);
 /** 422: a well-formed body that does not satisfy the schema. */

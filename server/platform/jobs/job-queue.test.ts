@@ -61,7 +61,19 @@ describe('the job queue (SQLite)', () => {
     expect(await a.unfinished('ingest', ['file'])).toEqual(new Set());
     await a.enqueue('ingest', 'file', {});
     expect(await a.unfinished('ingest', ['file'])).toEqual(new Set(['file']));
-    expect((await a.claim('ingest', 10)).map((j) => j.runs)).toEqual([2]);
+    // Its runs count afresh: the run before finished.
+    expect((await a.claim('ingest', 10)).map((j) => j.runs)).toEqual([1]);
+  });
+
+  it('counts the claims of a job that never finished, but not claims handed back unfinished', async () => {
+    const a = queue('a');
+    await a.enqueue('ingest', 'file', {});
+    await a.release(await a.claim('ingest', 1));
+    expect((await a.claim('ingest', 1)).map((j) => j.runs)).toEqual([1]);
+    // Its owner died with it: the next claim (after the lease) is its second run.
+    a.abandon();
+    nowMs += LEASE_MS + 1;
+    expect((await queue('b').claim('ingest', 1)).map((j) => j.runs)).toEqual([2]);
   });
 
   it('runs a job once more when it was enqueued again with new work while running', async () => {

@@ -7,7 +7,11 @@ export interface ClaimedJob {
   kind: string;
   key: string;
   payload: string;
-  /** Times it was claimed, this claim included (above 1: an earlier run did not finish). */
+  /**
+   * Times it was claimed since it was last queued after finishing, this claim included (above 1:
+   * an earlier run did not finish — its instance stopped or died). A claim handed back unfinished
+   * ({@link release}) does not count.
+   */
   runs: number;
 }
 
@@ -56,6 +60,7 @@ export function createJobsRepo(db: Db) {
           payload: db.raw('excluded.payload'),
           priority: db.raw('excluded.priority'),
           status: db.raw("CASE WHEN jobs.status = 'running' THEN jobs.status ELSE 'queued' END"),
+          runs: db.raw("CASE WHEN jobs.status IN ('done', 'failed') THEN 0 ELSE jobs.runs END"),
           again: db.raw("CASE WHEN jobs.status <> 'running' THEN 0 WHEN ? = 1 THEN 1 ELSE jobs.again END", [job.again ? 1 : 0]),
           error: db.raw("CASE WHEN jobs.status = 'running' THEN jobs.error ELSE NULL END"),
           progress: db.raw("CASE WHEN jobs.status = 'running' THEN jobs.progress ELSE NULL END"),
@@ -126,7 +131,7 @@ export function createJobsRepo(db: Db) {
 
     /** Hands the owner's jobs (these, or all) back to the queue unfinished. */
     async release(owner: string, ids: readonly number[] | undefined, now: number): Promise<void> {
-      const back = { status: 'queued', owner: null, lease_until: null, updated_at: now };
+      const back = { status: 'queued', owner: null, lease_until: null, runs: db.raw('CASE WHEN runs > 0 THEN runs - 1 ELSE 0 END'), updated_at: now };
       if (!ids) {
         await db('jobs').where({ owner, status: 'running' }).update(back);
         return;

@@ -1,3 +1,4 @@
+import { breatherEvery } from '../../platform/breather';
 import type { Provider } from '../../providers';
 import { OFFLINE_DIMS, OFFLINE_MODEL, offlineEmbed } from './offline-embedder';
 
@@ -20,6 +21,9 @@ export interface Embedder {
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
+/** Work the offline embedder does between two hand-backs of the event loop. */
+const OFFLINE_SLICE_MS = 8;
+
 /** The built-in offline embedder. */
 export const offlineEmbedder: Embedder = {
   model: OFFLINE_MODEL,
@@ -33,8 +37,16 @@ export const offlineEmbedder: Embedder = {
   // (bench/retrieval.ts, quality part).
   semanticTrust: 0.43,
   lexicalFeedback: 3,
-  async embed(texts) {
-    return texts.map((text) => offlineEmbed(text));
+  /** On the thread that calls it, handing the event loop back every few milliseconds (many or long texts: /v1/embeddings). */
+  async embed(texts, signal) {
+    const breathe = breatherEvery(OFFLINE_SLICE_MS);
+    const vectors: Float32Array[] = [];
+    for (const text of texts) {
+      signal?.throwIfAborted();
+      vectors.push(offlineEmbed(text));
+      await breathe();
+    }
+    return vectors;
   },
 };
 

@@ -3,8 +3,8 @@ import { badRequest } from '../../platform/http/errors';
 import type { ClaimedJob, JobQueue, JobState } from '../../platform/jobs';
 import type { Logger } from '../../platform/log';
 import { createCompatProvider, createLocalProvider, type Providers } from '../../providers';
-import type { CollectionIndexes } from '../collection-indexes';
-import { blobOf } from '../collection-indexes';
+import type { LoadedIndexes } from '../index/loaded-indexes';
+import { blobOf } from './vector-blob';
 import type { EmbeddingSettings } from '../retrieval-config';
 import type { RetrievalRepo } from '../retrieval.repo';
 import { offlineEmbedder, providerEmbedder, type Embedder } from './embedder';
@@ -39,7 +39,7 @@ export function createEmbeddingService(deps: {
   settings: EmbeddingSettings;
   providers: Providers;
   repo: RetrievalRepo;
-  indexes: CollectionIndexes;
+  indexes: LoadedIndexes;
   jobs: JobQueue;
   log: Logger;
   /** Reports re-embedding progress (to the admin who changed the model). */

@@ -1,4 +1,4 @@
-import { analyze } from '../text-analysis';
+import { analyze } from '../analysis/text-analysis';
 
 /** Dimensions of the built-in embedder. */
 export const OFFLINE_DIMS = 384;
@@ -53,11 +53,4 @@ export function offlineEmbedTerms(terms: readonly string[], out: Float32Array = 
   const scale = 1 / Math.sqrt(norm);
   for (let i = 0; i < OFFLINE_DIMS; i += 1) out[i]! *= scale;
   return out;
-}
-
-/** Embeds many texts into one packed Float32Array (`texts.length × 384`). */
-export function offlineEmbedMany(texts: readonly string[]): Float32Array {
-  const packed = new Float32Array(texts.length * OFFLINE_DIMS);
-  for (let i = 0; i < texts.length; i += 1) offlineEmbed(texts[i]!, packed.subarray(i * OFFLINE_DIMS, (i + 1) * OFFLINE_DIMS));
-  return packed;
 }

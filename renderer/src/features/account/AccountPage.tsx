@@ -19,6 +19,7 @@ import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { VoiceSettings } from './VoiceSettings';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
+import { PersonalizationSettings } from './PersonalizationSettings';
 
 /** Profile, password, API key and interface settings of the signed-in user. */
 export default function AccountPage() {
@@ -31,6 +32,7 @@ export default function AccountPage() {
       <Profile />
       <Interface />
       <ChatDefaultsSettings />
+      <PersonalizationSettings />
       <VoiceSettings />
       <ApiKey />
       <Password />

@@ -21,6 +21,7 @@ const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: Array<[s
       ['public_models', 'admin.perm.publicModels'],
       ['public_knowledge', 'admin.perm.publicKnowledge'],
       ['public_tools', 'admin.perm.publicTools'],
+      ['public_notes', 'admin.perm.publicNotes'],
     ],
   },
   {
@@ -40,6 +41,9 @@ const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: Array<[s
       ['web_search', 'admin.perm.webSearch'],
       ['image_generation', 'admin.perm.imageGeneration'],
       ['code_interpreter', 'admin.perm.codeInterpreter'],
+      ['notes', 'admin.perm.notes'],
+      ['memories', 'admin.perm.memories'],
+      ['channels', 'admin.perm.channels'],
     ],
   },
 ];

@@ -7,6 +7,7 @@ import { modelsApi } from '../../api/models';
 import { ratingsApi, type MessageRating } from '../../api/ratings';
 import { useSession, useUser } from '../../app/session';
 import { useSettings } from '../../app/settings';
+import { useAbilities } from '../../app/abilities';
 import { ErrorNotice, isMissing, Loading } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
@@ -85,7 +86,14 @@ export default function ChatPage() {
     localStorage.setItem(MODEL_KEY, id);
   };
 
-  const ctx: ChatContext = useMemo(() => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt }), [queryClient, navigate, systemPrompt]);
+  const abilities = useAbilities();
+  const chosenMemory = choicesOf(key).memory;
+  const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
+  const suggestMemories = abilities.memories && settings.memory_suggestions === true;
+  const ctx: ChatContext = useMemo(
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, memory, suggestMemories],
+  );
   const streaming = !!conversation?.streamingId;
 
   const actions: MessageActions = useMemo(

@@ -19,6 +19,14 @@ export function FileChip({ file }: { file: FileRef }) {
       <span className="truncate">{name}</span>
     </>
   );
+  if (file.type === 'note') {
+    return (
+      <a className="file-chip knowledge" href={`/notes/${encodeURIComponent(file.id)}`}>
+        <Icon name="pencil" size={14} />
+        <span className="truncate">{file.name || t('chat.noteChip')}</span>
+      </a>
+    );
+  }
   return file.type === 'file' ? (
     <a className="file-chip" href={filesApi.contentUrl(file.id)} target="_blank" rel="noopener noreferrer">
       {content}

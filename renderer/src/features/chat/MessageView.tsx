@@ -3,6 +3,7 @@ import { Icon } from '../../components/Icon';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
 import { FileChip } from './FileChip';
+import { MemoriesUsed, MemorySuggestions, SaveToNote } from './MemoryNotes';
 import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
@@ -126,7 +127,9 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
   }
 
   const live = !node.done;
-  const status = node.statuses?.filter((s) => s.description).at(-1);
+  const status = node.statuses?.filter((s) => s.description && s.action !== 'knowledge_unmatched').at(-1);
+  // A knowledge base searched without a match stays named under the answer (it was not skipped in silence).
+  const unmatched = node.statuses?.find((s) => s.action === 'knowledge_unmatched');
   const canContinue = node.done && node.stopped && !node.error && !streaming;
   return (
     <div className="msg assistant" data-testid="message-assistant" aria-busy={live}>
@@ -138,6 +141,12 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
           {status.description}
+        </div>
+      )}
+      {unmatched && (
+        <div className="tool-status small muted" role="note" data-testid="knowledge-unmatched">
+          <Icon name="search" size={14} />
+          {t('chat.knowledgeUnmatched', { names: (unmatched.names ?? []).join(', ') })}
         </div>
       )}
       {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} />}
@@ -195,6 +204,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           )}
         </div>
       )}
+      {node.memories && node.memories.length > 0 && <MemoriesUsed memories={node.memories} />}
       {node.sources && node.sources.length > 0 && <Sources sources={node.sources} />}
       {cite !== null && node.sources && <PassageDialog sources={node.sources} n={cite} onClose={() => setCite(null)} />}
       {node.done && !editing && (
@@ -206,6 +216,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
             <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
           </button>
+          {node.content && <SaveToNote text={node.content} />}
           <button type="button" className="icon-btn small" onClick={() => void copy('markdown')} aria-label={t('chat.copyMarkdown')} title={t('chat.copyMarkdown')}>
             {copied === 'markdown' ? <Icon name="check" size={15} /> : <Icon name="markdown" size={15} />}
           </button>
@@ -217,6 +228,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           </button>
         </div>
       )}
+      {node.done && node.memorySuggestions && node.memorySuggestions.length > 0 && <MemorySuggestions suggestions={node.memorySuggestions} />}
       {isLast && node.done && node.followUps && node.followUps.length > 0 && (
         <div className="follow-ups" aria-label={t('chat.followUps')}>
           <div className="tiny muted">{t('chat.followUps')}</div>

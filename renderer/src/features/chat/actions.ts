@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { chatsApi } from '../../api/chats';
 import { streamCompletion } from '../../api/completions';
 import { ApiError } from '../../api/http';
+import { memoriesApi } from '../../api/memories';
 import { settingsApi } from '../../api/settings';
 import { messageOf } from '../../components/Feedback';
 import { choicesOf, fileNames, fromChat, measured, getConversation, isSuggestion, leafOf, newId, patchNode, pathOf, renameConversation, setConversation, type FileRef, type MessageNode } from './store';
@@ -16,6 +17,10 @@ export interface ChatContext {
   toolIds?: string[];
   /** The user's personal system prompt, sent first. */
   system?: string;
+  /** Memory on: the person's relevant memories join the context. */
+  memory?: boolean;
+  /** After an answer, ask the task model for things worth remembering (memory suggestions on). */
+  suggestMemories?: boolean;
 }
 
 /** How the service should save a turn. */
@@ -106,6 +111,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(toolIds.length ? { tool_ids: toolIds } : {}),
+        ...(ctx.memory ? { features: { memory: true } } : {}),
       },
       {
         onDelta: (text) => {
@@ -114,6 +120,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
           if (!frame) frame = requestAnimationFrame(flush);
         },
         onSources: (sources) => patchNode(key, assistantId, (n) => ({ sources: [...(n.sources ?? []), ...sources] })),
+        onMemories: (memories) => patchNode(key, assistantId, { memories }),
         onStatus: (status) => patchNode(key, assistantId, (n) => ({ statuses: [...(n.statuses ?? []), status] })),
         onToolStep: (step) => patchNode(key, assistantId, (n) => ({ toolSteps: [...(n.toolSteps ?? []), step] })),
         onFollowUps: (items) => patchNode(key, assistantId, { followUps: items.filter(isSuggestion) }),
@@ -146,15 +153,34 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
     const after = getConversation(key);
     const leaf = after?.currentId ? after.nodes[after.currentId] : undefined;
     if (leaf?.role === 'assistant' && streamed) {
-      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped });
-      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped }));
+      // The stream's note that a knowledge base matched nothing is not saved with the answer: this page keeps it.
+      const statuses = streamed.statuses?.filter((s) => s.action === 'knowledge_unmatched');
+      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped, statuses, memories: streamed.memories });
+      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped, statuses, memories: streamed.memories }));
     }
+    if (ctx.suggestMemories && leaf?.role === 'assistant') void suggestMemories(key, leaf.id, model);
     // The service names the chat and may suggest follow-ups in the background: look again shortly.
     setTimeout(() => {
       void reload(key);
       void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] });
     }, 2500);
   } else if (!controller.signal.aborted) void followUps(key, assistantId);
+}
+
+/** Asks the task model what from this conversation is worth remembering; shown quietly under the answer. */
+async function suggestMemories(key: string, assistantId: string, model: string): Promise<void> {
+  const c = getConversation(key);
+  if (!c) return;
+  const messages = pathOf(c)
+    .filter((n) => n.content)
+    .slice(-6)
+    .map((n) => ({ role: n.role, content: n.content }));
+  try {
+    const { suggestions } = await memoriesApi.suggest(messages, model);
+    if (suggestions.length > 0) patchNode(key, assistantId, { memorySuggestions: suggestions });
+  } catch {
+    /* suggestions are optional */
+  }
 }
 
 /** After a failed turn, re-reads what the service saved and keeps the error (with its retry) on screen. */

@@ -1,10 +1,11 @@
 import { useSyncExternalStore } from 'react';
 import type { Chat, ChatMessage, MessageToolStep, Source } from '../../api/chats';
 import type { StreamStatus } from '../../api/completions';
+import type { UsedMemory } from '../../../../server/contracts/memories';
 
-/** A file or knowledge base attached to a user message. */
+/** A file, knowledge base or note attached to a user message. */
 export interface FileRef {
-  type: 'file' | 'collection';
+  type: 'file' | 'collection' | 'note';
   id: string;
   name: string;
 }
@@ -23,6 +24,10 @@ export interface MessageNode {
   /** Tool calls the answer made (streamed, then saved with it). */
   toolSteps?: MessageToolStep[];
   followUps?: string[];
+  /** The person's memories the answer was given (memory on); kept by this page only, never saved with the chat. */
+  memories?: UsedMemory[];
+  /** Things the task model proposes to remember after this answer (suggestions on). */
+  memorySuggestions?: string[];
   error?: string | null;
   /** False while the answer streams. */
   done: boolean;
@@ -95,6 +100,8 @@ export function setConversation(key: string, next: Conversation | ((c: Conversat
 export interface ComposerChoices {
   toolIds: string[];
   knowledge: FileRef[];
+  /** Memory on for this conversation; undefined follows the person's setting. */
+  memory?: boolean;
 }
 
 const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [] };
@@ -186,8 +193,8 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** What this page measured about saved answers (timings, cut by the token limit), by message id: reloads keep it. */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped'>>();
+/** What this page measured about saved answers (timings, cut by the token limit, knowledge that matched nothing, memories used), by message id: reloads keep it. */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'>>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -201,7 +208,7 @@ function nodeOf(m: ChatMessage): MessageNode | null {
     role: m.role,
     content: m.content ?? '',
     model: m.model ?? undefined,
-    files: m.files?.map((f) => ({ type: f.type === 'collection' ? 'collection' : 'file', id: f.id, name: (f as { name?: string }).name ?? fileNames.get(f.id) ?? '' })),
+    files: m.files?.map((f) => ({ type: f.type === 'collection' || f.type === 'note' ? f.type : 'file', id: f.id, name: (f as { name?: string }).name ?? fileNames.get(f.id) ?? '' })),
     sources: m.sources,
     toolSteps: m.tool_steps?.length ? m.tool_steps : undefined,
     // Older saved answers may hold a bare citation number as a "suggestion": only real questions are shown.
@@ -225,6 +232,8 @@ export function fromChat(key: string, chat: Chat): Conversation {
     if (node && seen) {
       node.usage = { ...seen.usage, ...node.usage };
       node.stopped = node.stopped || seen.stopped;
+      node.memories = seen.memories;
+      if (seen.statuses?.length) node.statuses = seen.statuses;
     }
     if (node) c.nodes[node.id] = node;
   }

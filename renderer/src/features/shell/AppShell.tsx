@@ -5,6 +5,8 @@ import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
 import { useRealtime } from '../../hooks/use-realtime';
+import { useUser } from '../../app/session';
+import { useChannelsLive } from '../channels/use-channels-live';
 import { Sidebar } from './Sidebar';
 import { TopbarSlotContext } from '../../components/topbar-slot';
 import './shell.css';
@@ -19,6 +21,7 @@ export function AppShell() {
   const location = useLocation();
   const navigate = useNavigate();
   useRealtime();
+  useChannelsLive(useUser().id);
 
   useEffect(() => setDrawer(false), [location.pathname]);
 

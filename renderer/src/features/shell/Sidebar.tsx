@@ -1,11 +1,13 @@
 import { lazy, Suspense } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useUser } from '../../app/session';
+import { useAbilities } from '../../app/abilities';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
 import { useT } from '../../lib/i18n';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
+import { ChannelsSection } from '../channels/ChannelsSection';
 import { ChatList } from './ChatList';
 import { UserMenu } from './UserMenu';
 
@@ -17,6 +19,7 @@ const ChatDialogs = lazy(() => import('../library/ChatDialogs').then((m) => ({ d
 export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
   const t = useT();
   const user = useUser();
+  const abilities = useAbilities();
   const navigate = useNavigate();
   const { search, dialog } = useLibraryUi();
   const setSearch = setSidebarSearch;
@@ -52,6 +55,7 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <input className="input" type="search" placeholder={t('sidebar.search')} title={t('library.searchHint')} aria-label={t('sidebar.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
       </div>
+      <ChannelsSection />
       <div className="sidebar-list">
         {search.trim() ? (
           <Suspense fallback={null}>
@@ -68,6 +72,12 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
         )}
       </div>
       <div className="sidebar-foot">
+        {abilities.notes && (
+          <NavLink to="/notes" className="nav-link">
+            <Icon name="pencil" size={17} />
+            {t('nav.notes')}
+          </NavLink>
+        )}
         <NavLink to="/workspace" className="nav-link">
           <Icon name="grid" size={17} />
           {t('nav.workspace')}

@@ -19,7 +19,7 @@ export function FilePreview({ knowledgeId, fileId, name, onClose }: { knowledgeI
             {t('knowledge.extractedText')}
           </button>
           <button type="button" role="tab" className={`tab${tab === 'chunks' ? ' active' : ''}`} aria-selected={tab === 'chunks'} onClick={() => setTab('chunks')}>
-            {t('knowledge.chunks', { count: data?.chunks.length ?? 0 })}
+            {t('knowledge.chunks', { count: data?.chunks_total ?? data?.chunks.length ?? 0 })}
           </button>
         </nav>
         {preview.isPending && <Loading />}
@@ -50,6 +50,7 @@ export function FilePreview({ knowledgeId, fileId, name, onClose }: { knowledgeI
                 <pre className="file-preview-text">{c.text}</pre>
               </li>
             ))}
+            {data.chunks_total > data.chunks.length && <li className="muted small">{t('knowledge.chunksCut', { shown: data.chunks.length, count: data.chunks_total })}</li>}
           </ol>
         )}
       </div>

@@ -1,6 +1,7 @@
 import type { BackendModule, ResourceKey } from 'i18next';
 import type account from '../../locales/en/account.json';
 import type admin from '../../locales/en/admin.json';
+import type channels from '../../locales/en/channels.json';
 import auth from '../../locales/en/auth.json';
 import chat from '../../locales/en/chat.json';
 import common from '../../locales/en/common.json';
@@ -14,7 +15,7 @@ import { PSEUDO_LANGUAGES, SOURCE_LANGUAGE } from '../../locales/languages';
 export const englishCore = { auth, chat, common, errors, library };
 
 /** English namespaces of the pages that load on demand (types only: their text loads with the pages). */
-type EnglishPages = { account: typeof account; admin: typeof admin; setup: typeof setup; workspace: typeof workspace };
+type EnglishPages = { account: typeof account; admin: typeof admin; channels: typeof channels; setup: typeof setup; workspace: typeof workspace };
 type English = typeof englishCore & EnglishPages;
 
 /** Every catalog key of the UI in English (plural forms carry their `_one`/`_other` suffix). */

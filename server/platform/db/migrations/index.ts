@@ -28,6 +28,11 @@ import * as createJobs from './202611270101-create-jobs';
 import * as postgresCollectionChangeNotices from './202611270102-postgres-collection-change-notices';
 import * as chatMessageChats from './202611270301-chat-message-chats';
 import * as jobProgress from './202611270701-job-progress';
+import * as postgresSearchQualifiedNames from './202611281201-postgres-search-qualified-names';
+import * as createNotes from './202611281301-create-notes';
+import * as createMemories from './202611281302-create-memories';
+import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
+import * as createChannels from './202611282001-create-channels';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -69,6 +74,11 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611270102-postgres-collection-change-notices', postgresCollectionChangeNotices],
   ['202611270301-chat-message-chats', chatMessageChats],
   ['202611270701-job-progress', jobProgress],
+  ['202611281201-postgres-search-qualified-names', postgresSearchQualifiedNames],
+  ['202611281301-create-notes', createNotes],
+  ['202611281302-create-memories', createMemories],
+  ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
+  ['202611282001-create-channels', createChannels],
 ];
 
 /** knex migration source over the static list. */

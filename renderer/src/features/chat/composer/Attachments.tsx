@@ -26,7 +26,7 @@ export function Attachments({ uploads, knowledge, onRemoveUpload, onRemoveKnowle
       ))}
       {knowledge.map((k) => (
         <span key={k.id} className="file-chip knowledge">
-          <Icon name="book" size={14} />
+          <Icon name={k.type === 'note' ? 'pencil' : 'book'} size={14} />
           <span className="truncate">{k.name}</span>
           <button type="button" className="chip-x" onClick={() => onRemoveKnowledge(k)} aria-label={t('chat.removeAttachment', { name: k.name })}>
             <Icon name="x" size={12} />

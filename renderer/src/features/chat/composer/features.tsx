@@ -1,6 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, type ComponentType } from 'react';
 import { knowledgeApi } from '../../../api/knowledge';
+import { notesApi } from '../../../api/notes';
+import { useAbilities } from '../../../app/abilities';
+import { useSettings } from '../../../app/settings';
 import { toolsApi } from '../../../api/tools';
 import { Icon } from '../../../components/Icon';
 import { useT } from '../../../lib/i18n';
@@ -49,7 +52,7 @@ function AttachFiles({ disabled, addFiles }: ComposerFeatureProps) {
 
 function KnowledgeToggle({ disabled, choices, onChoices, focusInput }: ComposerFeatureProps) {
   const t = useT();
-  const { knowledge } = choices;
+  const knowledge = choices.knowledge.filter((k) => k.type === 'collection');
   return (
     <ToolbarPopover icon="book" label={t('chat.knowledge')} active={knowledge.length > 0} disabled={disabled} onEscape={focusInput}>
       <KnowledgeMenu choices={choices} onChoices={onChoices} />
@@ -103,10 +106,57 @@ function ToolsMenu({ choices, onChoices }: Pick<ComposerFeatureProps, 'choices' 
   );
 }
 
+/** Notes to give the model with the next messages (their text reaches it like an attached file's). */
+function NotesToggle({ disabled, choices, onChoices, focusInput }: ComposerFeatureProps) {
+  const t = useT();
+  const { notes } = useAbilities();
+  if (!notes) return null;
+  const chosen = choices.knowledge.filter((k) => k.type === 'note');
+  return (
+    <ToolbarPopover icon="pencil" label={t('chat.notes')} active={chosen.length > 0} badge={chosen.length} disabled={disabled} onEscape={focusInput}>
+      <NotesMenu choices={choices} onChoices={onChoices} />
+    </ToolbarPopover>
+  );
+}
+
+function NotesMenu({ choices, onChoices }: Pick<ComposerFeatureProps, 'choices' | 'onChoices'>) {
+  const t = useT();
+  const list = useQuery({ queryKey: ['notes', 'search', ''], queryFn: () => notesApi.search(''), select: (r) => r.items });
+  const { knowledge } = choices;
+  return (
+    <CheckMenu
+      title={t('chat.notesTitle')}
+      none={t('chat.notesNone')}
+      query={list}
+      itemKey={(note) => note.id}
+      checked={(note) => knowledge.some((s) => s.id === note.id)}
+      onToggle={(note, on) => onChoices({ knowledge: on ? [...knowledge, { type: 'note', id: note.id, name: note.title || t('notes.untitled') }] : knowledge.filter((s) => s.id !== note.id) })}
+      label={(note) => note.title || t('notes.untitled')}
+    />
+  );
+}
+
+/** Memory on or off for this conversation (starts as the person's setting). */
+function MemoryToggle({ disabled, choices, onChoices }: ComposerFeatureProps) {
+  const t = useT();
+  const { memories } = useAbilities();
+  const { settings } = useSettings();
+  if (!memories) return null;
+  const on = choices.memory ?? settings.memory === true;
+  const label = on ? t('chat.memoryOn') : t('chat.memoryOff');
+  return (
+    <button type="button" className={`icon-btn${on ? ' active' : ''}`} aria-pressed={on} aria-label={t('chat.memory')} title={label} disabled={disabled} onClick={() => onChoices({ memory: !on })}>
+      <Icon name="sparkle" />
+    </button>
+  );
+}
+
 /** The composer's toolbar controls, in order. */
 export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'attach', Control: AttachFiles },
   { id: 'knowledge', Control: KnowledgeToggle },
+  { id: 'notes', Control: NotesToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'memory', Control: MemoryToggle },
   { id: 'mic', Control: MicButton },
 ];

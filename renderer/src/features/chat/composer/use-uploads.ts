@@ -16,8 +16,14 @@ export interface Upload {
   controller: AbortController;
 }
 
-/** Files attached to the next message: each uploads at once, with progress; removing one cancels or deletes it. */
-export function useUploads() {
+/** Stores one file (with progress), answering what was stored. */
+export type UploadFile = (file: File, onProgress: (fraction: number) => void, signal: AbortSignal) => Promise<Array<{ id: string }>>;
+
+/**
+ * Files attached to the next message: each uploads at once (to the chat's attachments unless
+ * `upload` says where), with progress; removing one cancels or deletes it.
+ */
+export function useUploads(upload: UploadFile = chatsApi.upload) {
   const t = useT();
   const toast = useToast();
   const [uploads, setUploads] = useState<Upload[]>([]);
@@ -28,8 +34,7 @@ export function useUploads() {
       const controller = new AbortController();
       setUploads((list) => [...list, { key, name: file.name, size: file.size, progress: 0, controller }]);
       const set = (patch: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...patch } : u)));
-      chatsApi
-        .upload(file, (p) => set({ progress: p }), controller.signal)
+      upload(file, (p) => set({ progress: p }), controller.signal)
         .then((res) => {
           const saved = Array.isArray(res) ? res[0] : (res as unknown as { id: string });
           if (!saved) throw new Error(t('chat.uploadNoFile'));

@@ -1,0 +1,21 @@
+import { useSession } from './session';
+
+/** What the signed-in person may use of the features an administrator can switch off or withhold. */
+export interface Abilities {
+  /** Notes: ENABLE_NOTES on and `features.notes` held. */
+  notes: boolean;
+  /** Memories: `features.memories` held. */
+  memories: boolean;
+}
+
+/** The features this person may use now (controls for the others are not shown). */
+export function useAbilities(): Abilities {
+  const { state } = useSession();
+  if (state.status !== 'signedIn') return { notes: false, memories: false };
+  const admin = state.user.role === 'admin';
+  const features = state.user.permissions?.features;
+  return {
+    notes: state.config?.features.enable_notes !== false && (admin || features?.notes !== false),
+    memories: admin || features?.memories !== false,
+  };
+}
