@@ -23,6 +23,7 @@ import { promptsRoutes } from './prompts';
 import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } from './providers';
 import { ratingsRoutes } from './ratings';
 import { retrievalRoutes } from './retrieval';
+import { webRoutes } from './web';
 import type { Services } from './services';
 import { requireAdmin, sessionGuards } from './session';
 import { tasksRoutes } from './tasks';
@@ -48,7 +49,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use(routerOf(defaultAvatarRoutes(defaultAvatarPng)));
   app.use('/api/v1/users', routerOf(usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) })));
   app.use('/api/v1/groups', routerOf(groupsRoutes(services.groups)));
-  app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() })));
+  app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count(), webSearchEnabled: () => services.web.service.enabled() })));
   app.use('/api/v1/configs/lan', routerOf(lanRoutes(services.lan, services.auth)));
   app.use('/api/v1/configs/suggestions', routerOf(suggestionsRoutes(services.config)));
   // Every path under /api/v1/backups is the admins', known or not.
@@ -100,6 +101,9 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api', routerOf(openApiRoutes()));
   app.use(
     '/api/v1/retrieval',
-    routerOf(retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) })),
+    routerOf(
+      retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request), web: services.web.settings }),
+    ),
   );
+  app.use('/api/v1/retrieval', routerOf(webRoutes({ web: services.web.service, files: services.files, knowledge: services.knowledge.service })));
 }

@@ -28,6 +28,7 @@ import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
+import { createWeb, createWebSearchPlug, type WebTestOptions } from './web';
 import { createTools, promptToolCalls } from './tools';
 import { createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
@@ -46,6 +47,8 @@ export interface Platform {
   realtime: RealtimeHub;
   /** This process's name among the instances on the database (owner of the jobs it claims). */
   instance: string;
+  /** Web search wiring for tests (resolver, engine fakes). */
+  webTest?: WebTestOptions;
 }
 
 /** Builds every domain service from the platform. The one composition root of the service. */
@@ -153,8 +156,12 @@ export async function buildServices(platform: Platform) {
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
+  // Web search: off until an admin turns it on; nothing connects anywhere before that.
+  const web = createWeb({ config, secrets, permissions, log, test: platform.webTest });
+  const webSearch = createWebSearchPlug({ web: web.service, tasks, rank: retrieval.rankTexts, log });
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, webSearch, clock, log });
   onShutdown(() => completions.shutdown());
+  onShutdown(() => web.service.close());
   onShutdown(() => retrieval.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
@@ -209,7 +216,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, audio, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, audio, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

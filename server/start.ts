@@ -22,6 +22,7 @@ import { createPostgresCluster, createRealtimeHub } from './realtime';
 import { watchTableChanges } from './platform/db/table-changes';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
+import type { WebTestOptions } from './web';
 
 /** A running service. */
 export interface RunningServer {
@@ -41,6 +42,8 @@ export interface StartServerOptions extends StartOptions {
   /** A ready SecretStore (Electron passes the keychain one; tests may pass a memory one). */
   secrets?: SecretStore;
   clock?: Clock;
+  /** Web search wiring for tests: a host name resolver, search engine fakes, a shorter page time limit. */
+  web?: WebTestOptions;
   /** Header, request and keep-alive timeouts of every listener (tests shorten them; default HTTP_TIMEOUTS). */
   httpTimeouts?: Partial<HttpTimeouts>;
   /**
@@ -106,7 +109,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: id, masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
-    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance });
+    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance, webTest: options.web });
     const app = createApp(services);
     const built = services;
     if (options.desktopOwner !== undefined) await built.auth.ensureOwner(options.desktopOwner);

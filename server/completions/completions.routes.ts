@@ -47,7 +47,7 @@ async function jsonAnswer(service: CompletionsService, prepared: PreparedComplet
     model: prepared.request.model,
     choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
     ...(outcome.usage ? { usage: outcome.usage } : {}),
-    ...(prepared.retrieval.sources.length > 0 ? { sources: prepared.retrieval.sources } : {}),
+    ...(result.sources.length > 0 ? { sources: result.sources } : {}),
     ...(prepared.memories?.length ? { memories: prepared.memories } : {}),
     ...savedFields(result),
   };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { forbidden } from '../platform/http/errors';
 import type { ChatsService } from '../chats';
 import type { CompletionRequest } from '../contracts/completions';
 import type { FilesService } from '../files';
@@ -7,8 +8,8 @@ import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/log';
 import type { RealtimeHub } from '../realtime';
 import type { TasksService } from '../tasks';
-import { forbidden } from '../platform/http/errors';
-import type { AnswerOutcome, ClientTools, CompletionCaller, MemoryPlug, NoteSourcer, PreparedCompletion, Retriever, ToolResolver } from './pipeline-types';
+import type { CompletionSource } from '../contracts/completions';
+import type { AnswerOutcome, ClientTools, CompletionCaller, MemoryPlug, NoteSourcer, PreparedCompletion, Retriever, ToolResolver, WebSearchPlug } from './pipeline-types';
 import { AnswerText } from './answer-text';
 import { createFirstTokenGate } from './first-token-gate';
 import { contextTokensOf, filesStage } from './stages/files';
@@ -30,13 +31,16 @@ export interface CompletionsDeps {
   retriever?: Retriever;
   /** Stage 4: the tools a turn may call (none without it). */
   tools?: ToolResolver;
+  /** Web search for turns that ask for it (`features.web_search`); refused without it. */
+  webSearch?: WebSearchPlug;
   clock: Clock;
   log: Logger;
 }
 
-/** The answer, and where it was saved. */
+/** The answer, the sources it was given (knowledge and web), and where it was saved. */
 export interface CompletionResult {
   outcome: AnswerOutcome;
+  sources: CompletionSource[];
   saved?: SavedTurn;
 }
 
@@ -48,6 +52,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
   const { models, files, chats, clock, log } = deps;
   let retriever: Retriever = deps.retriever ?? noRetrieval;
   let toolResolver: ToolResolver = deps.tools ?? noTools;
+  const webSearch: WebSearchPlug | undefined = deps.webSearch;
   let memory: MemoryPlug | undefined;
   let noteSources: NoteSourcer | undefined;
   const background = new Set<Promise<void>>();
@@ -119,6 +124,13 @@ export function createCompletionsService(deps: CompletionsDeps) {
 
       const toolIds = [...new Set([...(request.tool_ids ?? []), ...resolved.meta.toolIds])];
       let tools = toolIds.length > 0 ? await toolResolver({ user, toolIds, credential, signal }) : EMPTY_TOOLS;
+      // Web search: searched as the answer starts, or offered as tools to models that call them natively.
+      let web: PreparedCompletion['webSearch'];
+      if (request.features?.web_search) {
+        if (!webSearch) throw forbidden('Web search is not available', 'WEB_SEARCH_DISABLED');
+        if ((await webSearch.prepare({ user, resolved })) === 'tools') tools = mergeToolSets(tools, webSearch.tools(user));
+        else web = { messages: modelStage.messages };
+      }
       // Models calling tools natively also get `remember` and `recall` while memory is on.
       if (recalled && memory && resolved.params.extra?.function_calling === 'native') tools = mergeToolSets(tools, memory.tools(user));
 
@@ -135,6 +147,7 @@ export function createCompletionsService(deps: CompletionsDeps) {
         tools,
         ...(clientTools && clientTools.specs.length > 0 ? { clientTools } : {}),
         chat: chat ? { id: chat.id, parentId: chat.parentId } : undefined,
+        ...(web ? { webSearch: web } : {}),
         ...(recalled && recalled.length > 0 ? { memories: recalled } : {}),
       };
     },
@@ -147,14 +160,32 @@ export function createCompletionsService(deps: CompletionsDeps) {
     async run(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit): Promise<CompletionResult> {
       const draft = new AnswerText();
       const recorder = recordTurn(chats, prepared, draft, clock.now(), log);
+      let answering = prepared;
+      if (prepared.webSearch && webSearch) {
+        let found: CompletionSource[];
+        try {
+          found = await webSearch.search({ user: prepared.user, messages: prepared.request.messages, modelId: prepared.request.model, signal, status: (status) => emit({ type: 'status', status }) });
+        } catch (error) {
+          if (!signal.aborted) throw error;
+          const outcome: AnswerOutcome = { content: '', finishReason: null, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } };
+          return { outcome, sources: prepared.retrieval.sources, saved: await recorder.finish(outcome) };
+        }
+        if (found.length > 0) {
+          // Knowledge first, then the web: one numbering for both.
+          const sources = [...prepared.retrieval.sources, ...found];
+          const retrieval = { ...prepared.retrieval, sources };
+          answering = { ...prepared, retrieval, messages: injectContext(prepared.webSearch.messages, retrieval) };
+        }
+      }
       if (prepared.memories?.length) await emit({ type: 'memories', memories: prepared.memories });
-      if (prepared.retrieval.sources.length > 0) await emit({ type: 'sources', sources: prepared.retrieval.sources });
+      const sources = answering.retrieval.sources;
+      if (sources.length > 0) await emit({ type: 'sources', sources });
       const unmatched = unmatchedStatus(prepared.retrieval);
       if (unmatched) await emit({ type: 'status', status: unmatched });
-      const outcome = await answerStage(prepared, signal, emit, draft);
+      const outcome = await answerStage(answering, signal, emit, draft);
       if (outcome.interrupted) log.info({ reason: outcome.interrupted.reason, detail: outcome.interrupted.message, model: prepared.request.model }, 'completion interrupted');
-      const saved = await recorder.finish(outcome);
-      return { outcome, saved };
+      const saved = await recorder.finish(outcome, sources);
+      return { outcome, sources, saved };
     },
 
     /**

@@ -16,5 +16,6 @@ export type {
   ToolResolver,
   ToolSet,
   ToolsInput,
+  WebSearchPlug,
 } from './pipeline-types';
 export { injectContext, CONTEXT_TEMPLATE } from './stages/retrieval';

@@ -46,6 +46,18 @@ export interface RetrievalResult {
 export type Retriever = (input: RetrievalInput) => Promise<RetrievalResult>;
 
 /**
+ * Web search for one answer (the web domain registers it). `prepare` decides how it takes part
+ * (throwing an HttpError 403 when web search is off, not allowed for the caller, or not a
+ * capability of the model): `search` before the answer, or `tools` for models calling tools
+ * natively. `search` runs as the answer starts, telling the stream how it goes.
+ */
+export interface WebSearchPlug {
+  prepare(input: { user: CompletionCaller; resolved: ResolvedModel }): Promise<'search' | 'tools'>;
+  search(input: { user: CompletionCaller; messages: CompletionRequest['messages']; modelId: string; signal: AbortSignal; status(status: CompletionStatus): void | Promise<void> }): Promise<CompletionSource[]>;
+  tools(user: CompletionCaller): ToolSet;
+}
+
+/**
  * Memory for one answer (`features: {memory: true}`; the memories domain registers it). `recall`
  * refuses (HttpError 403) a caller who may not use memories, else answers the caller's memories
  * relevant to the conversation; `tools` are `remember` and `recall` for models calling tools natively.
@@ -120,6 +132,8 @@ export interface PreparedCompletion {
   clientTools?: ClientTools;
   /** Where the turn is saved, when the request named a chat. */
   chat?: { id: string; parentId: string | null };
+  /** Web search to run as the answer starts: the conversation before any context was added (sources are numbered again with the web's). */
+  webSearch?: { messages: ProviderMessage[] };
   /** The caller's memories the answer was given (memory on). */
   memories?: UsedMemory[];
 }

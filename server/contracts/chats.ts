@@ -96,8 +96,8 @@ export type ChatListEntry = z.infer<typeof ChatListEntry>;
 
 /** A source a retrieval step cited for an answer. */
 export const MessageSource = z.object({
-  /** Where it comes from: a file or knowledge base. */
-  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional() }),
+  /** Where it comes from: a file or knowledge base, or a web page (`type: 'web'`, its address in `url`). */
+  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional(), url: z.string().optional() }),
   /** The cited passages. */
   document: z.array(z.string()),
   metadata: z.array(z.record(z.string(), z.unknown())),

@@ -64,7 +64,7 @@ export const CompletionRequest = z.object({
   regenerate: z.boolean().optional(),
   files: z.array(CompletionFileRef).max(100).optional(),
   tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
-  /** Abilities turned on for this answer (`memory`: what the caller's memories say joins the system context). */
+  /** Abilities turned on for this answer (`web_search`: search the web first, or give the model web tools; `memory`: what the caller's memories say joins the system context). */
   features: CompletionFeatures.optional(),
   ...Generation,
   /** The common workspace sends overrides here too; top-level values win. */
@@ -73,11 +73,21 @@ export const CompletionRequest = z.object({
 });
 export type CompletionRequest = z.infer<typeof CompletionRequest>;
 
-/** A status line shown while the answer is prepared (retrieval, tool calls). */
+/** A status line shown while the answer is prepared (retrieval, web search, tool calls). */
 export interface CompletionStatus {
+  /** `web_search`, `tool_calls`, … */
   action: string;
+  /** The line in English; the UI words it from the other fields where it knows the action. */
   description: string;
   done: boolean;
+  /** Web search: the queries searched. */
+  queries?: string[];
+  /** Web search: the pages being read, or read. */
+  urls?: string[];
+  /** Web search: how many pages (or results). */
+  count?: number;
+  /** Set when the step failed; `description` says why. */
+  error?: boolean;
   /** `knowledge_unmatched`: the knowledge bases and files searched in which no passage matched. */
   names?: string[];
 }

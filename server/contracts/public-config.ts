@@ -15,6 +15,8 @@ export const PublicConfig = z.object({
     enable_api_key: z.boolean(),
     /** Whether answers can be rated 👍/👎 (ENABLE_MESSAGE_RATING). */
     enable_message_rating: z.boolean().optional(),
+    /** Whether an admin turned web search on (ENABLE_WEB_SEARCH); only told to signed-in callers. */
+    enable_web_search: z.boolean().optional(),
     /** Whether notes are on (ENABLE_NOTES); each person also needs `features.notes`. */
     enable_notes: z.boolean().optional(),
     /** Whether channels exist on this workspace (ENABLE_CHANNELS). */

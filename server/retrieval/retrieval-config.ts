@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineSection, type ConfigService } from '../config';
-import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate, type RetrievalConfigView } from '../contracts/retrieval';
+import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate, type RetrievalSettingsView } from '../contracts/retrieval';
 import { badRequest, unprocessable } from '../platform/http/errors';
 import type { SecretStore } from '../secrets';
 
@@ -87,14 +87,14 @@ export const RERANKER_KEY_SECRET = 'retrieval:reranker';
 
 /** Reads and updates the retrieval settings (the reranker key in the secret store), checking rules that span fields. */
 export function createRetrievalSettings(config: ConfigService, secrets: SecretStore) {
-  const view = async (cfg: RetrievalConfig): Promise<RetrievalConfigView> => ({ ...cfg, RAG_EXTERNAL_RERANKER_API_KEY: (await secrets.get(RERANKER_KEY_SECRET)) ?? '' });
+  const view = async (cfg: RetrievalConfig): Promise<RetrievalSettingsView> => ({ ...cfg, RAG_EXTERNAL_RERANKER_API_KEY: (await secrets.get(RERANKER_KEY_SECRET)) ?? '' });
   return {
     get: async () => view(await config.get(RetrievalSection)),
     /**
      * Merges a validated subset; 400 naming the field when the result breaks a rule, 422 when
      * TOP_K_RERANKER (kept after reranking) would exceed TOP_K (each value fine alone).
      */
-    async update(update: RetrievalConfigUpdate): Promise<RetrievalConfigView> {
+    async update(update: Omit<RetrievalConfigUpdate, 'web'>): Promise<RetrievalSettingsView> {
       const { RAG_EXTERNAL_RERANKER_API_KEY: key, ...patch } = update;
       const next = { ...(await config.get(RetrievalSection)), ...patch };
       for (const [small, large] of OVERLAP_RULES) {

@@ -21,6 +21,7 @@ import { createIngestion } from './ingest/ingestion';
 import { followJobEnds } from './ingest/job-ends';
 import { createPrepareWorker } from './ingest/prepare-worker';
 import { INGEST_JOB } from './ingest/queue';
+import { createTextRanker } from './rank-texts';
 
 /** The database's change notices: PostgreSQL's (other instances' writes), none on SQLite (one instance makes every change). */
 function changeFeedOf(db: Db): ChangeFeed | undefined {
@@ -125,6 +126,8 @@ export function createRetrieval(deps: {
     service,
     files,
     embeddings,
+    /** Ranks passages of texts stored nowhere (web pages just read) with the hybrid engine. */
+    rankTexts: createTextRanker({ config: deps.config, embedder: () => embeddings.current(), log: deps.log }),
     repo,
     indexes,
     ingestion,

@@ -311,6 +311,9 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/retrieval/embedding': { access: 'admin' },
   'POST /api/v1/retrieval/embedding/update': { access: 'admin' },
   'POST /api/v1/retrieval/query/collection': { access: 'user' },
+  // Web search is off on a fresh install: every signed-in caller is refused before the body is read (web-search.test.ts covers it on).
+  'POST /api/v1/retrieval/process/web/search': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
+  'POST /api/v1/retrieval/process/web': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
 
   'POST /api/v1/tasks/autocomplete': { access: 'user' },
   'GET /api/v1/tasks/config': { access: 'admin' },

@@ -17,8 +17,8 @@ export interface CompletionRequest {
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
-  /** `memory`: the person's relevant memories join the model's context. */
-  features?: { memory?: boolean };
+  /** Abilities for this answer: `web_search` searches the web first; `memory`: the person's relevant memories join the model's context. */
+  features?: { web_search?: boolean; memory?: boolean };
 }
 
 /** A tool or pipeline status line (extra stream field). */

@@ -1,4 +1,5 @@
 import type { ChatsService, TurnMessage } from '../../chats';
+import type { CompletionSource } from '../../contracts/completions';
 import type { Logger } from '../../platform/log';
 import type { AnswerText } from '../answer-text';
 import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
@@ -21,7 +22,8 @@ function text(content: unknown): string {
 
 /** Records one turn into its chat while it is answered; `finish` resolves to where it went. */
 export interface TurnRecorder {
-  finish(outcome: AnswerOutcome): Promise<SavedTurn | undefined>;
+  /** Saves the answer as it ended, with the sources it was given (default: the retrieval stage's). */
+  finish(outcome: AnswerOutcome, sources?: CompletionSource[]): Promise<SavedTurn | undefined>;
 }
 
 const NO_CHAT: TurnRecorder = { finish: async () => undefined };
@@ -71,7 +73,7 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
   timer.unref();
 
   return {
-    async finish(outcome) {
+    async finish(outcome, sources = prepared.retrieval.sources) {
       clearInterval(timer);
       await writing;
       const ids = await opened;
@@ -83,7 +85,7 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
           status: outcome.interrupted ? 'interrupted' : 'complete',
           error: outcome.interrupted?.message ?? null,
           usage: outcome.usage ?? null,
-          sources: prepared.retrieval.sources,
+          sources,
           toolSteps: outcome.toolSteps,
         });
         const fileIds = sentFiles.filter((f) => f.type === 'file').map((f) => f.id);

@@ -13,6 +13,7 @@ import { TasksPanel } from './TasksPanel';
 import { ToolServersPanel } from './ToolServersPanel';
 import { UsagePanel } from './UsagePanel';
 import { UsersPanel } from './UsersPanel';
+import { WebSearchPanel } from './WebSearchPanel';
 
 const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'users', label: 'admin.users' },
@@ -24,6 +25,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'audio', label: 'admin.audio' },
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
+  { path: 'web-search', label: 'admin.webSearch' },
   { path: 'tasks', label: 'admin.tasks' },
   { path: 'lan', label: 'admin.lan' },
   { path: 'api-usage', label: 'admin.apiUsage' },
@@ -55,6 +57,7 @@ export default function AdminPage() {
         <Route path="audio" element={<AudioPanel />} />
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
+        <Route path="web-search" element={<WebSearchPanel />} />
         <Route path="tasks" element={<TasksPanel />} />
         <Route path="lan" element={<LanPanel />} />
         <Route path="api-usage" element={<UsagePanel />} />

@@ -15,6 +15,7 @@ import { useT } from '../../lib/i18n';
 import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './composer/Composer';
+import { useWebSearchAvailable } from './composer/web-search-toggle';
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
@@ -86,13 +87,14 @@ export default function ChatPage() {
     localStorage.setItem(MODEL_KEY, id);
   };
 
+  const webSearchAvailable = useWebSearchAvailable(models.data?.find((m) => m.id === model));
   const abilities = useAbilities();
   const chosenMemory = choicesOf(key).memory;
   const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
   const suggestMemories = abilities.memories && settings.memory_suggestions === true;
   const ctx: ChatContext = useMemo(
-    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, memory, suggestMemories }),
-    [queryClient, navigate, systemPrompt, memory, suggestMemories],
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, webSearchAvailable, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, webSearchAvailable, memory, suggestMemories],
   );
   const streaming = !!conversation?.streamingId;
 
@@ -137,6 +139,7 @@ export default function ChatPage() {
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}
+      webSearchAvailable={webSearchAvailable}
       onStop={() => stop(key)}
       onSend={(text, files, options?: SendOptions) => {
         const answerWith = options?.model ?? model;

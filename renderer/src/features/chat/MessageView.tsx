@@ -8,6 +8,7 @@ import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
 import { passageCount, PassageDialog, Sources } from './Sources';
+import { statusText } from './status-text';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
 
@@ -140,7 +141,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       {status && (live || !status.done) && (
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
-          {status.description}
+          {statusText(status, t)}
         </div>
       )}
       {unmatched && (

@@ -15,6 +15,8 @@ export interface ChatContext {
   navigate(to: string, options?: { replace?: boolean }): void;
   /** Tool ids to offer the model; by default those turned on in the conversation's composer. */
   toolIds?: string[];
+  /** Web search can be used now (on, permitted, and the model can): the composer's globe then applies. */
+  webSearchAvailable?: boolean;
   /** The user's personal system prompt, sent first. */
   system?: string;
   /** Memory on: the person's relevant memories join the context. */
@@ -85,6 +87,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
   const files = lastUser?.files?.map((f) => ({ type: f.type, id: f.id }));
   // Regenerations and follow-ups use the tools still turned on in the composer.
   const toolIds = ctx.toolIds ?? choicesOf(key).toolIds;
+  const webSearch = ctx.webSearchAvailable === true && choicesOf(key).webSearch;
   const controller = new AbortController();
   controllers.get(key)?.abort();
   controllers.set(key, controller);
@@ -111,7 +114,7 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(toolIds.length ? { tool_ids: toolIds } : {}),
-        ...(ctx.memory ? { features: { memory: true } } : {}),
+        ...(webSearch || ctx.memory ? { features: { ...(webSearch ? { web_search: true } : {}), ...(ctx.memory ? { memory: true } : {}) } } : {}),
       },
       {
         onDelta: (text) => {

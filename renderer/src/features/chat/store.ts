@@ -100,14 +100,16 @@ export function setConversation(key: string, next: Conversation | ((c: Conversat
 export interface ComposerChoices {
   toolIds: string[];
   knowledge: FileRef[];
+  /** Search the web for the next answers (the globe). */
+  webSearch: boolean;
   /** Memory on for this conversation; undefined follows the person's setting. */
   memory?: boolean;
 }
 
-const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [] };
+const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [], webSearch: false };
 const choices = new Map<string, ComposerChoices>();
 
-/** The tools and knowledge turned on in the conversation under `key`. */
+/** The tools, knowledge and web search turned on in the conversation under `key`. */
 export function choicesOf(key: string): ComposerChoices {
   return choices.get(key) ?? NO_CHOICES;
 }

@@ -24,7 +24,7 @@ const NUMBER_PARAMS: Array<[string, StringKey, number]> = [
 const ID_PATTERN = /^[A-Za-z0-9][\w.\-/:]*$/;
 
 function emptyForm(): ModelForm {
-  return { id: '', name: '', base_model_id: '', params: { system: '' }, meta: { description: '', capabilities: { citations: true, file_upload: true }, knowledge: [], toolIds: [], tags: [] }, access_control: {}, is_active: true };
+  return { id: '', name: '', base_model_id: '', params: { system: '' }, meta: { description: '', capabilities: { citations: true, file_upload: true, web_search: true }, knowledge: [], toolIds: [], tags: [] }, access_control: {}, is_active: true };
 }
 
 /** Creates or edits a custom model: base model, system prompt, params, knowledge, tools, capabilities, tags, access. */

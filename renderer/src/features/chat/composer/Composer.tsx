@@ -29,6 +29,7 @@ export function Composer({
   models = [],
   choices,
   onChoices,
+  webSearchAvailable = false,
 }: {
   onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
   onStop: () => void;
@@ -40,6 +41,8 @@ export function Composer({
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
+  /** Web search is on, permitted, and the chosen model can use it: the globe is shown. */
+  webSearchAvailable?: boolean;
 }) {
   const t = useT();
   const [text, setText] = useState('');
@@ -109,6 +112,7 @@ export function Composer({
 
   const feature: ComposerFeatureProps = {
     disabled,
+    webSearchAvailable,
     choices,
     onChoices,
     addFiles: uploads.add,

@@ -11,10 +11,13 @@ import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
 import { MicButton } from '../../audio/MicButton';
+import { WebSearchToggle } from './web-search-toggle';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
 export interface ComposerFeatureProps {
   disabled?: boolean;
+  /** Web search is on, permitted, and the chosen model can use it. */
+  webSearchAvailable?: boolean;
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
   /** Attaches files to the next message (they upload at once). */
@@ -157,6 +160,7 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'knowledge', Control: KnowledgeToggle },
   { id: 'notes', Control: NotesToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'web_search', Control: WebSearchToggle },
   { id: 'memory', Control: MemoryToggle },
   { id: 'mic', Control: MicButton },
 ];
