@@ -13,8 +13,9 @@ import type { BuiltinModelRow, BuiltinRepo } from './builtin.repo';
 import { presentBuiltinModel } from './builtin.present';
 import { readGgufInfo, GgufError } from './gguf-info';
 import { isWhisperFile, readWhisperFile, WhisperFileError } from './whisper-file';
-import { DownloadError, downloadOnce, ensureSpace, sha256Of } from './model-download';
+import { DownloadError, downloadOnce, ensureSpace, sha256Of, sleep } from './model-download';
 import type { RuntimeModel } from './runtime/protocol';
+import { MODEL_FILE, extensionOf, fileNameOfUrl, slug } from './model-file-names';
 
 export interface ModelLibraryDeps {
   repo: BuiltinRepo;
@@ -38,32 +39,6 @@ export interface ModelLibraryDeps {
 export interface LibraryCaller {
   id: string;
 }
-
-/** Model files the library takes: GGUF (llama.cpp) and whisper.cpp's ggml `.bin`. */
-const MODEL_FILE = /\.(gguf|bin)$/i;
-const extensionOf = (name: string) => (/\.bin$/i.test(name) ? '.bin' : '.gguf');
-
-const slug = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(MODEL_FILE, '')
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80) || 'model';
-
-const fileNameOfUrl = (url: string) => {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? 'model.gguf');
-  return MODEL_FILE.test(last) ? last : `${last}.gguf`;
-};
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /**
  * The built-in model library: GGUF files in the data dir with the facts their headers give.

@@ -168,3 +168,58 @@ test('send at once after dictation, and the browser’s own recognition as an op
     await speech.close();
   }
 });
+
+test('read-aloud plays an answer with the offline espeak-ng voice chosen in Admin → Audio', async ({ page, server, admin }) => {
+  // Every playback the page starts, and whether it played to the end.
+  await page.addInitScript(() => {
+    interface Media {
+      play(): Promise<void>;
+      addEventListener(type: string, listener: () => void): void;
+    }
+    const played: { ok: boolean; ended: boolean; error?: string }[] = [];
+    Object.assign(globalThis, { played });
+    const proto = (globalThis as unknown as { HTMLMediaElement: { prototype: Media } }).HTMLMediaElement.prototype;
+    const play = proto.play;
+    proto.play = function (this: Media) {
+      const entry: (typeof played)[number] = { ok: false, ended: false };
+      played.push(entry);
+      this.addEventListener('ended', () => (entry.ended = true));
+      return play.call(this).then(
+        () => void (entry.ok = true),
+        (e: unknown) => {
+          entry.error = String(e);
+          throw e;
+        },
+      );
+    };
+  });
+  openai.reply({ text: 'Good morning. The agenda has two items.' });
+  await ready(page, server, admin);
+  await page.goto('/admin/audio');
+  await page.getByTestId('tts-engine').selectOption('local');
+  await page.getByLabel('Voice').fill('en-us');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(async () => (await server.as(admin.token).get('/api/v1/audio/config')).body?.tts?.ENGINE).toBe('local');
+  expect((await server.as(admin.token).get('/api/v1/audio/config')).body.tts.VOICE).toBe('en-us');
+
+  await page.goto('/');
+  const input = page.getByLabel('Send a message');
+  await input.fill('What is on the agenda?');
+  await input.press('Enter');
+  const answer = page.getByTestId('message-assistant').last();
+  await expect(answer).toContainText('The agenda has two items.');
+  await answer.hover();
+  const speech = page.waitForResponse((r) => r.url().endsWith('/api/v1/audio/speech') && r.request().method() === 'POST');
+  const button = answer.getByRole('button', { name: 'Read aloud' });
+  await button.click();
+  const first = await speech;
+  expect(first.status()).toBe(200);
+  expect(first.headers()['content-type']).toMatch(/^audio\//);
+  // Both sentences play to the end, then the button is back to "Read aloud".
+  await expect.poll(async () => page.evaluate(() => (globalThis as unknown as { played: { ok: boolean; ended: boolean }[] }).played), { timeout: 20_000 }).toEqual([
+    { ok: true, ended: true },
+    { ok: true, ended: true },
+  ]);
+  await expect(button).toHaveAttribute('aria-pressed', 'false');
+  await snap(page, 'voice-read-aloud');
+});

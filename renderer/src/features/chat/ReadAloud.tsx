@@ -18,12 +18,16 @@ export function ReadAloud({ text }: { text: () => string }) {
   const synth = typeof window !== 'undefined' ? window.speechSynthesis : undefined;
   const tts = engines.data?.tts;
   const useServer = tts?.ready === true;
+  /** Whether this button started the system voice (the page-wide synthesis is cancelled only then). */
+  const speakingNow = useRef(false);
+  speakingNow.current = speaking;
+  // Stops only when the message leaves the page: a cleanup on `speaking` would stop what a click just started.
   useEffect(
     () => () => {
       server.current?.stop();
-      if (speaking) synth?.cancel();
+      if (speakingNow.current) synth?.cancel();
     },
-    [speaking, synth],
+    [synth],
   );
   if (!synth && !useServer) return null;
   const toggle = () => {
