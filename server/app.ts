@@ -66,6 +66,8 @@ export function createApp(services: Services): Express {
         useDefaults: true,
         directives: {
           'img-src': ["'self'", 'data:', 'blob:'],
+          // Read-aloud plays the service's speech from blob: URLs.
+          'media-src': ["'self'", 'blob:'],
           // 'self' covers ws(s) to this very origin; a bare ws:/wss: would reach any port on any host.
           'connect-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import { artifactFrameRoutes } from './artifacts';
+import { audioGatewayRoutes, audioRoutes } from './audio';
 import { authRoutes, publicConfigRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { builtinRoutes } from './builtin';
@@ -79,6 +80,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/chats', routerOf([...attachmentRoutes(services.files), ...chatLibraryRoutes({ chats: services.chats, ...services.chatLibrary }), ...chatsRoutes(services.chats)]));
   app.use('/api/v1/folders', routerOf(foldersRoutes(services.folders)));
   app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
+  app.use('/api/v1/audio', routerOf(audioRoutes(services.audio.service, services.audio.settings)));
   app.use('/api/v1/notes', routerOf(notesRoutes({ notes: services.notes.service, assist: (user, action, content, model) => services.tasks.noteAssist(user, action, content, { model }) })));
   app.use(
     '/api/v1/memories',
@@ -110,6 +112,7 @@ export function mountRoutes(app: Express, services: Services): void {
         usage: services.gateway.usage,
         rateLimit: services.boot.v1RateLimit,
         images: { generate: (user, request, options) => services.images.service.generate(user, request, options), bytes: services.images.bytes, enabled: () => services.images.service.enabledConfig() },
+        more: (rateLimit) => audioGatewayRoutes(services.audio.service, rateLimit),
       }),
     ),
     ...openAiFallbacks(services.log),

@@ -24,7 +24,8 @@ import { createPermissionsService } from './permissions';
 import { createHostAllowlist } from './platform/http/host-allowlist';
 import { addressSet } from './platform/http/trusted-proxies';
 import { createProviders } from './providers';
-import { createBuiltin } from './builtin';
+import { autoThreads, createBuiltin } from './builtin';
+import { createAudio, createLocalStt } from './audio';
 import { createCode } from './code';
 import { createImages } from './images';
 import { createModels } from './models';
@@ -117,7 +118,9 @@ export async function buildServices(platform: Platform) {
     hostAllowed: (host) => hostAllowlist.allows(host),
   });
 
-  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log, startProcess: platform.startProcess });
+  // whisper.cpp on a worker thread, started on first use (a transcription or a model's probe).
+  const localStt = createLocalStt({ log, idleMs: () => 300_000 });
+  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log, startProcess: platform.startProcess, speech: { probe: (file) => localStt.probe(file, autoThreads()), unload: (file) => localStt.unload(file) } });
   const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
   builtin.onModelsChange(() => providers.catalog.invalidate());
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
@@ -151,6 +154,8 @@ export async function buildServices(platform: Platform) {
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   onShutdown(() => builtin.close());
+  onShutdown(() => localStt.stop());
+  const audio = createAudio({ config, secrets, library: builtin.library, localStt, dataDir: boot.dataDir, log });
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
   const toolResolver: ToolResolver = async (input) => {
     const set = await tools.resolve(input);
@@ -255,7 +260,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, audio, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

@@ -24,6 +24,8 @@ export interface BuiltinDeps {
   downloadBackoffMs?: number;
   /** Starts the runtime process (the desktop app injects Electron's utilityProcess). */
   startProcess?: ProcessStarter;
+  /** The speech engine that loads transcription models (whisper.cpp files) before they are listed. */
+  speech?: { probe: (file: string) => Promise<void>; unload: (file: string) => Promise<void> };
 }
 
 /**
@@ -43,6 +45,7 @@ export async function createBuiltin(deps: BuiltinDeps) {
     dir: path.join(deps.dataDir, 'models'),
     probe: (file) => runtime.probe(file),
     unload: (id) => runtime.unload(id),
+    speech: deps.speech,
     clock,
     log,
     retries: deps.downloadRetries,

@@ -116,3 +116,13 @@ export async function sha256Of(file: string, signal?: AbortSignal): Promise<stri
   await pipeline(createReadStream(file), hash, { signal });
   return hash.digest('hex');
 }
+
+/** Waits `ms`, or less when `signal` aborts (a download's back-off). */
+export const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });

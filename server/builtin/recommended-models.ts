@@ -78,6 +78,37 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
     license: 'MIT',
     description: 'Very small English embedding model, 384 dimensions.',
   },
+  // whisper.cpp's conversions of OpenAI's Whisper (MIT), multilingual; SHA-256 as published for each file.
+  {
+    name: 'Whisper tiny (multilingual)',
+    url: 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.bin',
+    size: 75 * MB,
+    ram: 390 * MB,
+    kind: 'transcription',
+    license: 'MIT',
+    description: 'Speech-to-text for the microphone: fast on any CPU, good for clear speech.',
+    sha256: 'be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21',
+  },
+  {
+    name: 'Whisper base (multilingual)',
+    url: 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-base.bin',
+    size: 142 * MB,
+    ram: 500 * MB,
+    kind: 'transcription',
+    license: 'MIT',
+    description: 'Speech-to-text with fewer mistakes than tiny; still quick on a laptop.',
+    sha256: '60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe',
+  },
+  {
+    name: 'Whisper small (multilingual)',
+    url: 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-small.bin',
+    size: 466 * MB,
+    ram: 1000 * MB,
+    kind: 'transcription',
+    license: 'MIT',
+    description: 'Accurate speech-to-text in many languages; wants a recent CPU.',
+    sha256: '1be3a9b2063867b937e64e2ec7483364a79917e157fa98c5d94b5c1fffea987b',
+  },
 ];
 
 /** The list with `fits` set: a model fits when it needs at most 60% of the machine's memory. */

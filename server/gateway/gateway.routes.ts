@@ -7,7 +7,7 @@ import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
 import { embeddings, type EmbeddingsDeps } from './embeddings';
 import { imageGenerations, type V1ImagesDeps } from './images';
 import { presentV1Model } from './models-list';
-import { v1RateLimit } from './rate-limit';
+import { v1RateLimit, type RateLimit } from './rate-limit';
 
 /** What the /v1 routes need. */
 export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
@@ -16,6 +16,8 @@ export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   rateLimit: number;
   /** Image generation (the images domain); refusals (off, no permission) come from it. */
   images: V1ImagesDeps & { enabled(): Promise<unknown> };
+  /** More /v1 routes (`/v1/audio/*`), given the gateway's rate limit as their `authorize`. */
+  more?: (rateLimit: RateLimit) => Routes;
 }
 
 /**
@@ -80,5 +82,6 @@ export function gatewayRoutes(deps: GatewayRoutesDeps): Routes {
       { method: 'post', path: '/embeddings', guard: 'user', authorize: rateLimit, body: V1EmbeddingsRequest, invalid: 400, summary: 'Embeddings from the configured engine (float or base64)', response: V1EmbeddingsResponse },
       (ctx) => embeddings(deps, ctx),
     ),
+    ...(deps.more?.(rateLimit) ?? []),
   ];
 }

@@ -203,6 +203,14 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/folders/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/folders/${await r.folder()}/update`), over: { other: 403, admin: 403 } },
   'DELETE /api/v1/folders/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/folders/${await r.folder()}`), over: { other: 403, admin: 403 } },
   // A private prompt answers someone else like a missing one (404), which the guard counts as let through.
+  'GET /api/v1/audio/config': { access: 'admin' },
+  'POST /api/v1/audio/config/update': { access: 'admin' },
+  'GET /api/v1/audio/engines': { access: 'user' },
+  'POST /api/v1/audio/transcriptions': { access: 'user' },
+  'POST /api/v1/audio/speech': { access: 'user' },
+  'GET /api/v1/audio/models': { access: 'user' },
+  'GET /api/v1/audio/voices': { access: 'user' },
+
   // Channels are off by default (ENABLE_CHANNELS): every route refuses every account, admins too
   // (channels.test.ts holds their matrix with channels on: member, manager, outsider, admin).
   ...Object.fromEntries(
@@ -368,6 +376,8 @@ const ROWS: Record<string, Row> = {
   'POST /v1/embeddings': { access: 'user' },
   // Image generation starts turned off: refused for everyone past the guard.
   'POST /v1/images/generations': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
+  'POST /v1/audio/transcriptions': { access: 'user' },
+  'POST /v1/audio/speech': { access: 'user' },
   'GET /api/v1/usage': { access: 'admin' },
   'GET /api/openapi.json': { access: 'public' },
 };

@@ -27,6 +27,7 @@ const EXTERNAL = {
   page: 'https://news.example.com/article',
   images: 'https://images.example.com/v1',
   comfyui: 'https://comfy.example.com',
+  speech: 'https://speech.example.com/v1',
 };
 
 let server: TestServer | undefined;
@@ -194,6 +195,17 @@ const STEPS: Step[] = [
       if (offline) {
         expect(res.status).toBe(403);
         expect(res.body.detail).toContain('comfy.example.com (image)');
+      }
+    },
+  },
+  {
+    name: 'reading an answer aloud with a speech provider',
+    async run({ server: s, admin, offline }) {
+      expect((await s.as(admin.token).post('/api/v1/audio/config/update', { tts: { ENGINE: 'openai', OPENAI_API_BASE_URL: EXTERNAL.speech, OPENAI_API_KEY: 'sk-speech', VOICE: 'nova', MODEL: 'tts-1' } })).status).toBe(200);
+      const res = await s.as(admin.token).post('/api/v1/audio/speech', { input: 'The ferry leaves at seven.' });
+      if (offline) {
+        expect(res.status).toBe(403);
+        expect(res.body.detail).toContain('speech.example.com (audio)');
       }
     },
   },

@@ -18,6 +18,7 @@ import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
+import { VoiceSettings } from './VoiceSettings';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
 import { PersonalizationSettings } from './PersonalizationSettings';
 
@@ -33,6 +34,7 @@ export default function AccountPage() {
       <Interface />
       <ChatDefaultsSettings />
       <PersonalizationSettings />
+      <VoiceSettings />
       <ApiKey />
       <Password />
     </div>

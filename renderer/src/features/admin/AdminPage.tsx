@@ -4,6 +4,7 @@ import { NotFound } from '../../components/NotFound';
 import { usePendingSignups } from '../../hooks/use-pending-signups';
 import { useT, type StringKey } from '../../lib/i18n';
 import { BuiltinPanel } from '../builtin/BuiltinPanel';
+import { AudioPanel } from './AudioPanel';
 import { AuthPanel } from './AuthPanel';
 import { CodeExecutionPanel } from './CodeExecutionPanel';
 import { ImagesPanel } from './ImagesPanel';
@@ -26,6 +27,7 @@ const TABS: Array<{ path: string; label: StringKey }> = [
   { path: 'auth', label: 'admin.auth' },
   { path: 'connections', label: 'admin.connections' },
   { path: 'local-models', label: 'admin.localModels' },
+  { path: 'audio', label: 'admin.audio' },
   { path: 'tool-servers', label: 'admin.toolServers' },
   { path: 'retrieval', label: 'admin.retrieval' },
   { path: 'web-search', label: 'admin.webSearch' },
@@ -79,6 +81,7 @@ export default function AdminPage() {
         <Route path="auth" element={<AuthPanel />} />
         <Route path="connections" element={<ConnectionsPanel />} />
         <Route path="local-models" element={<BuiltinPanel />} />
+        <Route path="audio" element={<AudioPanel />} />
         <Route path="tool-servers" element={<ToolServersPanel />} />
         <Route path="retrieval" element={<RetrievalPanel />} />
         <Route path="web-search" element={<WebSearchPanel />} />

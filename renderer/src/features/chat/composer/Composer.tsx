@@ -52,6 +52,8 @@ export function Composer({
   const [text, setText] = useState('');
   const [dragging, setDragging] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
+  /** Set by a dictation that sends at once: the next render (with the text in) sends. */
+  const sendAfterInsert = useRef(false);
   const uploads = useUploads();
   const mentions = useMentions({ models, setText, area });
   const prompts = usePromptCommands({ text, setText, area });
@@ -108,13 +110,13 @@ export function Composer({
     if (e.dataTransfer.files.length) uploads.add(e.dataTransfer.files);
   };
 
-  const feature: ComposerFeatureProps = {
-    disabled,
-    model,
-    choices,
-    onChoices,
-    addFiles: uploads.add,
-    insertText: (inserted) => {
+  useEffect(() => {
+    if (!sendAfterInsert.current) return;
+    sendAfterInsert.current = false;
+    send();
+  });
+
+  const insertText = (inserted: string) => {
       const el = area.current;
       const start = el?.selectionStart ?? text.length;
       const end = el?.selectionEnd ?? start;
@@ -123,6 +125,18 @@ export function Composer({
         el?.focus();
         el?.setSelectionRange(start + inserted.length, start + inserted.length);
       });
+  };
+
+  const feature: ComposerFeatureProps = {
+    disabled,
+    model,
+    choices,
+    onChoices,
+    addFiles: uploads.add,
+    insertText,
+    insertAndSend: (inserted) => {
+      insertText(inserted);
+      sendAfterInsert.current = true;
     },
     focusInput: () => area.current?.focus(),
   };

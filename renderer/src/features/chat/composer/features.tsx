@@ -12,6 +12,7 @@ import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
 import { CodeInterpreterToggle, ImageGenerationToggle } from './make-toggles';
+import { MicButton } from '../../audio/MicButton';
 import { WebSearchToggle } from './web-search-toggle';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
@@ -25,6 +26,8 @@ export interface ComposerFeatureProps {
   addFiles: (files: FileList | File[]) => void;
   /** Inserts text at the caret of the message box. */
   insertText: (text: string) => void;
+  /** Inserts text at the caret and sends the message at once (dictation with "send at once" on). */
+  insertAndSend: (text: string) => void;
   /** Puts the caret back in the message box. */
   focusInput: () => void;
 }
@@ -163,4 +166,5 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'code_interpreter', Control: CodeInterpreterToggle },
   { id: 'image_generation', Control: ImageGenerationToggle },
   { id: 'memory', Control: MemoryToggle },
+  { id: 'mic', Control: MicButton },
 ];
