@@ -19,6 +19,6 @@ describe('GET /api/config (public)', () => {
     expect(after.body.onboarding).toBe(false);
     await server.as(admin.token).post('/api/v1/auths/admin/config', { ENABLE_SIGNUP: false, ENABLE_API_KEY: false });
     const closed = await server.anon.get('/api/config');
-    expect(closed.body.features).toEqual({ enable_signup: false, enable_api_key: false, enable_message_rating: true, enable_notes: true });
+    expect(closed.body.features).toEqual({ enable_signup: false, enable_api_key: false, enable_message_rating: true, enable_notes: true, enable_channels: false });
   });
 });
