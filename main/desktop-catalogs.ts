@@ -5,9 +5,11 @@ import ar from '../renderer/src/locales/ar/desktop.json';
 import de from '../renderer/src/locales/de/desktop.json';
 import en from '../renderer/src/locales/en/desktop.json';
 import he from '../renderer/src/locales/he/desktop.json';
+import nl from '../renderer/src/locales/nl/desktop.json';
+import pl from '../renderer/src/locales/pl/desktop.json';
 
 /** The `desktop` catalog of each shipped language, by code. */
-export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ar, he };
+export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ar, he, nl, pl };
 
 /** A key of the desktop catalog (plural keys without their suffix). */
 export type DesktopKey = keyof typeof en extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never;
