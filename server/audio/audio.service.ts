@@ -100,7 +100,8 @@ export function createAudioService(deps: AudioServiceDeps) {
           throw fromLocal(error);
         }
       }
-      throw unavailable('Speech-to-text runs in the browser on this server: an admin can choose an engine in Admin → Audio', 'STT_NOT_CONFIGURED');
+      // No engine is a choice an admin made (the browser transcribes), not a server fault: a 400 like web search's.
+      throw badRequest('Speech-to-text runs in the browser on this server: an admin can choose an engine in Admin → Audio', 'STT_NOT_CONFIGURED');
     },
 
     /** Speaks a text with the configured voice. */
@@ -124,7 +125,7 @@ export function createAudioService(deps: AudioServiceDeps) {
           throw new HttpError(/voice/i.test((error as Error).message) ? 400 : 500, 'SPEECH_FAILED', `The offline voice failed: ${(error as Error).message}`);
         }
       }
-      throw unavailable('Read-aloud uses the browser’s voices on this server: an admin can choose a voice engine in Admin → Audio', 'TTS_NOT_CONFIGURED');
+      throw badRequest('Read-aloud uses the browser’s voices on this server: an admin can choose a voice engine in Admin → Audio', 'TTS_NOT_CONFIGURED');
     },
 
     /** Models of the read-aloud engine (Open WebUI: GET /audio/models). */

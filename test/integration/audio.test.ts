@@ -57,6 +57,18 @@ describe('audio settings', () => {
     expect((await server.as(alice.token).post('/api/v1/audio/config/update', { stt: { ENGINE: 'openai' } })).status).toBe(403);
   });
 
+  it('answers 400 {detail} naming Admin → Audio while the browser is the engine, on both API paths', async () => {
+    const stt = await transcribe(alice, wav);
+    expect(stt.status).toBe(400);
+    expect(stt.body).toMatchObject({ code: 'STT_NOT_CONFIGURED', detail: expect.stringMatching(/Admin → Audio/) });
+    const tts = await speak(alice, { input: 'Hello' });
+    expect(tts.status).toBe(400);
+    expect(await tts.json()).toMatchObject({ code: 'TTS_NOT_CONFIGURED', detail: expect.stringMatching(/Admin → Audio/) });
+    const v1 = await server.as(alice.token).raw('POST', '/v1/audio/transcriptions', form(wav));
+    expect(v1.status).toBe(400);
+    expect(v1.body.error.message).toMatch(/Admin → Audio/);
+  });
+
   it('keeps provider keys in the secret store and shows them masked; the mask sent back keeps the key', async () => {
     const res = await configure({ stt: { ENGINE: 'openai', OPENAI_API_BASE_URL: `${fake.url}/`, OPENAI_API_KEY: 'sk-speech', MODEL: 'whisper-1' } });
     expect(res.status, res.text).toBe(200);
