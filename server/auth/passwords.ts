@@ -31,9 +31,21 @@ export const MAX_WAITING_PER_ADDRESS = 8;
 const waiting = new Map<string, Map<string, Array<() => void>>>();
 const waitingCount = new Map<string, number>();
 
+/** The address whose work started last: a newly waiting address goes before it, not after. */
+let lastServed: string | undefined;
+
 function enqueue(lane: PasswordLane, start: () => void): void {
-  const accounts = waiting.get(lane.address) ?? new Map<string, Array<() => void>>();
-  waiting.set(lane.address, accounts);
+  const known = waiting.get(lane.address);
+  const accounts = known ?? new Map<string, Array<() => void>>();
+  if (!known && lastServed !== undefined && waiting.keys().next().value === lastServed) {
+    // The address just served is both first and last while it is alone: a newcomer takes the next turn.
+    const others = [...waiting];
+    waiting.clear();
+    waiting.set(lane.address, accounts);
+    for (const [address, queued] of others) waiting.set(address, queued);
+  } else {
+    waiting.set(lane.address, accounts);
+  }
   accounts.set(lane.account, [...(accounts.get(lane.account) ?? []), start]);
   waitingCount.set(lane.address, (waitingCount.get(lane.address) ?? 0) + 1);
 }
@@ -49,6 +61,7 @@ function startNext(): void {
   if (jobs.length > 0) accounts.set(account, jobs);
   waiting.delete(address);
   if (accounts.size > 0) waiting.set(address, accounts);
+  lastServed = address;
   const left = (waitingCount.get(address) ?? 1) - 1;
   if (left > 0) waitingCount.set(address, left);
   else waitingCount.delete(address);
