@@ -13,7 +13,7 @@ import zhCN from '../renderer/src/locales/zh-CN/desktop.json';
 import zhTW from '../renderer/src/locales/zh-TW/desktop.json';
 
 /** The `desktop` catalog of each shipped language, by code. */
-export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, es, 'pt-BR': ptBR, ar, he, nl, pl, 'zh-CN': zhCN, 'zh-TW': zhTW };
+export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ar, es, he, nl, pl, 'pt-BR': ptBR, 'zh-CN': zhCN, 'zh-TW': zhTW };
 
 /** A key of the desktop catalog (plural keys without their suffix). */
 export type DesktopKey = keyof typeof en extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never;
