@@ -4,9 +4,10 @@
 import de from '../renderer/src/locales/de/desktop.json';
 import en from '../renderer/src/locales/en/desktop.json';
 import ru from '../renderer/src/locales/ru/desktop.json';
+import uk from '../renderer/src/locales/uk/desktop.json';
 
 /** The `desktop` catalog of each shipped language, by code. */
-export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ru };
+export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ru, uk };
 
 /** A key of the desktop catalog (plural keys without their suffix). */
 export type DesktopKey = keyof typeof en extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never;
