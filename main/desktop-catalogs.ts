@@ -3,9 +3,10 @@
 // added there is added here too (shell-text.test.ts checks that none is missing).
 import de from '../renderer/src/locales/de/desktop.json';
 import en from '../renderer/src/locales/en/desktop.json';
+import ja from '../renderer/src/locales/ja/desktop.json';
 
 /** The `desktop` catalog of each shipped language, by code. */
-export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de };
+export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ja };
 
 /** A key of the desktop catalog (plural keys without their suffix). */
 export type DesktopKey = keyof typeof en extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never;
