@@ -13,6 +13,9 @@ export const SQLITE_ONLY: Record<string, string> = {
   'test/integration/secrets-leak.test.ts': 'scans the SQLite database file and WAL on disk for secrets in clear text',
   'test/integration/packaging.test.ts': 'checks the packaged desktop app (SQLite only), not the database',
   'test/integration/safe-operations.test.ts': 'runs the built service and backup CLI on SQLite data dirs (files, locks, VACUUM INTO)',
+  'test/integration/offline-first-hour.test.ts': 'runs the built service on a SQLite data dir inside a loopback-only network namespace',
+  'test/integration/upgrades.test.ts': "opens the SQLite upgrade fixtures on SQLite (their PostgreSQL side: upgrades-postgres.test.ts, which runs in both)",
+  'test/integration/upgrade-safety.test.ts': "SQLite data dirs' pre-update ZIP snapshots and SQLite migrations (PostgreSQL's: upgrade-safety-postgres.test.ts, which runs in both)",
   'test/integration/start-failures.test.ts': 'runs the built CLI with settings of its own (broken data dirs, an unreachable PostgreSQL); the run\'s database plays no part',
 };
 

@@ -35,6 +35,8 @@ export interface AppLike {
   on(event: 'web-contents-created', listener: (event: ShellEvent, contents: WebContentsLike) => void): unknown;
   quit(): void;
   exit(code?: number): void;
+  /** Starts the app again when this process ends (the same executable: after a failed update, the previous version). */
+  relaunch(): void;
   setLoginItemSettings(settings: { openAtLogin: boolean }): void;
   getLoginItemSettings(): { openAtLogin: boolean };
 }
@@ -115,6 +117,8 @@ export interface SessionLike {
   setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string) => boolean): void;
   /** WebHID, WebUSB and Web Serial device access. */
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
+  /** Turns spell checking (and, on Windows and Linux, its dictionary downloads) on or off. */
+  setSpellCheckerEnabled(enable: boolean): void;
   on(event: 'select-hid-device' | 'select-usb-device' | 'select-serial-port', listener: (event: ShellEvent, details: unknown, callback: (deviceId?: string) => void) => void): unknown;
   webRequest: {
     onHeadersReceived(
@@ -184,4 +188,28 @@ export interface ShellLog {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+}
+
+/** Electron's utilityProcess.fork options, as far as the shell uses them. */
+export interface UtilityForkOptions {
+  env: NodeJS.ProcessEnv;
+  execArgv: string[];
+  /** stdin must be 'ignore'; stdout and stderr 'pipe', 'ignore' or 'inherit'. */
+  stdio: Array<'pipe' | 'ignore' | 'inherit'>;
+  serviceName: string;
+}
+
+/** A process started by Electron's utilityProcess.fork: MessagePort-style messages. */
+export interface UtilityProcessLike {
+  readonly stderr: NodeJS.ReadableStream | null;
+  postMessage(message: unknown): void;
+  kill(): boolean;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  on(event: 'spawn', listener: () => void): unknown;
+}
+
+/** Electron's `utilityProcess` module: starts Node processes with the app's own binary, no RunAsNode fuse needed. */
+export interface UtilityProcessModuleLike {
+  fork(modulePath: string, args: string[], options: UtilityForkOptions): UtilityProcessLike;
 }

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { RunningServer, StartServerOptions } from '../server';
+import type { ProcessStarter, RunningServer, StartServerOptions } from '../server';
 import type { ShellLog } from './facade';
 
 /** Which SecretStore the desktop app asks the service for. */
@@ -35,6 +35,8 @@ export interface HostOptions {
   isPortFree?: (port: number) => Promise<boolean>;
   /** The desktop owner's name: a new workspace gets its owner before the service listens. */
   ownerName?: string;
+  /** Starts the service's helper processes (Electron's utilityProcess in the app; see process-starter.ts). */
+  startProcess?: ProcessStarter;
   log: ShellLog;
 }
 
@@ -57,5 +59,6 @@ export async function startHost(options: HostOptions): Promise<RunningServer> {
     secretStore: options.secretStore,
     ownsProcess: true,
     desktopOwner: options.ownerName ?? 'Owner',
+    ...(options.startProcess ? { startProcess: options.startProcess } : {}),
   });
 }

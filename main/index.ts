@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray } from 'electron';
-import { loadExports, qrPngDataUrl, startServer } from '../server';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray, utilityProcess } from 'electron';
+import { loadExports, qrPngDataUrl, restoreBackup, startServer } from '../server';
 import type { ShellLog, UpdaterLike } from './facade';
 import { runShell } from './shell';
 
@@ -50,6 +50,8 @@ runShell({
   preferredLanguages: () => app.getPreferredSystemLanguages(),
   createNotification: Notification.isSupported() ? (options) => new Notification(options) : undefined,
   ownerName: ownerName(),
+  // The packaged app refuses ELECTRON_RUN_AS_NODE (fuse off): helper processes start as utility processes.
+  utilityProcess,
   qrImage: async (url) => nativeImage.createFromDataURL(await qrPngDataUrl(url)),
   // Loaded only when this run updates (packaged builds), after the window is up.
   updater: async (): Promise<UpdaterLike> => (await loadExports(import('electron-updater'), 'electron-updater', 'autoUpdater')).autoUpdater,
@@ -60,6 +62,7 @@ runShell({
       return undefined;
     }
   },
+  restoreBackup: (archive, dataDir) => restoreBackup({ archive, dataDir, force: true }),
   preloadPath: path.join(here, 'preload.cjs'),
   iconPath: process.platform === 'linux' ? path.join(assets, 'icon.png') : undefined,
 });

@@ -11,7 +11,7 @@ export function isPermissionAllowed(permission: string, requestingUrl: string | 
 
 /** The policy the shell adds when a response of the service carries none. */
 export const FALLBACK_CSP =
-  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'";
+  "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'";
 
 /** Response headers with a content security policy: the service's own if it sent one, else FALLBACK_CSP. */
 export function withContentSecurityPolicy(headers: Record<string, string[]> | undefined): ResponseHeaders {

@@ -1,15 +1,19 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer, type StartServerOptions } from '../server';
+import { restoreBackup, startServer, type RunningServer, type StartServerOptions } from '../server';
+import { openDatabase } from '../server/platform/db/knex';
+import { MIGRATIONS, type MigrationList } from '../server/platform/db/migrations';
 import { lanAddresses } from '../server/lan';
+import { dumpDatabase, dumpDatabaseAt } from '../test/helpers/database-dump';
 import { httpsGet } from '../test/helpers/https-get';
 import type { LanStatus } from '../server/contracts/lan';
 import { IPC } from './ipc-channels';
 import type { MenuItemOptions } from './facade';
 import { applicationMenu, runShell, type ShellDeps } from './shell';
-import { FakeApp, FakeClipboard, FakeDialog, FakeSession, FakeShell, FakeTray, FakeUpdater, FakeWebContents, FakeWindow, recordingLog } from './testing/fake-electron';
+import { FakeApp, FakeClipboard, FakeDialog, FakeSession, FakeShell, FakeTray, FakeUpdater, FakeUtilityProcessModule, FakeWebContents, FakeWindow, recordingLog } from './testing/fake-electron';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,6 +36,7 @@ function fakeStartServer(timeline: string[], calls: StartServerOptions[], lanSta
       services: {
         lan: { status: async () => lanStatus(), update: async () => lanStatus(), onChange: () => () => undefined },
         desktop: { handover: { issue: async () => 'one-time-code' } },
+        offline: { status: async () => ({ offline: options.env?.PARLEY_OFFLINE === '1' }) },
       },
       close: async () => {
         timeline.push('server:close');
@@ -82,6 +87,9 @@ function harness(overrides: Partial<ShellDeps> & { hasLock?: boolean; userData?:
     qrImage: async (url) => `qr:${url}`,
     updater: () => updater,
     preloadPath: '/app/dist/main/preload.cjs',
+    restoreBackup: async () => {
+      throw new Error('no restore expected');
+    },
     ...overrides,
   };
   const { ready } = runShell(deps);
@@ -108,6 +116,18 @@ describe('desktop shell lifecycle', () => {
     expect([...h.ipcHandlers.keys()].sort()).toEqual([IPC.appVersion, IPC.lanSharing, IPC.openExternal, IPC.language, IPC.notify].sort());
     expect(h.session.requestHandler).toBeDefined();
     expect(h.tray.menu.length).toBeGreaterThan(0);
+  });
+
+  it('starts the service\'s helper processes (built-in model runtime) as utility processes, never with ELECTRON_RUN_AS_NODE', async () => {
+    const utility = new FakeUtilityProcessModule();
+    const h = harness({ utilityProcess: utility });
+    await h.ready;
+    const startProcess = h.calls[0]?.startProcess;
+    expect(startProcess).toBeDefined();
+    const channel = startProcess!({ file: '/app/dist/server/builtin/runtime/llama-runtime.worker.js', execArgv: [], env: { ELECTRON_RUN_AS_NODE: '1' }, name: 'Parley model runtime' });
+    expect(utility.started.map((child) => child.modulePath)).toEqual(['/app/dist/server/builtin/runtime/llama-runtime.worker.js']);
+    expect(utility.started[0]?.options.env).toEqual({});
+    channel.kill();
   });
 
   it('speaks the OS language at first, then the language the window reports, and remembers it for the next start', async () => {
@@ -447,5 +467,179 @@ describe('desktop shell with the real service', () => {
     h.tray.click('Quit Parley');
     await until(() => h.app.quitted);
     expect(await fetch(`${server.url}/health`).then((r) => r.status, () => 'closed')).toBe('closed');
+  });
+});
+
+describe('desktop shell offline', () => {
+  it('on Linux (and Windows) turns spell checking off (Chromium would download its dictionaries), and checks no update', async () => {
+    const start = (offline: boolean) =>
+      harness({
+        isPackaged: true,
+        env: { APPIMAGE: '/tmp/Parley.AppImage', PARLEY_SECRET_STORE: 'file' },
+        startServer: (options) => startServer({ ...options, logLevel: 'silent', logToStdout: false, env: offline ? { PARLEY_OFFLINE: '1' } : {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') }),
+      });
+    const online = start(false);
+    await online.ready;
+    await until(() => online.updater.checks === 1);
+    expect(online.session.spellChecker).toBe(true);
+    online.app.quit();
+    await until(() => online.app.quitted);
+
+    const offline = start(true);
+    await offline.ready;
+    await until(() => offline.log.lines.some((l) => l.includes('update check skipped: Parley is offline')));
+    expect(offline.session.spellChecker).toBe(false);
+    expect(offline.updater.checks).toBe(0);
+    offline.app.quit();
+    await until(() => offline.app.quitted);
+  });
+});
+
+describe('desktop shell when the database update fails', () => {
+  const quiet = { logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') } as const;
+  const failing: MigrationList = [
+    ...MIGRATIONS,
+    [
+      '209901010000-breaks-halfway',
+      {
+        up: async (knex) => {
+          await knex('chats').update({ title: 'changed by a failed update' });
+          throw new Error('the disk is full');
+        },
+        down: async () => undefined,
+      },
+    ],
+  ];
+
+  /** The data of "the previous version": a user-data folder whose database lacks the newest migration, with one chat. */
+  async function previousVersionData(): Promise<string> {
+    const userData = mkdtempSync(path.join(os.tmpdir(), 'parley-shell-upgrade-'));
+    dirs.push(userData);
+    const server = await startServer({ ...quiet, port: 0, dataDir: path.join(userData, 'data'), secretStore: 'file', migrations: MIGRATIONS.slice(0, -1) });
+    try {
+      const post = (url: string, body: unknown, token?: string) =>
+        fetch(`${server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      const admin = (await (await post('/api/v1/auths/signup', { name: 'Owner', email: 'owner@example.com', password: 'owner-password-1' })).json()) as { token: string };
+      expect((await post('/api/v1/chats/new', { title: 'Before the update' }, admin.token)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    return userData;
+  }
+
+  async function chatTitles(dataDir: string): Promise<string[]> {
+    const db = openDatabase(dataDir);
+    try {
+      return (await db('chats').select('title')).map((c: { title: string }) => c.title);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('offers "Restore the backup taken before the update" and restores it into the data dir', async () => {
+    const userData = await previousVersionData();
+    const h = harness({
+      userData,
+      startServer: (options) => startServer({ ...options, ...quiet, migrations: failing }),
+      env: { PARLEY_SECRET_STORE: 'file' },
+      restoreBackup: (archive, dataDir) => restoreBackup({ archive, dataDir, force: true }),
+    });
+    expect(await h.ready).toBeUndefined();
+    expect(h.app.exitCode).toBe(1);
+    expect(h.windows).toHaveLength(0);
+    const [ask, done] = h.dialog.boxes;
+    expect(ask).toMatchObject({ message: 'Parley could not update its data', buttons: ['Restore the backup taken before the update', 'Quit'], cancelId: 1 });
+    expect(ask?.detail).toContain('migration 209901010000-breaks-halfway failed: the disk is full');
+    expect(ask?.detail).toContain('Nothing was changed');
+    expect(done).toMatchObject({ message: 'The backup taken before the update is restored' });
+    // The data dir now holds the snapshot; the data of the failed start is kept beside it.
+    const dataDir = path.join(userData, 'data');
+    expect(await chatTitles(dataDir)).toEqual(['Before the update']);
+    const previous = readdirSync(userData).find((n) => n.startsWith('data.before-restore-'));
+    expect(previous).toBeDefined();
+    expect(done?.detail).toContain(path.join(userData, previous!));
+    // The secret store stays with the data (a backup does not carry it): the restored data dir starts.
+    expect(existsSync(path.join(dataDir, 'secrets.enc'))).toBe(true);
+    const again = await startServer({ ...quiet, port: 0, dataDir, secretStore: 'file' });
+    await again.close();
+  });
+
+  it('quits without touching the data when the person chooses Quit', async () => {
+    const userData = await previousVersionData();
+    const h = harness({
+      userData,
+      startServer: (options) => startServer({ ...options, ...quiet, migrations: failing }),
+      env: { PARLEY_SECRET_STORE: 'file' },
+    });
+    h.dialog.answer = 1;
+    expect(await h.ready).toBeUndefined();
+    expect(h.dialog.boxes).toHaveLength(1);
+    expect(h.app.exitCode).toBe(1);
+    expect(readdirSync(userData).filter((n) => n.startsWith('data.before-restore-'))).toEqual([]);
+    expect(await chatTitles(path.join(userData, 'data'))).toEqual(['Before the update']);
+  });
+
+  it("explains a newer Parley's data and quits", async () => {
+    const userData = await previousVersionData();
+    const db = openDatabase(path.join(userData, 'data'));
+    await db('knex_migrations').insert({ name: '209912312359-future-change', batch: 99, migration_time: new Date() });
+    await db.destroy();
+    const h = harness({ userData, startServer: (options) => startServer({ ...options, ...quiet }), env: { PARLEY_SECRET_STORE: 'file' } });
+    expect(await h.ready).toBeUndefined();
+    expect(h.dialog.errors[0]?.title).toBe('Parley cannot open this data');
+    expect(h.dialog.errors[0]?.content).toContain('was written by a newer Parley');
+    expect(h.app.exitCode).toBe(1);
+  });
+});
+
+describe('desktop shell updating itself', () => {
+  /** Every file of a folder with its SHA-256, leaving out what a running service writes by itself (log, WAL, lock). */
+  function filesOf(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (at: string) => {
+      for (const entry of readdirSync(at, { withFileTypes: true })) {
+        const full = path.join(at, entry.name);
+        const rel = path.relative(dir, full);
+        if (entry.isDirectory()) walk(full);
+        else if (!/^(logs\/|parley\.db(-wal|-shm)?$|parley\.lock$)/.test(rel)) out[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
+      }
+    };
+    walk(dir);
+    return out;
+  }
+
+  it('an update, downloaded and installed, leaves the data dir as it was', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'parley-home-'));
+    dirs.push(home);
+    const h = harness({
+      isPackaged: true,
+      homeDir: home,
+      env: { APPIMAGE: path.join(home, 'Parley.AppImage'), PARLEY_SECRET_STORE: 'file' },
+      startServer: (options) => startServer({ ...options, logLevel: 'silent', logToStdout: false, env: {}, rendererDir: path.join(os.tmpdir(), 'parley-no-renderer') }),
+    });
+    const runtime = await h.ready;
+    expect(runtime?.updatesEnabled).toBe(true);
+    const server = runtime!.server;
+    // The window signed the owner in through the handover; the owner writes a chat.
+    await until(() => (h.windows[0]?.loaded ?? []).some((url) => url.includes('/auths/desktop-handover')));
+    const code = await server.services.desktop.handover.issue('Owner');
+    const handed = await fetch(`${server.url}/auths/desktop-handover?code=${code}`, { redirect: 'manual' });
+    const cookie = (handed.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const created = await fetch(`${server.url}/api/v1/chats/new`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin: server.url }, body: JSON.stringify({ title: 'Kept' }) });
+    expect(created.status).toBe(200);
+    const dataDir = path.join(h.userData, 'data');
+    await until(() => h.updater.checks === 1);
+    const files = filesOf(dataDir);
+    const database = await dumpDatabase(server.services.db);
+
+    h.updater.emit('update-available', { version: '9.9.9' });
+    h.updater.emit('update-downloaded', { version: '9.9.9' });
+    await until(() => h.updater.installs === 1);
+    expect(h.timeline.at(-1)).toBe('updater:install');
+    // The service closed before the installer took over, and nothing of the update is in the data dir.
+    expect(await fetch(`${server.url}/health`).then((r) => r.status, () => 'closed')).toBe('closed');
+    expect(filesOf(dataDir)).toEqual(files);
+    expect(await dumpDatabaseAt(dataDir)).toEqual(database);
+    expect(h.log.lines.join('\n')).not.toContain('auto-update off');
   });
 });

@@ -1,20 +1,23 @@
+import os from 'node:os';
 import path from 'node:path';
 import { adoptLegacyDataDir, type RunningServer, type StartServerOptions } from '../server';
 import type { DesktopNotice } from '../server/contracts/desktop';
 import type {
-  AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, WindowOptions,
+  AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike, UpdaterLike, UtilityProcessModuleLike, WindowOptions,
 } from './facade';
 import { chooseSecretStore, startHost } from './host';
 import { desktopLanState, registerIpc, type IpcMainLike } from './ipc';
 import { IPC } from './ipc-channels';
 import { createLanActions } from './lan-actions';
 import { showNotice, type CreateNotification } from './notifications';
+import { utilityProcessStarter } from './process-starter';
 import { guardWebContents } from './navigation';
 import { secureSession } from './session-security';
 import { createStateStore } from './shell-state';
 import { createShellText, type ShellText } from './shell-text';
 import { createTrayController } from './tray';
-import { setupAutoUpdates, updateRoute } from './updater';
+import { asUpgradeFailure, explainUpgradeFailure } from './upgrade-failure';
+import { setupAutoUpdates, updateCacheDir, updateRoute } from './updater';
 import { focusWindow, mainWindowOptions, rememberWindowState } from './window';
 
 /** Everything the shell needs from Electron and the service, injected so it runs under Node in tests. */
@@ -49,8 +52,14 @@ export interface ShellDeps {
   setApplicationMenu?: (menu: unknown) => void;
   /** The OS's languages, most preferred first (app.getPreferredSystemLanguages). */
   preferredLanguages?: () => readonly string[];
+  /** The OS account's home folder (os.homedir()), where the update download cache is found. */
+  homeDir?: string;
+  /** Puts a backup back into the data dir, replacing what is there (server/backup restoreBackup with force). */
+  restoreBackup: (archive: string, dataDir: string) => Promise<{ previous?: string }>;
   /** Makes a system notification; absent where the OS shows none (Notification.isSupported()). */
   createNotification?: CreateNotification;
+  /** Electron's utilityProcess: the service's helper processes (built-in model runtime) start with it. */
+  utilityProcess?: UtilityProcessModuleLike;
 }
 
 /** The running shell, for index.ts and tests. */
@@ -213,11 +222,20 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
           secretStore: chooseSecretStore(deps.platform, deps.env),
           rememberedPort: state.read().port,
           ownerName: deps.ownerName,
+          startProcess: deps.utilityProcess ? utilityProcessStarter(deps.utilityProcess) : undefined,
           log,
         });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log.error(`Parley could not start: ${message}`);
+        const upgrade = asUpgradeFailure(error);
+        if (upgrade) {
+          // A failed database update offers the snapshot taken before it; a newer Parley's data is explained.
+          await explainUpgradeFailure(upgrade, { dialog: deps.dialog, restore: deps.restoreBackup, log, text });
+          phase = 'stopped';
+          app.exit(1);
+          return undefined;
+        }
         // A locked keychain (macOS login keychain, Windows vault after a password change) can be
         // unlocked by the user: offer a retry instead of quitting. (On Linux a missing Secret
         // Service is not something to retry: the message says how to choose the file store.)
@@ -242,6 +260,9 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     }
     server = running;
     state.write({ port: running.port });
+    // On Windows and Linux Chromium spell-checks with Hunspell dictionaries it downloads from
+    // Google's servers (macOS uses its own checker): offline, spell checking stays off (read at start).
+    if (deps.platform !== 'darwin' && (await running.services.offline.status()).offline) deps.session().setSpellCheckerEnabled(false);
     const lan = running.services.lan;
     const setLanguage = (code: string) => {
       if (!text.setLanguage(code)) return;
@@ -313,8 +334,28 @@ export function runShell(deps: ShellDeps): { ready: Promise<ShellRuntime | undef
     });
     await tray.refresh();
 
-    const route = updateRoute({ app, platform: deps.platform, env: deps.env, packageType: deps.packageType ?? (() => undefined) });
-    updates = setupAutoUpdates({ route, updater: deps.updater, dialog: deps.dialog, log, beforeRestart: stop, text });
+    const route = updateRoute({
+      app,
+      platform: deps.platform,
+      env: deps.env,
+      packageType: deps.packageType ?? (() => undefined),
+      folders: { dataDir, updateCache: updateCacheDir(deps.platform, deps.env, deps.homeDir ?? os.homedir()) },
+    });
+    updates = setupAutoUpdates({
+      route,
+      updater: deps.updater,
+      dialog: deps.dialog,
+      log,
+      beforeRestart: stop,
+      // Offline (PARLEY_OFFLINE or the admin switch): no update check reaches the feed.
+      allowed: async () => !(await running.services.offline.status()).offline,
+      // A failed install leaves the previous version in place: start it again (the service was stopped for the installer).
+      relaunch: () => {
+        app.relaunch();
+        app.exit(0);
+      },
+      text,
+    });
     return { server: running, window: () => win, updatesEnabled: updates.enabled };
   })();
 

@@ -100,6 +100,8 @@ const EXTERNAL = [
   '@node-rs/bcrypt', 'bufferutil', 'utf-8-validate', 'electron-updater', 'mammoth', 'pino', 'thread-stream', 'socket.io', 'engine.io', 'ws',
   '@socket.io/postgres-adapter',
   'node-llama-cpp', '@node-llama-cpp/*',
+  // whisper.cpp: a native module that imports its platform's prebuilt package by name at run time.
+  '@fugood/whisper.node', '@fugood/node-whisper-*',
 ];
 
 const started = Date.now();

@@ -8,6 +8,7 @@ import { auditAdminActions } from './platform/http/audit';
 import { corsPolicy } from './platform/http/cors';
 import { errorHandler, notFoundHandler } from './platform/http/error-handler';
 import { requireKnownHost } from './platform/http/host-allowlist';
+import { refuseDeepJson } from './platform/http/json-depth';
 import { requireSameOriginForCookies } from './platform/http/same-origin';
 import { addressSet } from './platform/http/trusted-proxies';
 import { openAiErrorHandler } from './gateway';
@@ -19,12 +20,13 @@ const API_PREFIXES = ['/api', '/v1', '/auths', '/compat', '/local', '/health', '
 
 /** Parses JSON bodies, keeping a parse failure for the route to raise after its guards ran. */
 function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes });
+  const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
       if (error) {
         const e = error as { type?: string };
         if (e.type === 'entity.too.large') return next(error);
+        // Thrown by refuseDeepJson: our own 400, raised by the route after its guards like a parse failure.
         req.bodyError = error as Error;
       }
       next();
@@ -64,6 +66,8 @@ export function createApp(services: Services): Express {
         useDefaults: true,
         directives: {
           'img-src': ["'self'", 'data:', 'blob:'],
+          // Read-aloud plays the service's speech from blob: URLs.
+          'media-src': ["'self'", 'blob:'],
           // 'self' covers ws(s) to this very origin; a bare ws:/wss: would reach any port on any host.
           'connect-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],

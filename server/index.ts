@@ -7,3 +7,6 @@ export { fileSecretStore, keychainSecretStore, memorySecretStore, type SecretSto
 export { qrPngDataUrl } from './lan';
 export { adoptLegacyDataDir } from './platform/paths';
 export { loadExports } from './platform/library-exports';
+export { restoreBackup } from './backup';
+export { isUpgradeError, UpgradeError } from './upgrades';
+export type { ChildChannel, ProcessSpec, ProcessStarter } from './platform/process-starter';

@@ -1,9 +1,12 @@
 import type { Express } from 'express';
 import { z } from 'zod';
+import { artifactFrameRoutes } from './artifacts';
+import { audioGatewayRoutes, audioRoutes } from './audio';
 import { authRoutes, publicConfigRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { builtinRoutes } from './builtin';
 import { attachmentRoutes, chatLibraryRoutes, chatsRoutes } from './chats';
+import { codeConfigRoutes, codeExecuteRoutes } from './code';
 import { completionsRoutes } from './completions';
 import { suggestionsRoutes } from './config';
 import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
@@ -13,8 +16,10 @@ import { foldersRoutes } from './folders';
 import { gatewayRoutes, openAiFallbacks, usageRoutes } from './gateway';
 import { graphRoutes } from './graph';
 import { groupsRoutes } from './groups';
+import { imagesRoutes } from './images';
 import { knowledgeRoutes } from './knowledge';
 import { lanRoutes } from './lan';
+import { offlineRoutes } from './offline';
 import { baseModelsRoutes, modelsRoutes } from './models';
 import { openApiRoutes } from './openapi';
 import { buildRouter, route, type RouteAccess, type Routes } from './platform/http/route';
@@ -22,11 +27,12 @@ import { promptsRoutes } from './prompts';
 import { compatRoutes, connectionsRoutes, connectionStatusRoutes, localRoutes } from './providers';
 import { ratingsRoutes } from './ratings';
 import { retrievalRoutes } from './retrieval';
+import { webRoutes } from './web';
 import type { Services } from './services';
 import { requireAdmin, sessionGuards } from './session';
 import { tasksRoutes } from './tasks';
 import { toolServersRoutes, toolsRoutes } from './tools';
-import { defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
+import { appIconPng, appIconRoutes, defaultAvatarPng, defaultAvatarRoutes, usersRoutes } from './users';
 import { notesRoutes } from './notes';
 import { memoriesRoutes } from './memories';
 
@@ -39,16 +45,28 @@ export function mountRoutes(app: Express, services: Services): void {
   const routerOf = (routes: Routes) => buildRouter(routes, access);
 
   app.use(routerOf(healthRoutes));
+  app.use(routerOf(artifactFrameRoutes()));
   const auths = routerOf(authRoutes(services.auth));
   app.use('/auths', auths);
   app.use('/api/v1/auths', auths);
   app.use('/auths', routerOf(desktopHandoverRoutes(services.desktop.handover, services.desktop.setup)));
   app.use('/api/v1/desktop/setup', routerOf(firstRunSetupRoutes(services.desktop.setup)));
   app.use(routerOf(defaultAvatarRoutes(defaultAvatarPng)));
+  app.use(routerOf(appIconRoutes(appIconPng)));
   app.use('/api/v1/users', routerOf(usersRoutes(services.users, { maxImageBytes: Math.min(PROFILE_IMAGE_MAX_BYTES, services.boot.maxUploadBytes) })));
   app.use('/api/v1/groups', routerOf(groupsRoutes(services.groups)));
-  app.use('/api/config', routerOf(publicConfigRoutes({ auth: services.auth, countUsers: () => services.usersRepo.count() })));
+  app.use(
+    '/api/config',
+    routerOf(
+      publicConfigRoutes({
+        auth: services.auth,
+        countUsers: () => services.usersRepo.count(),
+        signedInFeatures: [async () => services.code.features(), async () => services.images.service.features(), async () => ({ enable_web_search: await services.web.service.enabled() })],
+      }),
+    ),
+  );
   app.use('/api/v1/configs/lan', routerOf(lanRoutes(services.lan, services.auth)));
+  app.use('/api/v1/configs/offline', routerOf(offlineRoutes(services.offline)));
   app.use('/api/v1/configs/suggestions', routerOf(suggestionsRoutes(services.config)));
   // Every path under /api/v1/backups is the admins', known or not.
   app.use('/api/v1/backups', requireAdmin, routerOf(backupRoutes(services.backups)));
@@ -62,6 +80,7 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/chats', routerOf([...attachmentRoutes(services.files), ...chatLibraryRoutes({ chats: services.chats, ...services.chatLibrary }), ...chatsRoutes(services.chats)]));
   app.use('/api/v1/folders', routerOf(foldersRoutes(services.folders)));
   app.use('/api/v1/prompts', routerOf(promptsRoutes(services.prompts)));
+  app.use('/api/v1/audio', routerOf(audioRoutes(services.audio.service, services.audio.settings)));
   app.use('/api/v1/notes', routerOf(notesRoutes({ notes: services.notes.service, assist: (user, action, content, model) => services.tasks.noteAssist(user, action, content, { model }) })));
   app.use(
     '/api/v1/memories',
@@ -74,6 +93,9 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/tasks', routerOf(tasksRoutes(services.tasks)));
   app.use('/api/v1/tools', routerOf(toolsRoutes(services.tools.registry, services.tools.servers)));
   app.use('/api/v1/configs/tool_servers', routerOf(toolServersRoutes(services.tools.servers)));
+  app.use('/api/v1/configs/code_execution', routerOf(codeConfigRoutes(services.code.settings)));
+  app.use('/api/v1/utils', routerOf(codeExecuteRoutes({ settings: services.code.settings, runner: services.code.runner })));
+  app.use('/api/v1/images', routerOf(imagesRoutes({ settings: services.images.settings, images: services.images.service })));
   const knowledge = routerOf(knowledgeRoutes({ knowledge: services.knowledge.service, files: services.files }));
   app.use('/api/knowledge', knowledge);
   app.use('/api/v1/knowledge', knowledge);
@@ -89,6 +111,8 @@ export function mountRoutes(app: Express, services: Services): void {
         embedder: () => services.retrieval.embeddings.current(),
         usage: services.gateway.usage,
         rateLimit: services.boot.v1RateLimit,
+        images: { generate: (user, request, options) => services.images.service.generate(user, request, options), bytes: services.images.bytes, enabled: () => services.images.service.enabledConfig() },
+        more: (rateLimit) => audioGatewayRoutes(services.audio.service, rateLimit),
       }),
     ),
     ...openAiFallbacks(services.log),
@@ -97,6 +121,9 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api', routerOf(openApiRoutes()));
   app.use(
     '/api/v1/retrieval',
-    routerOf(retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request) })),
+    routerOf(
+      retrievalRoutes({ settings: services.retrievalSettings, embeddings: services.retrieval.embeddings, query: (user, request) => services.knowledge.service.queryCollections(user, request), web: services.web.settings }),
+    ),
   );
+  app.use('/api/v1/retrieval', routerOf(webRoutes({ web: services.web.service, files: services.files, knowledge: services.knowledge.service })));
 }

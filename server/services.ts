@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ProcessStarter } from './platform/process-starter';
 import { createAuthRepo, createAuthService, createSigninLimiter, createSignupLimiter, createTokenService, hashPassword, loadJwtKey } from './auth';
 import { createBackupRepo, createBackupService } from './backup';
 import { createAttachmentsRepo, createChatLibrary, createChatsRepo, createChatsService } from './chats';
@@ -14,23 +15,30 @@ import { createGraph } from './graph';
 import { createLanSharing, createLanTls, lanAddresses } from './lan';
 import type { Clock } from './platform/clock';
 import { dialectOf, type Db } from './platform/db/knex';
+import { tableFeed } from './platform/db/table-cache';
 import { createJobs } from './platform/jobs';
+import { assertOutboundAllowed, outboundFetch } from './platform/net/outbound';
 import type { BootConfig } from './platform/env';
 import type { Logger } from './platform/log';
 import { createPermissionsService } from './permissions';
 import { createHostAllowlist } from './platform/http/host-allowlist';
 import { addressSet } from './platform/http/trusted-proxies';
 import { createProviders } from './providers';
-import { createBuiltin } from './builtin';
+import { autoThreads, createBuiltin } from './builtin';
+import { createAudio, createLocalStt } from './audio';
+import { createCode } from './code';
+import { createImages } from './images';
 import { createModels } from './models';
 import type { RealtimeHub } from './realtime';
 import { createRetrieval, createRetrievalSettings, sweepSnapshotTemps } from './retrieval';
 import type { SecretStore } from './secrets';
 import { createTaskRunner, createTasksService } from './tasks';
+import { createWeb, createWebSearchPlug, type WebTestOptions } from './web';
 import { createTools, promptToolCalls } from './tools';
-import { createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
+import { announcePendingSignups, createProfileImageStore, createUsersRepo, createUsersService, safeImageUrl } from './users';
 import { createRatingsRepo, createRatingsService } from './ratings';
 import { createFirstRunSetup, createOwnerHandover } from './desktop';
+import { createOfflineMode } from './offline';
 import { createNotes } from './notes';
 import { createMemories } from './memories';
 import { createChannels } from './channels';
@@ -45,6 +53,10 @@ export interface Platform {
   realtime: RealtimeHub;
   /** This process's name among the instances on the database (owner of the jobs it claims). */
   instance: string;
+  /** Web search wiring for tests (resolver, engine fakes). */
+  webTest?: WebTestOptions;
+  /** Starts helper processes (default: child_process.fork; the desktop app injects utilityProcess). */
+  startProcess?: ProcessStarter;
 }
 
 /** Builds every domain service from the platform. The one composition root of the service. */
@@ -58,6 +70,8 @@ export async function buildServices(platform: Platform) {
   const usersRepo = createUsersRepo(db);
   const config = createConfigService(createConfigRepo(db), clock);
   await config.warm();
+  // Offline mode: every outbound connection asks platform/net/outbound.ts, which asks this.
+  const offline = createOfflineMode({ config, env: boot.offline, allowedNetworks: boot.offlineAllowedNetworks });
   const memberships = createMembershipsRepo(db);
   const permissions = createPermissionsService({ config, groupsOf: (userId) => memberships.grantsOf(userId) });
   const tokens = createTokenService(await loadJwtKey(secrets));
@@ -73,6 +87,7 @@ export async function buildServices(platform: Platform) {
     signupLimiter: createSignupLimiter(boot.signupRateLimit),
     clock,
     log,
+    sockets: platform.realtime,
     trustedEmailHeader: boot.trustedEmailHeader,
     trustedNameHeader: boot.trustedNameHeader,
     trustedProxies: addressSet(boot.trustedProxies),
@@ -92,6 +107,7 @@ export async function buildServices(platform: Platform) {
     log,
   });
   users.afterUserDeleted((userId) => auth.deleteApiKey(userId));
+  const pendingSignups = announcePendingSignups({ feed: tableFeed(db, 'users'), repo: usersRepo, realtime: platform.realtime, log });
   users.onPasswordReset((userId) => auth.revokeSessions(userId));
 
   const lan = createLanSharing({
@@ -102,7 +118,9 @@ export async function buildServices(platform: Platform) {
     hostAllowed: (host) => hostAllowlist.allows(host),
   });
 
-  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log });
+  // whisper.cpp on a worker thread, started on first use (a transcription or a model's probe).
+  const localStt = createLocalStt({ log, idleMs: () => 300_000 });
+  const builtin = await createBuiltin({ db, config, dataDir: sharedDir, clock, log, startProcess: platform.startProcess, speech: { probe: (file) => localStt.probe(file, autoThreads()), unload: (file) => localStt.unload(file) } });
   const providers = createProviders({ config, secrets, log, clock, builtin: () => builtin.handle() });
   builtin.onModelsChange(() => providers.catalog.invalidate());
   await providers.settings.seed({ compatUrl: boot.compatBaseUrl, compatKey: boot.compatApiKey, localUrl: boot.localBaseUrl });
@@ -131,9 +149,13 @@ export async function buildServices(platform: Platform) {
   };
   // Registered first, so it runs last: every runner has stopped, what is still held goes back to the queue.
   onShutdown(() => jobs.close());
+  onShutdown(async () => pendingSignups.stop());
+  onShutdown(async () => offline.close());
 
   const tasks = createTasksService({ config, runner: createTaskRunner({ config, models, log }) });
   onShutdown(() => builtin.close());
+  onShutdown(() => localStt.stop());
+  const audio = createAudio({ config, secrets, library: builtin.library, localStt, dataDir: boot.dataDir, log });
   const tools = createTools({ db, config, secrets, clock, log, users: usersRepo, principal: (user) => permissions.principal(user) });
   const toolResolver: ToolResolver = async (input) => {
     const set = await tools.resolve(input);
@@ -142,14 +164,48 @@ export async function buildServices(platform: Platform) {
     return { ...set, promptCalls };
   };
   onShutdown(() => tools.close());
+  const code = createCode({ config, files, allowed: (user) => permissions.allows(user, 'features.code_interpreter'), log });
+  onShutdown(() => code.close());
+  // Image engines pass the offline guard on every request, redirect and ComfyUI socket.
+  const images = createImages({
+    config,
+    secrets,
+    files,
+    tasks,
+    allowed: (user) => permissions.allows(user, 'features.image_generation'),
+    log,
+    fetch: outboundFetch('image'),
+    beforeConnect: (url) => assertOutboundAllowed('image', url),
+  });
   users.beforeUserDeleted((userId) => tools.beforeUserDeleted(userId));
 
-  const retrieval = createRetrieval({ db, config, secrets, providers, files, realtime: platform.realtime, jobs, instance: platform.instance, dataDir: sharedDir, database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl }, clock, log });
+  const retrieval = createRetrieval({
+    db,
+    config,
+    secrets,
+    providers,
+    files,
+    realtime: platform.realtime,
+    jobs,
+    instance: platform.instance,
+    dataDir: sharedDir,
+    database: { dataDir: boot.dataDir, databaseUrl: boot.databaseUrl },
+    clock,
+    log,
+    localReranker: (options) => builtin.reranker.rerank(options),
+  });
   const retrievalSettings = createRetrievalSettings(config, secrets);
   const sweptTemps = sweepSnapshotTemps(path.join(sharedDir, 'indexes'), clock, log).catch((error: unknown) => log.warn({ err: error }, 'sweeping temp snapshot files failed'));
   const knowledge = createKnowledge({ db, retrieval, files, permissions, realtime: platform.realtime, instance: platform.instance, clock, log });
-  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, clock, log });
+  // Web search: off until an admin turns it on; nothing connects anywhere before that.
+  // Every search engine call and page read passes the offline guard first (its own kinds: web-search, web-fetch).
+  const webGate = ({ host, purpose }: { host: string; purpose: 'web-engine' | 'web-page' }) =>
+    assertOutboundAllowed(purpose === 'web-engine' ? 'web-search' : 'web-fetch', `http://${host.includes(':') ? `[${host}]` : host}/`);
+  const web = createWeb({ config, secrets, permissions, log, gate: webGate, test: platform.webTest });
+  const webSearch = createWebSearchPlug({ web: web.service, tasks, rank: retrieval.rankTexts, log });
+  const completions = createCompletionsService({ models, files, chats, tasks, realtime: platform.realtime, retriever: createRagStage({ knowledge: knowledge.service, tasks }), tools: toolResolver, webSearch, codeInterpreter: code.interpreter, imageGeneration: images.stage, clock, log });
   onShutdown(() => completions.shutdown());
+  onShutdown(() => web.service.close());
   onShutdown(() => retrieval.stop());
   users.beforeUserDeleted((userId) => knowledge.beforeUserDeleted(userId));
   const resumedIngestion = retrieval.resume().catch((error: unknown) => log.warn({ err: error }, 'resuming ingestion failed'));
@@ -204,7 +260,7 @@ export async function buildServices(platform: Platform) {
   const backups = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock, log });
 
   const desktop = { handover: createOwnerHandover({ auth, clock }), setup: createFirstRunSetup({ providers, ollamaUrl: boot.ollamaProbeUrl, secretStore: secrets.kind }) };
-  return { ...platform, jobs, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, models, tools, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, gateway, onShutdown, shutdown };
+  return { ...platform, jobs, offline, desktop, hostAllowlist, users, groups, files, chats, ratings, chatLibrary, folders, prompts, tasks, completions, config, permissions, auth, usersRepo, lan, backups, providers, builtin, audio, models, tools, code, images, retrieval, retrievalSettings, knowledge, graph, notes, memories, channels, web, gateway, onShutdown, shutdown };
 }
 
 /** Everything routes may use. */

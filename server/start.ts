@@ -9,12 +9,14 @@ import { createApp } from './app';
 import { systemClock, type Clock } from './platform/clock';
 import { DataDirError, dataDirFolder, inFolder, openDataDir } from './platform/data-dir';
 import { checkFirstConnection } from './platform/db/first-connection';
-import { closeDatabase, migrate, openDatabase } from './platform/db/knex';
+import { closeDatabase, openDatabase } from './platform/db/knex';
+import type { MigrationList } from './platform/db/migrations';
 import { readBootConfig, type StartOptions } from './platform/env';
 import { applyTimeouts, HTTP_TIMEOUTS, httpServerOptions, limitConnections, type HttpTimeouts } from './platform/http/connection-limits';
 import { guarded } from './platform/http/guarded';
 import { installLastResort } from './platform/last-resort';
 import { isSameOrigin } from './platform/http/same-origin';
+import type { ProcessStarter } from './platform/process-starter';
 import { restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
@@ -22,6 +24,8 @@ import { createPostgresCluster, createRealtimeHub } from './realtime';
 import { watchTableChanges } from './platform/db/table-changes';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
+import type { WebTestOptions } from './web';
+import { upgradeDatabase } from './upgrades';
 
 /** A running service. */
 export interface RunningServer {
@@ -41,6 +45,10 @@ export interface StartServerOptions extends StartOptions {
   /** A ready SecretStore (Electron passes the keychain one; tests may pass a memory one). */
   secrets?: SecretStore;
   clock?: Clock;
+  /** Web search wiring for tests: a host name resolver, search engine fakes, a shorter page time limit. */
+  web?: WebTestOptions;
+  /** The migrations to apply (tests add a failing one); every migration when unset. */
+  migrations?: MigrationList;
   /** Header, request and keep-alive timeouts of every listener (tests shorten them; default HTTP_TIMEOUTS). */
   httpTimeouts?: Partial<HttpTimeouts>;
   /**
@@ -56,6 +64,12 @@ export interface StartServerOptions extends StartOptions {
    * signed in as them).
    */
   desktopOwner?: string;
+  /**
+   * Starts the service's helper processes (the built-in model runtime). Default: Node's
+   * child_process.fork. The packaged desktop app has Electron's RunAsNode fuse off, so it passes
+   * one built on utilityProcess (main/process-starter.ts).
+   */
+  startProcess?: ProcessStarter;
 }
 
 /** Tables whose writes may end or change a session: sign-outs, API keys, accounts (roles, deletions). */
@@ -96,7 +110,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let services: Services | undefined;
   try {
     await checkFirstConnection(db, { databaseUrl: boot.databaseUrl, dbFile });
-    await migrate(db);
+    // Refuses a newer Parley's database; snapshots one that holds data before migrating it.
+    await upgradeDatabase({
+      db,
+      dataDir: boot.dataDir,
+      databaseUrl: boot.databaseUrl,
+      clock: options.clock ?? systemClock,
+      log,
+      pgDump: boot.pgDump,
+      confirmBackup: boot.confirmBackup,
+      migrations: options.migrations,
+    });
     const id = inFolder(dataDirFolder(boot.dataDir), () => {
       restrictFiles(dbFile, `${dbFile}-wal`, `${dbFile}-shm`, logFile);
       return installId(boot.dataDir);
@@ -106,7 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: id, masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
     const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
-    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance });
+    services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance, webTest: options.web, startProcess: options.startProcess });
     const app = createApp(services);
     const built = services;
     if (options.desktopOwner !== undefined) await built.auth.ensureOwner(options.desktopOwner);

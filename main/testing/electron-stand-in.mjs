@@ -1,6 +1,7 @@
 // Just enough of Electron's main-process API to run the built main/index.js under Node:
 // it prints what the shell does (STANDIN lines), loads the UI URL like a window would,
 // tries a hostile navigation, then quits.
+import { fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
@@ -111,4 +112,36 @@ export const shell = { openExternal: async (url) => say(`open external ${url}`) 
 export const dialog = { showMessageBox: async () => ({ response: 1 }), showErrorBox: (title, content) => say(`error box ${title}: ${content}`) };
 export const clipboard = { writeText() {} };
 export const ipcMain = { handle: (channel) => say(`ipc ${channel}`) };
-export default { app, BrowserWindow, Tray, Menu, nativeImage, screen, session, shell, dialog, clipboard, ipcMain };
+// Desktop notifications (channel mentions): said, never shown.
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  constructor(options) {
+    super();
+    this.options = options;
+  }
+  show() {
+    say(`notification ${this.options?.title ?? ''}`);
+  }
+}
+/** utilityProcess.fork's shape over a Node child process (its IPC channel stands for parentPort). */
+function forkUtility(modulePath, args, options) {
+  const child = fork(modulePath, args, { env: options.env, execArgv: options.execArgv ?? [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const proc = new EventEmitter();
+  child.on('message', (message) => proc.emit('message', message));
+  child.on('exit', (code) => proc.emit('exit', code ?? 0));
+  proc.postMessage = (message) => child.connected && child.send(message);
+  proc.kill = () => child.kill();
+  proc.stderr = child.stderr;
+  proc.pid = child.pid;
+  return proc;
+}
+// Helper processes (the built-in runtime) start as Node child processes here, as utilityProcess would.
+export const utilityProcess = {
+  fork: (modulePath, args = [], options = {}) => {
+    say(`utility process ${modulePath}`);
+    return forkUtility(modulePath, args, options);
+  },
+};
+export default { app, BrowserWindow, Tray, Menu, nativeImage, screen, session, shell, dialog, clipboard, ipcMain, Notification, utilityProcess };

@@ -1,8 +1,9 @@
 // Small stand-ins for the Electron objects of main/facade.ts, recording what the shell does.
 import type {
   AppLike, BrowserWindowLike, ClipboardLike, DialogLike, MenuItemOptions, MessageBoxOptions, Rectangle, SessionLike, ShellLike, ShellLog, TrayLike,
-  UpdaterLike, WebContentsLike, WindowOpenDetails, WindowOptions,
+  UpdaterLike, UtilityForkOptions, UtilityProcessLike, UtilityProcessModuleLike, WebContentsLike, WindowOpenDetails, WindowOptions,
 } from '../facade';
+import { PassThrough } from 'node:stream';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- listeners of every event shape, as in Node's EventEmitter
 type Listener = (...args: any[]) => unknown;
@@ -150,6 +151,11 @@ export class FakeApp extends Emitter implements AppLike {
       this.timeline.push('app:quit');
     }
   }
+  relaunches = 0;
+  relaunch(): void {
+    this.relaunches += 1;
+    this.timeline.push('app:relaunch');
+  }
   exit(code?: number): void {
     this.exitCode = code ?? 0;
     this.timeline.push(`app:exit ${this.exitCode}`);
@@ -203,6 +209,8 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
   allowDowngrade = true;
   checks = 0;
   installs = 0;
+  /** How the next install goes wrong, like electron-updater's: it throws, or it reports an error event. */
+  failInstall: 'throw' | 'error' | undefined;
   constructor(private readonly timeline: string[] = []) {
     super();
   }
@@ -213,11 +221,17 @@ export class FakeUpdater extends Emitter implements UpdaterLike {
   quitAndInstall(): void {
     this.installs += 1;
     this.timeline.push('updater:install');
+    if (this.failInstall === 'throw') throw new Error('spawn installer EACCES');
+    if (this.failInstall === 'error') queueMicrotask(() => this.emit('error', new Error('Could not get code signature for running application')));
   }
 }
 
 export class FakeSession extends Emitter implements SessionLike {
   deviceHandler?: (details: unknown) => boolean;
+  spellChecker = true;
+  setSpellCheckerEnabled(enable: boolean): void {
+    this.spellChecker = enable;
+  }
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
     this.deviceHandler = handler;
   }
@@ -265,4 +279,42 @@ export function recordingLog(): ShellLog & { lines: string[] } {
     warn: (m) => lines.push(`warn ${m}`),
     error: (m) => lines.push(`error ${m}`),
   };
+}
+
+/** A process started by the fake utilityProcess: records what the parent posts; `reply` and `exit` act as the child. */
+export class FakeUtilityProcess extends Emitter implements UtilityProcessLike {
+  readonly stderr = new PassThrough();
+  posted: unknown[] = [];
+  killed = 0;
+  constructor(
+    readonly modulePath: string,
+    readonly args: string[],
+    readonly options: UtilityForkOptions,
+  ) {
+    super();
+  }
+  postMessage(message: unknown): void {
+    this.posted.push(structuredClone(message));
+  }
+  kill(): boolean {
+    this.killed++;
+    queueMicrotask(() => this.emit('exit', 0));
+    return true;
+  }
+  /** The child posts `message` to its parent (process.parentPort.postMessage). */
+  reply(message: unknown): void {
+    this.emit('message', structuredClone(message));
+  }
+}
+
+/** Electron's utilityProcess module: every fork is kept for inspection. */
+export class FakeUtilityProcessModule implements UtilityProcessModuleLike {
+  started: FakeUtilityProcess[] = [];
+  onFork?: (child: FakeUtilityProcess) => void;
+  fork(modulePath: string, args: string[], options: UtilityForkOptions): FakeUtilityProcess {
+    const child = new FakeUtilityProcess(modulePath, args, options);
+    this.started.push(child);
+    this.onFork?.(child);
+    return child;
+  }
 }

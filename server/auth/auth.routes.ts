@@ -14,6 +14,7 @@ import {
   UpdateProfileRequest,
 } from '../contracts/auth';
 import { UpdatedProfile } from '../contracts/users';
+import { refuseSubresourceLoad } from '../platform/http/fetch-metadata';
 import { cameThroughLan } from '../platform/http/listener-tags';
 import { route, type Routes } from '../platform/http/route';
 import type { AuthService } from './auth.service';
@@ -44,6 +45,8 @@ export function authRoutes(auth: AuthService): Routes {
       return result.body;
     }),
     route({ method: 'get', path: '/signout', guard: 'session', summary: 'Sign out and clear the session cookie', response: SignoutResponse }, async ({ req, res, auth: session }) => {
+      // Sign-out by GET is the interface's; an <img src> pointing here must not sign its viewer out.
+      refuseSubresourceLoad(req);
       await auth.signout(session);
       clearSessionCookie(req, res);
       return { status: true };

@@ -22,6 +22,14 @@ import type { SigninLimiter } from './signin-limiter';
 import type { SignupLimiter } from './signup-limiter';
 import { looksLikeJwt, type TokenService } from './tokens';
 
+/** The live connections (socket.io) of sessions, dropped the moment their session ends. */
+export interface SessionSockets {
+  disconnectToken(tokenId: string): void;
+  disconnectTokensOf(userId: string, keepTokenId?: string): void;
+  disconnectApiKeyOf(userId: string): void;
+  disconnectApiKeys(): void;
+}
+
 export interface AuthServiceDeps {
   users: UsersRepo;
   repo: AuthRepo;
@@ -33,6 +41,7 @@ export interface AuthServiceDeps {
   signupLimiter: SignupLimiter;
   clock: Clock;
   log: Logger;
+  sockets: SessionSockets;
   /** Set when a trusted proxy signs people in by header (SSO). */
   trustedEmailHeader?: string;
   trustedNameHeader?: string;
@@ -125,7 +134,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!password) throw badRequest("Field 'password' is required", 'VALIDATION_FAILED');
       await deps.limiter.check(email, ip);
       const user = await users.findByEmail(email);
-      const ok = await verifyPassword(password, user ? await users.passwordHash(user.id) : await dummyHash());
+      // Hashing queues fairly by address, then account: a flood from one place does not hold up anyone else.
+      const ok = await verifyPassword(password, user ? await users.passwordHash(user.id) : await dummyHash(), { address: ip, account: email.trim().toLowerCase() });
       if (!user || !ok) {
         await deps.limiter.failed(email, ip);
         throw badRequest('The email or password is incorrect', 'INVALID_CREDENTIALS');
@@ -192,9 +202,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       return session(auth.user, true);
     },
 
-    /** Ends the session: the presented token stops working at once. */
+    /** Ends the session: the presented token stops working at once, and its live connections close. */
     async signout(auth: AuthContext): Promise<void> {
-      if (auth.via === 'jwt' && auth.tokenId) await repo.revokeToken(auth.tokenId, auth.tokenExpiresAt ?? null);
+      if (auth.via !== 'jwt' || !auth.tokenId) return;
+      await repo.revokeToken(auth.tokenId, auth.tokenExpiresAt ?? null);
+      deps.sockets.disconnectToken(auth.tokenId);
     },
 
     /** Admin creates an account with any role. */
@@ -212,6 +224,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const key = `sk-${randomBytes(24).toString('hex')}`;
       await deps.secrets.set(apiKeySecretName(userId), key);
       await repo.putApiKey(userId, sha256Hex(key), clock.now());
+      // The key it replaces is dead: so are its live connections.
+      deps.sockets.disconnectApiKeyOf(userId);
       return key;
     },
 
@@ -224,6 +238,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     async deleteApiKey(userId: string): Promise<void> {
       await repo.deleteApiKey(userId);
+      deps.sockets.disconnectApiKeyOf(userId);
       await deps.secrets.delete(apiKeySecretName(userId));
     },
 
@@ -257,9 +272,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       await this.revokeSessions(user.id, auth.via === 'jwt' ? auth.tokenId : undefined);
     },
 
-    /** Ends every session of a user but `keepTokenId` (after a password change or an admin reset). */
+    /** Ends every session of a user but `keepTokenId` (after a password change or an admin reset), live connections included. */
     async revokeSessions(userId: string, keepTokenId?: string): Promise<void> {
       const count = await repo.revokeSessionsOf(userId, keepTokenId, clock.now());
+      deps.sockets.disconnectTokensOf(userId, keepTokenId);
       if (count > 0) deps.log.info({ userId, count }, 'other sessions ended after a password change');
     },
 
@@ -281,7 +297,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async updateConfig(patch: Partial<AuthConfig>): Promise<AuthConfig> {
-      return config.update(AuthConfigSection, patch);
+      const updated = await config.update(AuthConfigSection, patch);
+      // Keys switched off are refused from now on, on live connections too.
+      if (!updated.ENABLE_API_KEY) deps.sockets.disconnectApiKeys();
+      return updated;
     },
 
     /**

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/bcrypt';
+import { tooManyRequests } from '../platform/http/errors';
 
 const COST = 10;
 
@@ -11,16 +12,62 @@ const COST = 10;
  */
 const MAX_PARALLEL = Math.max(1, Math.min(2, availableParallelism() - 1));
 let running = 0;
-const waiting: Array<() => void> = [];
 
-async function inPool<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+/** Who a password check is for: sign-ins queue fairly by address, then by account. */
+export interface PasswordLane {
+  address: string;
+  account: string;
+}
+/** Work that is not a sign-in (sign-up, password change, an admin setting a password). */
+const SERVICE_LANE: PasswordLane = { address: '', account: '' };
+/** Sign-ins one address may have waiting for a hash at once; more are refused at once (429). */
+export const MAX_WAITING_PER_ADDRESS = 8;
+
+/**
+ * Waiting work by address, then by account, each turn to the next address in rotation and within
+ * it to its next account: 100 sign-ins from one address (or for one account) make someone else's
+ * wait for one hash of theirs, not for all 100.
+ */
+const waiting = new Map<string, Map<string, Array<() => void>>>();
+const waitingCount = new Map<string, number>();
+
+function enqueue(lane: PasswordLane, start: () => void): void {
+  const accounts = waiting.get(lane.address) ?? new Map<string, Array<() => void>>();
+  waiting.set(lane.address, accounts);
+  accounts.set(lane.account, [...(accounts.get(lane.account) ?? []), start]);
+  waitingCount.set(lane.address, (waitingCount.get(lane.address) ?? 0) + 1);
+}
+
+function startNext(): void {
+  const [address, accounts] = waiting.entries().next().value ?? [];
+  if (address === undefined || !accounts) return;
+  const [account, jobs] = accounts.entries().next().value ?? [];
+  if (account === undefined || !jobs) return;
+  const start = jobs.shift();
+  // Rotate: this account and this address go to the back of their lines.
+  accounts.delete(account);
+  if (jobs.length > 0) accounts.set(account, jobs);
+  waiting.delete(address);
+  if (accounts.size > 0) waiting.set(address, accounts);
+  const left = (waitingCount.get(address) ?? 1) - 1;
+  if (left > 0) waitingCount.set(address, left);
+  else waitingCount.delete(address);
+  start?.();
+}
+
+async function inPool<T>(work: () => Promise<T>, lane: PasswordLane = SERVICE_LANE): Promise<T> {
+  if (running >= MAX_PARALLEL) {
+    if (lane !== SERVICE_LANE && (waitingCount.get(lane.address) ?? 0) >= MAX_WAITING_PER_ADDRESS) {
+      throw tooManyRequests('Too many sign-ins at once from this address. Try again in a few seconds.', 5);
+    }
+    await new Promise<void>((resolve) => enqueue(lane, resolve));
+  }
   running += 1;
   try {
     return await work();
   } finally {
     running -= 1;
-    waiting.shift()?.();
+    startNext();
   }
 }
 
@@ -30,9 +77,9 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 /** Compares a password with a stored hash ($2a$/$2b$/$2y$, older bcryptjs hashes included); false for a missing or unreadable hash. */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string | null, lane?: PasswordLane): Promise<boolean> {
   if (!stored) return false;
-  return inPool(() => verify(password, stored)).catch(() => false);
+  return inPool(() => verify(password, stored).catch(() => false), lane);
 }
 
 /** A hash to compare against when the account does not exist, so timing does not reveal it. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import { restrictFiles } from '../platform/private-files';
 
 /** What a backup archive says about itself. */
 export interface BackupManifest {
@@ -24,7 +25,7 @@ export function listFiles(dir: string, base: string): string[] {
   return out;
 }
 
-/** Writes a ZIP of `files` (relative to `base`), with `extra` entries given as buffers. */
+/** Writes a ZIP of `files` (relative to `base`), with `extra` entries given as buffers; readable by this OS account only (0600). */
 export async function writeZip(target: string, base: string, files: string[], extra: Record<string, Buffer>): Promise<void> {
   const zip = new yazl.ZipFile();
   for (const [name, data] of Object.entries(extra)) zip.addBuffer(data, name);
@@ -33,7 +34,9 @@ export async function writeZip(target: string, base: string, files: string[], ex
     if (existsSync(full)) zip.addFile(full, file);
   }
   zip.end();
-  await pipeline(zip.outputStream, createWriteStream(target));
+  // A backup holds every chat and the keys' file: this OS account only.
+  await pipeline(zip.outputStream, createWriteStream(target, { mode: 0o600 }));
+  restrictFiles(target);
 }
 
 /** Limits that keep a hostile archive from filling the disk or escaping the folder. */

@@ -15,6 +15,7 @@ export function createBackupRepo(db: Db) {
     },
     /** Names of the applied migrations, newest last. */
     async appliedMigrations(): Promise<string[]> {
+      if (!(await db.schema.hasTable('knex_migrations'))) return [];
       const rows = await db('knex_migrations').orderBy('id').select<{ name: string }[]>('name');
       return rows.map((r) => r.name);
     },

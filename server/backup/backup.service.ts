@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../platform/clock';
 import { notFound } from '../platform/http/errors';
 import type { Logger } from '../platform/log';
+import { ensurePrivateDir, restrictFiles } from '../platform/private-files';
 import { listFiles, writeZip, type BackupManifest } from './archive';
 import type { BackupRepo } from './backup.repo';
 import type { BackupInfo } from '../contracts/backups';
@@ -12,7 +13,14 @@ export const BACKED_UP_FOLDERS = ['uploads', 'indexes'] as const;
 /** Loose files of the data dir that a backup carries. */
 export const BACKED_UP_FILES = ['install-id'] as const;
 
-const NAME = /^parley-backup-\d{8}-\d{6}(-\d+)?\.zip$/;
+/**
+ * A snapshot taken before a database update (server/upgrades): `pre-<from>-to-<to>-<YYYYMMDD>-<HHMMSS>`,
+ * `.zip` (SQLite, a backup like the others) or `.dump` (PostgreSQL, pg_dump's custom format).
+ */
+export const PRE_UPDATE_NAME = /^pre-[\w.]+-to-[\w.]+-(\d{8}-\d{6})(-\d+)?\.(zip|dump)$/;
+const ADMIN_NAME = /^parley-backup-\d{8}-\d{6}(-\d+)?\.zip$/;
+/** Names this service lists and serves: admins' backups and pre-update snapshots. */
+const isBackupName = (name: string) => ADMIN_NAME.test(name) || PRE_UPDATE_NAME.test(name);
 
 /** A backup file as the API lists it. */
 export type { BackupInfo } from '../contracts/backups';
@@ -28,12 +36,12 @@ export function createBackupService(deps: { repo: BackupRepo; dataDir: string; c
   let running: Promise<BackupInfo> | undefined;
 
   async function create(target?: string): Promise<BackupInfo> {
-    mkdirSync(folder, { recursive: true });
+    ensurePrivateDir(folder);
     let name = `parley-backup-${stamp(deps.clock.nowMs())}.zip`;
     for (let n = 1; !target && existsSync(path.join(folder, name)); n += 1) name = `parley-backup-${stamp(deps.clock.nowMs())}-${n}.zip`;
     const file = target ?? path.join(folder, name);
     const work = path.join(folder, `.work-${process.pid}-${Date.now()}`);
-    mkdirSync(work, { recursive: true });
+    ensurePrivateDir(work);
     try {
       const dbCopy = path.join(work, 'parley.db');
       await deps.repo.snapshotTo(dbCopy);
@@ -47,6 +55,8 @@ export function createBackupService(deps: { repo: BackupRepo; dataDir: string; c
         'manifest.json': Buffer.from(JSON.stringify(manifest, null, 2)),
         'parley.db': readFileSync(dbCopy),
       });
+      // An existing file kept its mode when overwritten (`--out` onto an old backup): 0600 now.
+      restrictFiles(partial);
       renameSync(partial, file);
       const info = { name: path.basename(file), size: statSync(file).size, created_at: manifest.created_at };
       deps.log.info({ backup: info.name, size: info.size, files: files.length }, 'backup written');
@@ -71,7 +81,7 @@ export function createBackupService(deps: { repo: BackupRepo; dataDir: string; c
     list(): BackupInfo[] {
       if (!existsSync(folder)) return [];
       return readdirSync(folder)
-        .filter((n) => NAME.test(n))
+        .filter(isBackupName)
         .map((n) => {
           const st = statSync(path.join(folder, n));
           return { name: n, size: st.size, created_at: Math.floor(st.mtimeMs / 1000) };
@@ -82,7 +92,7 @@ export function createBackupService(deps: { repo: BackupRepo; dataDir: string; c
     /** The path of a stored backup; only names this service produces are accepted. */
     pathOf(name: string): string {
       const file = path.join(folder, name);
-      if (!NAME.test(name) || !existsSync(file)) throw notFound('No such backup', 'BACKUP_NOT_FOUND');
+      if (!isBackupName(name) || !existsSync(file)) throw notFound('No such backup', 'BACKUP_NOT_FOUND');
       return file;
     },
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../platform/clock';
-import { closeDatabase, migrate, openDatabase } from '../platform/db/knex';
+import { closeDatabase, openDatabase } from '../platform/db/knex';
 import { readBootConfig } from '../platform/env';
 import { createLogger } from '../platform/log';
 import { createBackupRepo, PG_BACKUP_REFUSAL } from './backup.repo';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     const { log } = createLogger({ level: 'warn', stdout: false });
     const db = openDatabase(boot.dataDir);
     try {
-      await migrate(db);
+      // Backed up as it is: a backup never updates the database (an older one is the point of a backup).
       const service = createBackupService({ repo: createBackupRepo(db), dataDir: boot.dataDir, clock: systemClock, log });
       const info = await service.create(values.out ? path.resolve(values.out) : undefined);
       process.stdout.write(`Backup written: ${values.out ? path.resolve(values.out) : path.join(boot.dataDir, 'backups', info.name)} (${info.size} bytes)\n`);

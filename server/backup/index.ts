@@ -1,4 +1,4 @@
-export { createBackupRepo } from './backup.repo';
-export { createBackupService, type BackupService } from './backup.service';
+export { createBackupRepo, type BackupRepo } from './backup.repo';
+export { createBackupService, PRE_UPDATE_NAME, type BackupService } from './backup.service';
 export { backupRoutes } from './backup.routes';
 export { restoreBackup } from './restore';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DataDirInUseError, dataDirHolder } from '../platform/data-dir-lock';
+import { DataDirInUseError, dataDirHolder, LOCK_FILE } from '../platform/data-dir-lock';
 import { checkIntegrity } from '../platform/db/integrity';
 import { extractZip, type BackupManifest } from './archive';
 
@@ -21,6 +21,9 @@ export interface RestoreResult {
   /** Where the previous data dir was moved, when there was one. */
   previous?: string;
 }
+
+/** What the restored backup replaces: the previous database and its lock stay in the folder moved aside. */
+const NOT_CARRIED_OVER = new Set(['parley.db', 'parley.db-wal', 'parley.db-shm', LOCK_FILE]);
 
 async function integrityCheck(file: string): Promise<void> {
   const result = await checkIntegrity(file);
@@ -57,13 +60,12 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     if (existsSync(dataDir)) {
       previous = `${dataDir}.before-restore-${Date.now()}`;
       renameSync(dataDir, previous);
-      // keep what a backup does not carry (secrets, logs) from the previous data dir
+      // Keep what a backup does not carry (the secret store, logs, other backups, built-in model
+      // files, the LAN certificate): everything but the old database, its WAL and the lock.
       for (const name of readdirSync(previous)) {
-        if (['secrets.enc', 'secrets.key', 'logs'].includes(name)) {
-          const from = path.join(previous, name);
-          const to = path.join(staging, name);
-          if (!existsSync(to)) renameSync(from, to);
-        }
+        if (NOT_CARRIED_OVER.has(name)) continue;
+        const to = path.join(staging, name);
+        if (!existsSync(to)) renameSync(path.join(previous, name), to);
       }
     }
     renameSync(staging, dataDir);

@@ -4,9 +4,11 @@ import type { BuiltinConfig, BuiltinConfigResponse, BuiltinConfigUpdate } from '
 import type { Clock } from '../platform/clock';
 import type { Db } from '../platform/db/knex';
 import type { Logger } from '../platform/log';
+import type { ProcessStarter } from '../platform/process-starter';
 import type { ProviderHandle } from '../providers';
 import { BuiltinSection, runtimeSettings } from './builtin-config';
 import { BUILTIN_URL, createBuiltinProvider } from './builtin-provider';
+import { createBuiltinReranker } from './builtin-reranker';
 import { createBuiltinRepo } from './builtin.repo';
 import { createModelLibrary } from './model-library';
 import { createRuntimeHost } from './runtime/runtime-host';
@@ -20,6 +22,10 @@ export interface BuiltinDeps {
   /** Download retry tuning (tests use short back-offs). */
   downloadRetries?: number;
   downloadBackoffMs?: number;
+  /** Starts the runtime process (the desktop app injects Electron's utilityProcess). */
+  startProcess?: ProcessStarter;
+  /** The speech engine that loads transcription models (whisper.cpp files) before they are listed. */
+  speech?: { probe: (file: string) => Promise<void>; unload: (file: string) => Promise<void> };
 }
 
 /**
@@ -32,12 +38,14 @@ export async function createBuiltin(deps: BuiltinDeps) {
     settings: async () => runtimeSettings(await config.get(BuiltinSection)),
     idleMs: async () => (await config.get(BuiltinSection)).idle_unload_seconds * 1000,
     log,
+    startProcess: deps.startProcess,
   });
   const library = createModelLibrary({
     repo: createBuiltinRepo(deps.db),
     dir: path.join(deps.dataDir, 'models'),
     probe: (file) => runtime.probe(file),
     unload: (id) => runtime.unload(id),
+    speech: deps.speech,
     clock,
     log,
     retries: deps.downloadRetries,
@@ -52,6 +60,8 @@ export async function createBuiltin(deps: BuiltinDeps) {
     library,
     runtime,
     provider,
+    /** Reranking with a library model of kind `reranker` (retrieval's `builtin` reranking engine). */
+    reranker: createBuiltinReranker({ library, runtime }),
     /** The provider handle while built-in models are enabled. */
     async handle(): Promise<ProviderHandle | undefined> {
       return (await config.get(BuiltinSection)).enabled ? handle : undefined;

@@ -24,6 +24,10 @@ export class GgufError extends Error {
 /** Architectures that only make embeddings. */
 const EMBEDDING_ARCHITECTURES = new Set(['bert', 'nomic-bert', 'nomic-bert-moe', 'jina-bert-v2', 'jina-bert-v3', 't5encoder', 'modern-bert', 'neo-bert']);
 
+/** llama.cpp's LLAMA_POOLING_TYPE_RANK, and the tensors of a reranker's classification head. */
+const RANK_POOLING = 4;
+const RANKING_TENSORS = new Set(['cls.weight', 'cls.output.weight']);
+
 const num = (value: unknown): number | undefined => {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'bigint') return Number(value);
@@ -62,7 +66,9 @@ export async function readGgufInfo(file: string, fileSize: number): Promise<Gguf
   const fileType = num(meta['general.file_type']);
   const quantization = fileType !== undefined ? (GGMLFileQuantizationType[fileType] ?? null) : null;
   const poolingType = key('pooling_type');
-  const kind: BuiltinModelKind = EMBEDDING_ARCHITECTURES.has(architecture) || poolingType !== undefined ? 'embedding' : 'chat';
+  // A cross-encoder: rank pooling, or the classification head llama.cpp scores with.
+  const ranks = num(poolingType) === RANK_POOLING || header.tensorInfos.some((t) => RANKING_TENSORS.has(t.name));
+  const kind: BuiltinModelKind = ranks ? 'reranker' : EMBEDDING_ARCHITECTURES.has(architecture) || poolingType !== undefined ? 'embedding' : 'chat';
   return {
     name: typeof meta['general.name'] === 'string' ? meta['general.name'] : null,
     architecture,

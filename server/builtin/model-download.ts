@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { offlineRefusal, outboundFetch } from '../platform/net/outbound';
 
 /** A download failed for a reason worth showing; `retryable` ones are resumed (HTTP range). */
 export class DownloadError extends Error {
@@ -55,13 +56,16 @@ export async function ensureSpace(dir: string, needed: number, reserve = 256 * 1
  * a cut connection rejects with a retryable DownloadError, leaving the partial file in place.
  */
 export async function downloadOnce(options: DownloadOptions): Promise<number> {
-  const doFetch = options.fetchImpl ?? fetch;
+  const doFetch = options.fetchImpl ?? outboundFetch('model-download');
   const have = await sizeOf(options.file);
   let response: Response;
   try {
     response = await doFetch(options.url, { signal: options.signal, redirect: 'follow', headers: have > 0 ? { Range: `bytes=${have}-` } : {} });
   } catch (error) {
     if (options.signal.aborted) throw error;
+    // Offline: not a failure to retry later, a refusal to say.
+    const refused = offlineRefusal(error);
+    if (refused) throw new DownloadError(refused.message, false);
     throw new DownloadError(`Could not reach ${new URL(options.url).host}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`, true);
   }
   if (response.status === 416 && have > 0) {
@@ -112,3 +116,13 @@ export async function sha256Of(file: string, signal?: AbortSignal): Promise<stri
   await pipeline(createReadStream(file), hash, { signal });
   return hash.digest('hex');
 }
+
+/** Waits `ms`, or less when `signal` aborts (a download's back-off). */
+export const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });

@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { assertOutboundAllowed } from '../platform/net/outbound';
 import { ensurePrivateDir } from '../platform/private-files';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BuiltinModel, BuiltinModelKind } from '../contracts/builtin';
+import type { BuiltinModel, BuiltinModelKind, RecommendedModel } from '../contracts/builtin';
 import type { Clock } from '../platform/clock';
 import { badRequest, conflict, notFound } from '../platform/http/errors';
 import { randomToken } from '../platform/ids';
@@ -12,8 +13,11 @@ import type { Logger } from '../platform/log';
 import type { BuiltinModelRow, BuiltinRepo } from './builtin.repo';
 import { presentBuiltinModel } from './builtin.present';
 import { readGgufInfo, GgufError } from './gguf-info';
-import { DownloadError, downloadOnce, ensureSpace, sha256Of } from './model-download';
+import { isWhisperFile, readWhisperFile, WhisperFileError } from './whisper-file';
+import { DownloadError, downloadOnce, ensureSpace, sha256Of, sleep } from './model-download';
+import { RECOMMENDED_MODELS } from './recommended-models';
 import type { RuntimeModel } from './runtime/protocol';
+import { MODEL_FILE, extensionOf, fileNameOfUrl, slug } from './model-file-names';
 
 export interface ModelLibraryDeps {
   repo: BuiltinRepo;
@@ -23,40 +27,22 @@ export interface ModelLibraryDeps {
   probe: (file: string) => Promise<void>;
   /** Unloads a model from the runtime (before its file goes). */
   unload: (id: string) => void;
+  /** Transcription models (whisper.cpp files): loaded once on the speech engine before they are listed, and unloaded before their file goes. */
+  speech?: { probe: (file: string) => Promise<void>; unload: (file: string) => Promise<void> };
   clock: Clock;
   log: Logger;
   /** Automatic resumes of a broken download before it is left paused (default 3), and the first back-off in ms (default 1000). */
   retries?: number;
   retryBackoffMs?: number;
   fetchImpl?: typeof fetch;
+  /** Files recognised by their SHA-256 when imported (default: the recommended list's pinned files). */
+  pinned?: ReadonlyArray<Pick<RecommendedModel, 'name' | 'kind' | 'sha256'>>;
 }
 
 /** Who adds a model. */
 export interface LibraryCaller {
   id: string;
 }
-
-const slug = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/\.gguf$/i, '')
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80) || 'model';
-
-const fileNameOfUrl = (url: string) => {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? 'model.gguf');
-  return last.toLowerCase().endsWith('.gguf') ? last : `${last}.gguf`;
-};
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /**
  * The built-in model library: GGUF files in the data dir with the facts their headers give.
@@ -84,28 +70,48 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
 
   async function uniqueFileName(base: string): Promise<string> {
     const taken = new Set(await readdir(dir).catch(() => [] as string[]));
-    const stem = base.replace(/\.gguf$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'model';
+    const extension = extensionOf(base);
+    const stem = base.replace(MODEL_FILE, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'model';
     for (let n = 1; ; n += 1) {
-      const name = n === 1 ? `${stem}.gguf` : `${stem}-${n}.gguf`;
+      const name = n === 1 ? `${stem}${extension}` : `${stem}-${n}${extension}`;
       if (!taken.has(name)) return name;
     }
+  }
+
+  /** Reads a file's header and loads it once: GGUF in the llama runtime, whisper files on the speech engine. */
+  async function inspect(file: string, size: number): Promise<Pick<BuiltinModelRow, 'architecture' | 'context_length' | 'quantization' | 'ram_estimate' | 'kind'> & { name: string | null }> {
+    if (await isWhisperFile(file)) {
+      if (!deps.speech) throw new WhisperFileError('transcription models are not available in this service');
+      const info = await readWhisperFile(file);
+      try {
+        await deps.speech.probe(file);
+      } catch (error) {
+        throw new WhisperFileError((error as Error).message);
+      }
+      return { name: `Whisper ${info.size}${info.multilingual ? '' : ' (English)'}`, architecture: 'whisper', context_length: null, quantization: info.quantization, ram_estimate: info.ram_estimate, kind: 'transcription' };
+    }
+    const info = await readGgufInfo(file, size);
+    await deps.probe(file);
+    return info;
   }
 
   /** Reads the header, probes the file, and moves it into the library as a ready entry. */
   async function admit(temp: string, input: { fileName: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
     try {
       const size = (await stat(temp)).size;
-      const info = await readGgufInfo(temp, size);
-      await deps.probe(temp);
+      const info = await inspect(temp, size);
+      const sha256 = await sha256Of(temp); // a pinned file carried in on a USB stick is recognised by it
+      const pinned = (deps.pinned ?? RECOMMENDED_MODELS).find((m) => m.sha256 === sha256);
       const fileName = await uniqueFileName(input.fileName);
       await rename(temp, path.join(dir, fileName));
       const now = clock.now();
       const row: BuiltinModelRow = {
-        id: await uniqueId(input.name ?? input.fileName),
-        name: input.name ?? info.name ?? input.fileName.replace(/\.gguf$/i, ''),
+        id: await uniqueId(input.name ?? pinned?.name ?? input.fileName),
+        name: input.name ?? pinned?.name ?? info.name ?? input.fileName.replace(MODEL_FILE, ''),
         file_name: fileName,
         status: 'ready',
-        kind: input.kind ?? info.kind,
+        // A whisper file is a transcription model whatever the caller said.
+        kind: info.kind === 'transcription' ? 'transcription' : (input.kind ?? pinned?.kind ?? info.kind),
         size,
         downloaded: size,
         architecture: info.architecture,
@@ -113,7 +119,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
         quantization: info.quantization,
         ram_estimate: info.ram_estimate,
         source_url: null,
-        sha256: null,
+        sha256,
         error: null,
         created_by: input.caller.id,
         created_at: now,
@@ -126,6 +132,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     } catch (error) {
       await rm(temp, { force: true });
       if (error instanceof GgufError) throw badRequest(`The file is not a usable GGUF model: ${error.message}`, 'BAD_GGUF');
+      if (error instanceof WhisperFileError) throw badRequest(`The file is not a usable whisper model: ${error.message}`, 'BAD_WHISPER_MODEL');
       if ((error as { code?: string }).code === 'crashed' || (error as { code?: string }).code === 'load') {
         throw badRequest(`The file is not a loadable GGUF model: ${(error as Error).message}`, 'BAD_GGUF');
       }
@@ -143,10 +150,9 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     const size = (await stat(part)).size;
     let info;
     try {
-      info = await readGgufInfo(part, size);
-      await deps.probe(part);
+      info = await inspect(part, size);
     } catch (error) {
-      throw new DownloadError(`The downloaded file is not a loadable GGUF model: ${(error as Error).message}`, false);
+      throw new DownloadError(`The downloaded file is not a loadable model: ${(error as Error).message}`, false);
     }
     const fileName = await uniqueFileName(row.file_name);
     await rename(part, path.join(dir, fileName));
@@ -159,7 +165,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       context_length: info.context_length,
       quantization: info.quantization,
       ram_estimate: info.ram_estimate,
-      kind: row.kind === 'chat' && info.kind === 'embedding' ? 'embedding' : row.kind,
+      kind: info.kind === 'transcription' ? 'transcription' : row.kind === 'chat' && info.kind !== 'chat' ? info.kind : row.kind,
       name: row.name,
       error: null,
       updated_at: clock.now(),
@@ -264,18 +270,18 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
         .map((row) => ({ ...presentBuiltinModel(row), runtime: { id: row.id, path: filePath(row), ramEstimate: row.ram_estimate ?? row.size } }));
     },
 
-    /** The runtime's view of one ready model, if there is one with that id. */
+    /** The llama runtime's view of one ready chat or embedding model, if there is one with that id. */
     async runtimeModel(id: string): Promise<RuntimeModel | undefined> {
       const row = await repo.find(id);
-      if (!row || row.status !== 'ready') return undefined;
+      if (!row || row.status !== 'ready' || row.kind === 'transcription') return undefined;
       return { id: row.id, path: filePath(row), ramEstimate: row.ram_estimate ?? row.size };
     },
 
     /** Imports an uploaded file (streamed to disk, then checked). */
     async importStream(stream: Readable, input: { fileName: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
-      if (!/\.gguf$/i.test(input.fileName)) {
+      if (!MODEL_FILE.test(input.fileName)) {
         stream.resume();
-        throw badRequest(`Only .gguf files can be imported (got '${input.fileName}')`, 'BAD_GGUF');
+        throw badRequest(`Only .gguf models and whisper .bin models can be imported (got '${input.fileName}')`, 'BAD_GGUF');
       }
       const temp = path.join(dir, `upload-${randomToken(8)}.part`);
       try {
@@ -290,7 +296,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     /** Imports a file already on the server's disk (linked when possible, else copied). */
     async importPath(source: string, input: { name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
       if (!path.isAbsolute(source)) throw badRequest("Field 'path': must be an absolute path on the server", 'BAD_PATH');
-      if (!/\.gguf$/i.test(source)) throw badRequest("Field 'path': must name a .gguf file", 'BAD_GGUF');
+      if (!MODEL_FILE.test(source)) throw badRequest("Field 'path': must name a .gguf or whisper .bin file", 'BAD_GGUF');
       const info = await stat(source).catch(() => undefined);
       if (!info?.isFile()) throw badRequest(`Field 'path': no file at ${source}`, 'BAD_PATH');
       const temp = path.join(dir, `import-${randomToken(8)}.part`);
@@ -307,11 +313,12 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
 
     /** Starts a download; progress shows in the entry. */
     async download(input: { url: string; sha256?: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
+      await assertOutboundAllowed('model-download', input.url); // offline: 403 at once, no entry left
       const fileName = fileNameOfUrl(input.url);
       const now = clock.now();
       const row: BuiltinModelRow = {
         id: await uniqueId(input.name ?? fileName),
-        name: input.name ?? fileName.replace(/\.gguf$/i, ''),
+        name: input.name ?? fileName.replace(MODEL_FILE, ''),
         file_name: fileName,
         status: 'downloading',
         kind: input.kind ?? 'chat',
@@ -346,6 +353,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       const row = await mustFind(id);
       if (!row.source_url || (row.status !== 'paused' && row.status !== 'failed')) throw conflict(`'${id}' has no download to resume`, 'NOT_RESUMABLE');
       if (downloads.has(id)) return presentBuiltinModel(row);
+      await assertOutboundAllowed('model-download', row.source_url);
       runDownload(row);
       return presentBuiltinModel({ ...row, status: 'downloading', error: null });
     },
@@ -371,7 +379,8 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     async remove(id: string): Promise<void> {
       const row = await mustFind(id);
       await stopDownload(id, false);
-      deps.unload(id);
+      if (row.kind === 'transcription') await deps.speech?.unload(filePath(row));
+      else deps.unload(id);
       await repo.remove(id);
       await rm(partPath(id), { force: true });
       if (row.status === 'ready') await rm(filePath(row), { force: true });

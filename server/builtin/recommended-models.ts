@@ -5,7 +5,9 @@ const MB = 1024 * 1024;
 
 /**
  * A short curated list of small models that run on an ordinary laptop's CPU. Nothing is bundled:
- * the UI shows this list when the machine is online and downloads what the admin picks.
+ * the UI shows this list when the machine is online and downloads what the admin picks. Entries
+ * with a SHA-256 are checked when downloaded, and recognised when imported from a file instead
+ * (an office without internet copies the file in from a USB stick).
  * Sizes are those of the files on Hugging Face (rounded); RAM adds a 4k-token KV cache.
  */
 export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
@@ -46,6 +48,28 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
     description: 'Embeddings for knowledge bases (RAG), 768 dimensions.',
   },
   {
+    // Pinned: 634,553,760 bytes, SHA-256 as published for gpustack/bge-m3-GGUF (BAAI/bge-m3 converted by llama.cpp).
+    name: 'bge-m3 multilingual (Q8_0)',
+    url: 'https://huggingface.co/gpustack/bge-m3-GGUF/resolve/main/bge-m3-Q8_0.gguf',
+    sha256: '950f4a8e5e19477a6d3c26d2f162233c20002c601f75e4b002e3239997821167',
+    size: 605 * MB,
+    ram: 800 * MB,
+    kind: 'embedding',
+    license: 'MIT',
+    description: 'Embeddings in 100+ languages (one base can mix French, German, Japanese…), 1024 dimensions, 8k-token passages.',
+  },
+  {
+    // Pinned: 635,676,416 bytes, SHA-256 as published for gpustack/bge-reranker-v2-m3-GGUF.
+    name: 'bge-reranker-v2-m3 multilingual (Q8_0)',
+    url: 'https://huggingface.co/gpustack/bge-reranker-v2-m3-GGUF/resolve/main/bge-reranker-v2-m3-Q8_0.gguf',
+    sha256: 'a43c7c9b11a4c1517e5bf95151960e1621d1b72f7a493364b01e386cf1aaa1d3',
+    size: 606 * MB,
+    ram: 800 * MB,
+    kind: 'reranker',
+    license: 'Apache-2.0',
+    description: 'Reranks knowledge search results on this computer (Documents → reranking engine "built-in"), in 100+ languages.',
+  },
+  {
     name: 'bge-small-en v1.5 (Q8_0)',
     url: 'https://huggingface.co/CompendiumLabs/bge-small-en-v1.5-gguf/resolve/main/bge-small-en-v1.5-q8_0.gguf',
     size: 36 * MB,
@@ -53,6 +77,37 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
     kind: 'embedding',
     license: 'MIT',
     description: 'Very small English embedding model, 384 dimensions.',
+  },
+  // whisper.cpp's conversions of OpenAI's Whisper (MIT), multilingual; SHA-256 as published for each file.
+  {
+    name: 'Whisper tiny (multilingual)',
+    url: 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.bin',
+    size: 75 * MB,
+    ram: 390 * MB,
+    kind: 'transcription',
+    license: 'MIT',
+    description: 'Speech-to-text for the microphone: fast on any CPU, good for clear speech.',
+    sha256: 'be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21',
+  },
+  {
+    name: 'Whisper base (multilingual)',
+    url: 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-base.bin',
+    size: 142 * MB,
+    ram: 500 * MB,
+    kind: 'transcription',
+    license: 'MIT',
+    description: 'Speech-to-text with fewer mistakes than tiny; still quick on a laptop.',
+    sha256: '60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe',
+  },
+  {
+    name: 'Whisper small (multilingual)',
+    url: 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-small.bin',
+    size: 466 * MB,
+    ram: 1000 * MB,
+    kind: 'transcription',
+    license: 'MIT',
+    description: 'Accurate speech-to-text in many languages; wants a recent CPU.',
+    sha256: '1be3a9b2063867b937e64e2ec7483364a79917e157fa98c5d94b5c1fffea987b',
   },
 ];
 

@@ -15,9 +15,10 @@ import type {
 import { CHAT_PAGE_SIZE } from '../contracts/chats';
 import type { ChatAttachmentsResponse } from '../contracts/files';
 import { fileForbidden, fileNotFound, presentAttachment, type FilesService } from '../files';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../platform/clock';
 import { readJson, writeJson } from '../platform/db/json';
-import { badRequest, forbidden } from '../platform/http/errors';
+import { badRequest, conflict, forbidden } from '../platform/http/errors';
 import { newId } from '../platform/ids';
 import type { PermissionsService } from '../permissions';
 import type { Role } from '../contracts/auth';
@@ -34,6 +35,8 @@ export interface ChatCaller {
 
 /** A message of a turn the completion pipeline saves. */
 export interface TurnMessage {
+  /** The id to save it under (made with `newId()` before the turn is written, so it can be named at once); a new one when absent. */
+  id?: string;
   role: 'user' | 'assistant' | 'system';
   content: string;
   model?: string | null;
@@ -49,6 +52,12 @@ export interface TurnMessage {
 
 /** Why an answer saved while streaming ends at what was saved (starts with "Stopped": Continue is offered). */
 export const CUT_BY_RESTART = 'Stopped before the answer was complete: the service stopped';
+
+/** Why an answer the person stopped ends where it does (starts with "Stopped": Continue is offered). */
+export const STOPPED_BY_PERSON = 'Stopped before the answer was complete';
+
+/** How long a stop waits for an answer another instance is still saving. */
+const STREAMING_WAIT_MS = 5000;
 
 /** Default title of a new chat. */
 export const DEFAULT_CHAT_TITLE = 'New Chat';
@@ -283,6 +292,29 @@ export function createChatsService(deps: {
     },
 
     /**
+     * Keeps a stopped answer as it was on the person's screen: `shown` replaces the saved text
+     * when one begins with the other (the service may have saved words still on their way to the
+     * screen, or not yet saved the last ones shown), and the answer is marked interrupted unless
+     * it was complete and shown whole. An answer another instance is still saving is waited for.
+     */
+    async keepShownAnswer(caller: ChatCaller, chatId: string, messageId: string, shown: string): Promise<ChatMessage> {
+      await own(caller, chatId);
+      let row = await repo.findMessage(chatId, messageId);
+      for (let waited = 0; row?.status === 'streaming' && waited < STREAMING_WAIT_MS; waited += 100) {
+        await sleep(100);
+        row = await repo.findMessage(chatId, messageId);
+      }
+      if (!row || row.role !== 'assistant') throw messageNotFound();
+      if (row.content === shown && row.status !== 'streaming') return presentMessage(row);
+      if (!row.content.startsWith(shown) && !shown.startsWith(row.content)) {
+        throw conflict('The answer shown is not the beginning of the saved answer', 'ANSWER_CHANGED');
+      }
+      const patch = { content: shown, status: 'interrupted', error: row.error ?? STOPPED_BY_PERSON, updated_at: clock.now() } satisfies Partial<MessageRow>;
+      await repo.updateMessage(messageId, patch);
+      return presentMessage({ ...row, ...patch });
+    },
+
+    /**
      * Marks answers left `streaming` by a service that stopped mid-answer (a crash, a kill) as
      * interrupted, keeping what was saved; run once at start, before requests are served.
      */
@@ -318,7 +350,7 @@ export type ChatsService = ReturnType<typeof createChatsService>;
 
 function messageRow(chatId: string, parentId: string | null, m: TurnMessage, now: number): NewMessageRow {
   return {
-    id: newId(),
+    id: m.id ?? newId(),
     chat_id: chatId,
     parent_id: parentId,
     role: m.role,

@@ -21,6 +21,11 @@ export class AnswerText {
     this.runs.push(literals);
   }
 
+  /** Cuts the text to its first `length` characters (what a stopped round wrote past its end). */
+  truncate(length: number): void {
+    this.decoded = this.text().slice(0, length);
+  }
+
   /** The text so far. */
   text(): string {
     if (this.runs.length > 0) {

@@ -15,7 +15,8 @@ export interface ChunkIdentity {
 /**
  * Which fields beyond OpenAI's a stream carries:
  * - `parley` (`/api/chat/completions`): `sources`, `status` and `tool_step` frames of their own,
- *   the saved chat and message ids on the last frame, errors as `provider_error`;
+ *   the saved chat and message ids on a frame before any other and on the last frame, errors as
+ *   `provider_error`;
  * - `openai` (`/v1/chat/completions`): OpenAI's chunks only (tool calls, a usage chunk), errors as
  *   `api_error`, plus `sources` on the first chunk when the model's knowledge was used.
  */
@@ -37,6 +38,8 @@ const EVENT_STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8
 export class ChunkWriter {
   private started = false;
   private sentRole = false;
+  /** A frame sent before the first one written (the saved ids). */
+  private preamble = '';
   /** Frames written this turn of the event loop, sent together once its I/O is done. */
   private pending = '';
   private scheduled = false;
@@ -70,6 +73,8 @@ export class ChunkWriter {
   private start(): void {
     this.started = true;
     this.res.writeHead(200, EVENT_STREAM_HEADERS);
+    this.pending = this.preamble + this.pending;
+    this.preamble = '';
   }
 
   /** Queues frames; frames queued in the same loop turn leave in one write. Resolves late only under backpressure. */
@@ -161,9 +166,22 @@ export class ChunkWriter {
     return this.delta({ tool_calls: calls.map((call, index) => ({ index, id: call.id, type: 'function', function: call.function })) });
   }
 
+  /**
+   * Where the turn is saved (`parley` only): a frame that goes out first, with the first frame
+   * written (it does not start the response: a provider failing before any text is still a plain
+   * HTTP error).
+   */
+  saved(ids: SavedIds): void {
+    if (this.extensions !== 'parley' || this.started) return;
+    const body = JSON.stringify({ choices: [], ...ids });
+    this.preamble = `data: ${this.head},${body.slice(1)}\n\n`;
+  }
+
   /** Writes one pipeline event. */
   event(event: PipelineEvent): void | Promise<void> {
     switch (event.type) {
+      case 'saved':
+        return this.saved({ chat_id: event.chatId, message_id: event.messageId, ...(event.userMessageId ? { user_message_id: event.userMessageId } : {}) });
       case 'content':
         return this.content(event.text);
       case 'literals':

@@ -1,9 +1,10 @@
 import type { Response } from 'express';
-import { ChatCompletion, CompletionRequest } from '../contracts/completions';
+import { ChatCompletion, CompletionRequest, StopAnswerRequest, StopAnswerResponse } from '../contracts/completions';
 import { HttpError } from '../platform/http/errors';
 import { route, type Routes } from '../platform/http/route';
 import type { CompletionResult, CompletionsService } from './completions.service';
 import type { PreparedCompletion } from './pipeline-types';
+import type { RunningAnswer } from './running-answers';
 import { ChunkWriter } from './chunk-writer';
 
 function providerFailed(message: string): HttpError {
@@ -16,12 +17,17 @@ function savedFields(result: CompletionResult): Record<string, string | undefine
   return { chat_id: chatId, message_id: assistantMessageId, ...(userMessageId ? { user_message_id: userMessageId } : {}) };
 }
 
-async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, firstToken: () => void): Promise<CompletionResult> {
+async function streamAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, firstToken: () => void, running?: RunningAnswer): Promise<CompletionResult> {
   const sse = new ChunkWriter(res, { id: prepared.id, created: prepared.created, model: prepared.request.model }, 'parley');
-  const result = await service.run(prepared, signal, (event) => {
-    if (event.type === 'content' || event.type === 'literals') firstToken();
-    return sse.event(event);
-  });
+  const result = await service.run(
+    prepared,
+    signal,
+    (event) => {
+      if (event.type === 'content' || event.type === 'literals') firstToken();
+      return sse.event(event);
+    },
+    running,
+  );
   if (sse.isClosed) return result;
   const { outcome } = result;
   if (outcome.interrupted?.reason === 'provider') {
@@ -35,11 +41,11 @@ async function streamAnswer(service: CompletionsService, prepared: PreparedCompl
   return result;
 }
 
-async function jsonAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal): Promise<CompletionResult> {
-  const result = await service.run(prepared, signal, () => undefined);
+async function jsonAnswer(service: CompletionsService, prepared: PreparedCompletion, res: Response, signal: AbortSignal, running?: RunningAnswer): Promise<CompletionResult> {
+  const result = await service.run(prepared, signal, () => undefined, running);
   const { outcome } = result;
   if (outcome.interrupted?.reason === 'provider') throw providerFailed(outcome.interrupted.message);
-  if (outcome.interrupted) return result; // the client is gone
+  if (outcome.interrupted && res.destroyed) return result; // the client is gone (a Stop answers what was kept)
   const body: ChatCompletion = {
     id: prepared.id,
     object: 'chat.completion',
@@ -47,7 +53,7 @@ async function jsonAnswer(service: CompletionsService, prepared: PreparedComplet
     model: prepared.request.model,
     choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
     ...(outcome.usage ? { usage: outcome.usage } : {}),
-    ...(prepared.retrieval.sources.length > 0 ? { sources: prepared.retrieval.sources } : {}),
+    ...(result.sources.length > 0 ? { sources: result.sources } : {}),
     ...(prepared.memories?.length ? { memories: prepared.memories } : {}),
     ...savedFields(result),
   };
@@ -70,22 +76,36 @@ export function completionsRoutes(service: CompletionsService): Routes {
         response: ChatCompletion,
       },
       async ({ res, auth, body }) => {
-        // The client leaving aborts the upstream request at once.
+        // The client leaving aborts the upstream request at once; so does the person's Stop.
         const controller = new AbortController();
         res.on('close', () => {
           if (!res.writableFinished) controller.abort();
         });
+        const running = body.stream_id && body.chat_id ? service.beginAnswer(auth.user, body.stream_id, body.chat_id) : undefined;
+        const signal = running ? AbortSignal.any([controller.signal, running.signal]) : controller.signal;
         const firstToken = service.awaitingFirstToken();
         try {
-          const prepared = await service.prepare(auth.user, body, controller.signal, auth.credential);
-          const result = body.stream ? await streamAnswer(service, prepared, res, controller.signal, firstToken) : await jsonAnswer(service, prepared, res, controller.signal);
+          const prepared = await service.prepare(auth.user, body, signal, auth.credential);
+          const result = body.stream ? await streamAnswer(service, prepared, res, signal, firstToken, running) : await jsonAnswer(service, prepared, res, signal, running);
           firstToken();
           service.afterAnswer(prepared, result);
         } finally {
           firstToken();
+          running?.end(Date.now());
         }
         return undefined;
       },
+    ),
+    route(
+      {
+        method: 'post',
+        path: '/stop',
+        guard: 'user',
+        body: StopAnswerRequest,
+        summary: 'Stop an answer streaming in the Parley UI and keep the text its screen showed',
+        response: StopAnswerResponse,
+      },
+      ({ user, body }) => service.stop(user, body),
     ),
   ];
 }

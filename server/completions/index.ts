@@ -4,17 +4,23 @@ export { ChunkWriter, type ChunkExtensions, type ChunkIdentity } from './chunk-w
 export type {
   AnswerOutcome,
   ClientTools,
+  CodeBlock,
+  CodeInterpreterPlug,
   CompletionCaller,
   FileRef,
+  ImageGenerationPlug,
   MemoryPlug,
   NoteSourcer,
   PipelineEvent,
   PreparedCompletion,
+  PreparedImageGeneration,
+  PreparedInterpreter,
   RetrievalInput,
   RetrievalResult,
   Retriever,
   ToolResolver,
   ToolSet,
   ToolsInput,
+  WebSearchPlug,
 } from './pipeline-types';
 export { injectContext, CONTEXT_TEMPLATE } from './stages/retrieval';

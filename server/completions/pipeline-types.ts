@@ -45,6 +45,61 @@ export interface RetrievalResult {
 /** Retrieval over files and knowledge bases; the knowledge domain registers the real one. */
 export type Retriever = (input: RetrievalInput) => Promise<RetrievalResult>;
 
+/** A piece of code the interpreter found in the model's text: the code and where its block ends. */
+export interface CodeBlock {
+  code: string;
+  end: number;
+}
+
+/**
+ * The code interpreter for one answer (`features.code_interpreter`), as the code domain prepares
+ * it: the prompt that tells the model how to run Python, the `execute_python` function for models
+ * that call tools natively, the finder of runnable blocks for the others, and the runner.
+ */
+export interface PreparedInterpreter {
+  /** Added to the system message. */
+  prompt: string;
+  /** Most code runs in one answer. */
+  maxRounds: number;
+  /** The `execute_python` function offered to models calling tools natively. */
+  tool: ToolSpec;
+  /** The first complete runnable block in `text` (a ```python fence or `<code_interpreter>` tag), if any. */
+  findBlock(text: string): CodeBlock | undefined;
+  /** Runs code: the text the model reads back and the step shown and saved (kind `code`). */
+  run(code: string, callId: string, signal: AbortSignal): Promise<{ text: string; step: MessageToolStep }>;
+}
+
+/** Registers the code interpreter (the code domain): refuses (403) when it is off or not permitted, else prepares it. */
+export interface CodeInterpreterPlug {
+  prepare(input: { user: CompletionCaller; chatId?: string; fileIds: string[] }): Promise<PreparedInterpreter>;
+}
+
+/**
+ * Image generation for one answer (`features.image_generation`), as the images domain prepares
+ * it: the image is made (or the image sent with the message edited) before the model answers.
+ */
+export interface PreparedImageGeneration {
+  /** Makes the image, telling progress through `status`: answers the step to show and save (kind `image`) and what the model is told. */
+  run(input: { messages: CompletionRequest['messages']; fileIds: string[]; modelId: string; signal: AbortSignal; status(status: CompletionStatus): void | Promise<void> }): Promise<{ step: MessageToolStep; note: string }>;
+}
+
+/** Registers image generation (the images domain): refuses (403) when it is off or not permitted, else prepares it. */
+export interface ImageGenerationPlug {
+  prepare(input: { user: CompletionCaller }): Promise<PreparedImageGeneration>;
+}
+
+/**
+ * Web search for one answer (the web domain registers it). `prepare` decides how it takes part
+ * (throwing an HttpError 403 when web search is off, not allowed for the caller, or not a
+ * capability of the model): `search` before the answer, or `tools` for models calling tools
+ * natively. `search` runs as the answer starts, telling the stream how it goes.
+ */
+export interface WebSearchPlug {
+  prepare(input: { user: CompletionCaller; resolved: ResolvedModel }): Promise<'search' | 'tools'>;
+  search(input: { user: CompletionCaller; messages: CompletionRequest['messages']; modelId: string; signal: AbortSignal; status(status: CompletionStatus): void | Promise<void> }): Promise<CompletionSource[]>;
+  tools(user: CompletionCaller): ToolSet;
+}
+
 /**
  * Memory for one answer (`features: {memory: true}`; the memories domain registers it). `recall`
  * refuses (HttpError 403) a caller who may not use memories, else answers the caller's memories
@@ -120,12 +175,20 @@ export interface PreparedCompletion {
   clientTools?: ClientTools;
   /** Where the turn is saved, when the request named a chat. */
   chat?: { id: string; parentId: string | null };
+  /** The code interpreter, when the request turned it on: through the `execute_python` tool, or runnable blocks in the text. */
+  interpreter?: PreparedInterpreter & { mode: 'tool' | 'blocks' };
+  /** Image generation, when the request turned it on: the image is made before the model answers. */
+  imageGeneration?: PreparedImageGeneration;
+  /** Web search to run as the answer starts: the conversation before the sources were added, memories kept (sources are numbered again with the web's). */
+  webSearch?: { messages: ProviderMessage[] };
   /** The caller's memories the answer was given (memory on). */
   memories?: UsedMemory[];
 }
 
 /** What the pipeline emits while it answers; the transport turns these into SSE frames or one JSON object. */
 export type PipelineEvent =
+  /** Where the turn is saved: sent before anything else the stream carries, so the client can name the answer (to stop it). */
+  | { type: 'saved'; chatId: string; messageId: string; userMessageId?: string }
   | { type: 'sources'; sources: CompletionSource[] }
   /** The caller's memories the answer was given (sent to the caller only, never saved with the chat). */
   | { type: 'memories'; memories: UsedMemory[] }

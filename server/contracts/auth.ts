@@ -14,11 +14,26 @@ export const Email = z
   .pipe(z.email('must be a valid email address'))
   .transform((e) => e.toLowerCase());
 
-/** A password: bcrypt reads at most 72 bytes, so longer ones are refused instead of cut. */
+/** Fewest characters a new password may have (the service is reachable from the whole office network). */
+export const PASSWORD_MIN_LENGTH = 8;
+/** Most bytes of a password: bcrypt reads at most 72, so longer ones are refused instead of cut. */
+export const PASSWORD_MAX_BYTES = 72;
+
+/** Why a new password is refused, or null when it is fine (shared by the forms and the service). */
+export function passwordProblem(password: string): 'tooShort' | 'tooLong' | null {
+  if ([...password].length < PASSWORD_MIN_LENGTH) return 'tooShort';
+  if (new TextEncoder().encode(password).length > PASSWORD_MAX_BYTES) return 'tooLong';
+  return null;
+}
+
+/**
+ * A new password (sign-up, admin add, password change): at least PASSWORD_MIN_LENGTH characters
+ * and at most 72 bytes. Sign-in takes any password, so accounts made before the rule keep working.
+ */
 export const Password = z
   .string()
-  .min(1, 'must not be empty')
-  .refine((p) => new TextEncoder().encode(p).length <= 72, 'must be at most 72 bytes (bcrypt limit)');
+  .refine((p) => passwordProblem(p) !== 'tooShort', `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .refine((p) => passwordProblem(p) !== 'tooLong', `must be at most ${PASSWORD_MAX_BYTES} bytes (bcrypt limit)`);
 
 const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 

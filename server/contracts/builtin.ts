@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** What a library entry is for: chatting, or making embeddings for RAG. */
-export const BuiltinModelKind = z.enum(['chat', 'embedding']);
+/** What a library entry is for: chatting, making embeddings for RAG, reranking search results (a cross-encoder), or transcribing speech (whisper.cpp `ggml-*.bin`). */
+export const BuiltinModelKind = z.enum(['chat', 'embedding', 'reranker', 'transcription']);
 export type BuiltinModelKind = z.infer<typeof BuiltinModelKind>;
 
 /** Where a library entry stands. `paused` downloads resume where they stopped (HTTP ranges). */
@@ -64,7 +64,7 @@ export const BuiltinDownloadRequest = z.object({
 });
 export type BuiltinDownloadRequest = z.infer<typeof BuiltinDownloadRequest>;
 
-/** POST /builtin/models/import with a JSON body: a `.gguf` already on the server's disk (admins). */
+/** POST /builtin/models/import with a JSON body: a `.gguf` (or whisper `.bin`) already on the server's disk (admins). */
 export const BuiltinImportPathRequest = z.object({
   path: z.string().trim().min(1).max(4096),
   name: z.string().trim().min(1).max(200).optional(),

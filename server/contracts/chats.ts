@@ -96,8 +96,8 @@ export type ChatListEntry = z.infer<typeof ChatListEntry>;
 
 /** A source a retrieval step cited for an answer. */
 export const MessageSource = z.object({
-  /** Where it comes from: a file or knowledge base. */
-  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional() }),
+  /** Where it comes from: a file or knowledge base, or a web page (`type: 'web'`, its address in `url`). */
+  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional(), url: z.string().optional() }),
   /** The cited passages. */
   document: z.array(z.string()),
   metadata: z.array(z.record(z.string(), z.unknown())),
@@ -114,6 +114,18 @@ export const MessageUsage = z.object({
 export type MessageUsage = z.infer<typeof MessageUsage>;
 
 /** One tool call the model made while answering, shown as a collapsible step. */
+/** A file a step made (a chart, a table, an image), stored as one of the caller's files. */
+export const MessageStepFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The sniffed media type (`image/svg+xml`, `text/csv`, `image/png`…). */
+  type: z.string(),
+  size: z.number(),
+  /** Where its bytes are served (with the upload rules). */
+  url: z.string(),
+});
+export type MessageStepFile = z.infer<typeof MessageStepFile>;
+
 export const MessageToolStep = z.object({
   /** The provider's call id. */
   id: z.string(),
@@ -127,6 +139,10 @@ export const MessageToolStep = z.object({
   error: z.string().nullable(),
   /** How long the call took. */
   duration_ms: z.number(),
+  /** What the step was: a tool call (absent), Python the code interpreter ran (`code`), an image made (`image`). */
+  kind: z.enum(['code', 'image']).optional(),
+  /** Files the step made: the code's charts and tables, the images generated. */
+  files: z.array(MessageStepFile).optional(),
 });
 export type MessageToolStep = z.infer<typeof MessageToolStep>;
 

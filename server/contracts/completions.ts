@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageSource, type MessageToolStep } from './chats';
+import { ChatMessage, MessageSource, type MessageToolStep } from './chats';
 import { UsedMemory } from './memories';
 
 /** A part of a multimodal message (OpenAI form). */
@@ -64,7 +64,9 @@ export const CompletionRequest = z.object({
   regenerate: z.boolean().optional(),
   files: z.array(CompletionFileRef).max(100).optional(),
   tool_ids: z.array(z.string().min(1).max(300)).max(100).optional(),
-  /** Abilities turned on for this answer (`memory`: what the caller's memories say joins the system context). */
+  /** The caller's name for this answer (with `chat_id`): `POST /api/chat/stop` can stop it by this name before the saved ids arrive. */
+  stream_id: z.string().min(1).max(100).optional(),
+  /** Abilities turned on for this answer (`web_search`: search the web first, or give the model web tools; `code_interpreter`: the model runs Python; `image_generation`: an image is made first; `memory`: what the caller's memories say joins the system context). */
   features: CompletionFeatures.optional(),
   ...Generation,
   /** The common workspace sends overrides here too; top-level values win. */
@@ -73,11 +75,41 @@ export const CompletionRequest = z.object({
 });
 export type CompletionRequest = z.infer<typeof CompletionRequest>;
 
-/** A status line shown while the answer is prepared (retrieval, tool calls). */
+/** Body of POST /api/chat/stop: the person stopped an answer, and this is what their screen showed of it. */
+export const StopAnswerRequest = z
+  .object({
+    chat_id: z.string().min(1).max(100),
+    /** The `stream_id` the completion was sent with. */
+    stream_id: z.string().min(1).max(100).optional(),
+    /** The saved answer's id, when the stream named it already. */
+    message_id: z.string().min(1).max(100).optional(),
+    /** The answer's text as it was on screen: it is what is kept (and what Continue goes on from). */
+    content: z.string().max(10_000_000),
+  })
+  .refine((b) => b.stream_id !== undefined || b.message_id !== undefined, { message: 'name the answer with stream_id or message_id', path: ['stream_id'] });
+export type StopAnswerRequest = z.infer<typeof StopAnswerRequest>;
+
+/** The stopped answer as saved, or null when it is not saved (yet): its request had not reached the service. */
+export const StopAnswerResponse = z.object({ message: ChatMessage.nullable() });
+export type StopAnswerResponse = z.infer<typeof StopAnswerResponse>;
+
+/** A status line shown while the answer is prepared (retrieval, web search, tool calls). */
 export interface CompletionStatus {
+  /** `web_search`, `tool_calls`, … */
   action: string;
+  /** The line in English; the UI words it from the other fields where it knows the action. */
   description: string;
   done: boolean;
+  /** Image generation: how far the engine is, in percent, when it tells. */
+  progress?: number;
+  /** Web search: the queries searched. */
+  queries?: string[];
+  /** Web search: the pages being read, or read. */
+  urls?: string[];
+  /** Web search: how many pages (or results). */
+  count?: number;
+  /** Set when the step failed; `description` says why. */
+  error?: boolean;
   /** `knowledge_unmatched`: the knowledge bases and files searched in which no passage matched. */
   names?: string[];
 }
@@ -97,7 +129,7 @@ export type CompletionSource = MessageSource;
  * One SSE frame of a streamed completion (OpenAI `chat.completion.chunk`). Extra fields:
  * `sources` (first frame, when retrieval ran), `status`, `tool_step`, `error` (the stream failed; the
  * partial answer is kept), `chat_id` / `message_id` / `user_message_id` (where the answer and
- * the user message were saved, last frame).
+ * the user message are saved: a frame before any other, and the last frame).
  */
 export interface CompletionChunk {
   id: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProfileImageUrl } from './profile-image';
+import { isAllowedProfileImageUrl, ProfileImageUrl } from './profile-image';
 import { AccessControl } from './access';
 import { ProviderKind } from './providers';
 
@@ -71,6 +71,41 @@ export const UpdateModelRequest = z.object({
 });
 export type UpdateModelRequest = z.infer<typeof UpdateModelRequest>;
 
+/** An imported model's meta without a picture the avatar rule refuses (the model then shows the default picture). */
+function withoutRefusedPicture(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || !('meta' in entry)) return entry;
+  const meta: unknown = entry.meta;
+  if (typeof meta !== 'object' || meta === null || !('profile_image_url' in meta)) return entry;
+  const url = meta.profile_image_url;
+  if (url === '' || (typeof url === 'string' && isAllowedProfileImageUrl(url))) return entry;
+  const { profile_image_url: _refused, ...rest } = meta;
+  return { ...entry, meta: rest };
+}
+
+/**
+ * One model of POST /api/v1/models/import, as GET /api/v1/models/export (and Open WebUI's export)
+ * writes it: an existing id is updated with the fields given, a new id is created. An import never
+ * fails for its picture: one the avatar rule refuses falls back to the default.
+ */
+export const ImportedModel = z.preprocess(
+  withoutRefusedPicture,
+  z.object({
+    id: ModelId,
+    /** Defaults to the id for a new model. */
+    name: CreateModelRequest.shape.name.optional(),
+    base_model_id: ModelId.nullable().optional(),
+    params: ModelParams.optional(),
+    meta: ModelMeta.optional(),
+    access_control: AccessControl.optional(),
+    is_active: z.boolean().optional(),
+  }),
+);
+export type ImportedModel = z.infer<typeof ImportedModel>;
+
+/** Body of POST /api/v1/models/import. */
+export const ModelsImportRequest = z.object({ models: z.array(ImportedModel).max(1000, 'must hold at most 1000 models') });
+export type ModelsImportRequest = z.infer<typeof ModelsImportRequest>;
+
 /** `?id=` of the single-model endpoints. */
 export const ModelIdQuery = z.object({ id: ModelId });
 /** `?id=` (optional) of the model list. */
@@ -128,6 +163,8 @@ export const AvailableModel = z.object({
   /** For base models, and custom models whose base model is listed right now. */
   provider: ProviderKind.nullable(),
   provider_index: z.number().nullable(),
+  /** The name an admin gave that connection, if any (model lists show it over its models). */
+  provider_name: z.string().nullable().optional(),
 });
 export type AvailableModel = z.infer<typeof AvailableModel>;
 

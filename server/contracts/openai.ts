@@ -60,7 +60,7 @@ export const V1ChatCompletionRequest = z.object({
   stop: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(16)]).nullish(),
   /** Only one choice is generated. */
   n: z.literal(1).nullish(),
-  /** Parley extension (Open WebUI's `features`): `{memory: true}` adds what the caller's memories say to the system context. */
+  /** Parley extension (Open WebUI's `features`): `{web_search: true}` searches the web for the answer, `{code_interpreter: true}` lets the model run Python, `{image_generation: true}` makes an image first, `{memory: true}` adds what the caller's memories say to the system context. */
   features: CompletionFeatures.optional(),
   /** The end user, for the caller's own records; not used. */
   user: z.string().max(256).optional(),
@@ -88,7 +88,7 @@ export type V1ToolCall = z.infer<typeof V1ToolCall>;
  * source (file or knowledge base) and the passages the answer was given, as on saved messages.
  */
 export const V1Source = z.object({
-  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional() }),
+  source: z.object({ id: z.string(), name: z.string(), type: z.string().optional(), url: z.string().optional() }),
   document: z.array(z.string()),
   metadata: z.array(z.record(z.string(), z.unknown())),
   distances: z.array(z.number()).optional(),

@@ -22,6 +22,10 @@ export const ChatPermissions = z.object({
   delete: z.boolean(),
   share: z.boolean(),
   export: z.boolean(),
+  /** Speak instead of typing (the microphone, `/api/v1/audio/transcriptions`). */
+  stt: z.boolean(),
+  /** Have answers read aloud by the service's voices (`/api/v1/audio/speech`). */
+  tts: z.boolean(),
 });
 const features = {
   web_search: z.boolean(),
@@ -59,7 +63,7 @@ export type PartialPermissions = z.infer<typeof PartialPermissions>;
 export const DEFAULT_PERMISSIONS: Permissions = {
   workspace: { models: true, knowledge: true, prompts: true, tools: false },
   sharing: { public_models: false, public_knowledge: false, public_tools: false, public_notes: false },
-  chat: { file_upload: true, delete: true, share: true, export: true },
+  chat: { file_upload: true, delete: true, share: true, export: true, stt: true, tts: true },
   features: { web_search: true, image_generation: true, code_interpreter: true, notes: true, memories: true, channels: true },
 };
 

@@ -26,6 +26,8 @@ export const ProviderUrl = z
 export const ProviderEntryConfig = z.looseObject({
   /** Off: the provider's models are neither listed nor usable. Default on. */
   enable: z.boolean().optional(),
+  /** A name people know the connection by ("Office GPU"), shown over its models in model lists. */
+  name: z.string().trim().max(100).optional(),
   /** Prepended to every model id of this provider as `<prefix_id>.<model id>`, to tell providers apart. */
   prefix_id: z.string().trim().max(100).optional(),
   /** Allow-list: when not empty, only these provider model ids are offered. */

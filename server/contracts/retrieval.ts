@@ -1,23 +1,10 @@
 import { z } from 'zod';
+import { WebConfigUpdate, WebConfigView } from './web';
+import { OptionalUrl } from './urls';
 
 const PositiveInt = z.number().int('must be an integer').positive('must be greater than 0');
 const NonNegativeInt = z.number().int('must be an integer').min(0, 'must be 0 or more');
 const Unit = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
-/** An http(s) URL or the empty string (not set). */
-const OptionalUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => {
-    if (value === '') return true;
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL (or empty)')
-  .transform((value) => value.replace(/\/+$/, ''));
 
 /** Retrieval settings (section 2, "Retrieval config fields"). */
 export const RetrievalConfig = z.object({
@@ -53,9 +40,13 @@ export const RetrievalConfig = z.object({
   HYBRID_BM25_WEIGHT: Unit,
   /** How the two rankings are combined: normalised score blending or reciprocal rank fusion. */
   HYBRID_FUSION: z.enum(['blend', 'rrf']),
-  /** `external`: send candidates to RAG_EXTERNAL_RERANKER_URL (the common /rerank shape). */
-  RAG_RERANKING_ENGINE: z.enum(['', 'external']),
+  /**
+   * `external`: send candidates to RAG_EXTERNAL_RERANKER_URL (the common /rerank shape);
+   * `builtin`: score them on this computer with the built-in library's reranker RAG_RERANKING_MODEL.
+   */
+  RAG_RERANKING_ENGINE: z.enum(['', 'external', 'builtin']),
   RAG_EXTERNAL_RERANKER_URL: OptionalUrl,
+  /** The external reranker's model name, or the built-in library entry's id (kind `reranker`). */
   RAG_RERANKING_MODEL: z.string().trim().max(512),
 });
 export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
@@ -64,10 +55,15 @@ export type RetrievalConfig = z.infer<typeof RetrievalConfig>;
 export const RetrievalConfigUpdate = RetrievalConfig.partial().extend({
   /** Sent as `Authorization: Bearer <key>` to the external reranker; kept in the secret store ('' removes it). */
   RAG_EXTERNAL_RERANKER_API_KEY: z.string().max(4096, 'must be at most 4096 characters').optional(),
+  /** Web search settings (any subset). */
+  web: WebConfigUpdate.optional(),
 });
 export type RetrievalConfigUpdate = z.infer<typeof RetrievalConfigUpdate>;
 /** GET /api/v1/retrieval/config: the settings with the reranker key from the secret store. */
-export const RetrievalConfigView = RetrievalConfig.extend({ RAG_EXTERNAL_RERANKER_API_KEY: z.string() });
+export const RetrievalSettingsView = RetrievalConfig.extend({ RAG_EXTERNAL_RERANKER_API_KEY: z.string() });
+export type RetrievalSettingsView = z.infer<typeof RetrievalSettingsView>;
+/** GET /api/v1/retrieval/config with the web search settings (`web`, keys masked). */
+export const RetrievalConfigView = RetrievalSettingsView.extend({ web: WebConfigView });
 export type RetrievalConfigView = z.infer<typeof RetrievalConfigView>;
 
 /**

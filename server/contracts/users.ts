@@ -39,6 +39,8 @@ export const UserListQuery = z.object({
   page: z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(1_000_000).default(1),
   /** Only members of this group. */
   group_id: z.string().max(100).optional(),
+  /** Only users of this role (`pending`: the sign-ups waiting for approval). */
+  role: Role.optional(),
 });
 export type UserListQuery = z.infer<typeof UserListQuery>;
 

@@ -1,5 +1,6 @@
 import type { FirstRunSetup } from '../contracts/desktop';
 import type { Providers } from '../providers';
+import { outboundFetch } from '../platform/net/outbound';
 
 export type { FirstRunSetup };
 
@@ -7,7 +8,7 @@ export type { FirstRunSetup };
 const PROBE_TIMEOUT_MS = 1_500;
 
 /** Asks `url` for its model list the way Ollama answers it; found when it does. */
-export async function probeOllama(url: string, fetchImpl: typeof fetch = fetch): Promise<{ found: boolean; models: number }> {
+export async function probeOllama(url: string, fetchImpl: typeof fetch = outboundFetch('provider')): Promise<{ found: boolean; models: number }> {
   try {
     const res = await fetchImpl(`${url.replace(/\/+$/, '')}/api/tags`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     if (!res.ok) return { found: false, models: 0 };

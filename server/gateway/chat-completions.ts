@@ -73,7 +73,7 @@ async function jsonAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletio
       },
     ],
     usage: outcome.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    ...(prepared.retrieval.sources.length > 0 ? { sources: prepared.retrieval.sources } : {}),
+    ...(result.sources.length > 0 ? { sources: result.sources } : {}),
   };
   res.json(answer);
   return result;

@@ -1,17 +1,23 @@
+import { V1ImageGenerationRequest, V1ImagesResponse } from '../contracts/images';
 import { V1ChatCompletion, V1ChatCompletionRequest, V1EmbeddingsRequest, V1EmbeddingsResponse, V1Model, V1ModelList } from '../contracts/openai';
 import type { Models } from '../models';
 import { notFound } from '../platform/http/errors';
 import { route, type Routes } from '../platform/http/route';
 import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
 import { embeddings, type EmbeddingsDeps } from './embeddings';
+import { imageGenerations, type V1ImagesDeps } from './images';
 import { presentV1Model } from './models-list';
-import { v1RateLimit } from './rate-limit';
+import { v1RateLimit, type RateLimit } from './rate-limit';
 
 /** What the /v1 routes need. */
 export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   models: Pick<Models, 'available'>;
   /** Requests per minute per key; 0 = unlimited. */
   rateLimit: number;
+  /** Image generation (the images domain); refusals (off, no permission) come from it. */
+  images: V1ImagesDeps & { enabled(): Promise<unknown> };
+  /** More /v1 routes (`/v1/audio/*`), given the gateway's rate limit as their `authorize`. */
+  more?: (rateLimit: RateLimit) => Routes;
 }
 
 /**
@@ -50,8 +56,32 @@ export function gatewayRoutes(deps: GatewayRoutesDeps): Routes {
       },
     ),
     route(
+      {
+        method: 'post',
+        path: '/images/generations',
+        guard: 'user',
+        permission: 'features.image_generation',
+        authorize: async (ctx) => {
+          await deps.images.enabled();
+          await rateLimit(ctx);
+        },
+        body: V1ImageGenerationRequest,
+        invalid: 400,
+        summary: 'OpenAI image generation through the configured engine (b64_json by default)',
+        response: V1ImagesResponse,
+      },
+      ({ user, body, res }) => {
+        const stop = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) stop.abort();
+        });
+        return imageGenerations(deps.images, user, body, stop.signal, () => Math.floor(Date.now() / 1000));
+      },
+    ),
+    route(
       { method: 'post', path: '/embeddings', guard: 'user', authorize: rateLimit, body: V1EmbeddingsRequest, invalid: 400, summary: 'Embeddings from the configured engine (float or base64)', response: V1EmbeddingsResponse },
       (ctx) => embeddings(deps, ctx),
     ),
+    ...(deps.more?.(rateLimit) ?? []),
   ];
 }

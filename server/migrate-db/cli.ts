@@ -46,7 +46,15 @@ async function main(): Promise<void> {
   if (batch !== undefined && (!Number.isInteger(batch) || batch < 1)) throw new CopyRefused('--batch must be a positive whole number');
   const from = path.resolve(values.from);
   process.stdout.write(`Copying ${path.join(from, 'parley.db')} into PostgreSQL…\n`);
-  const { counts, movedTo } = await copyDatabase({ fromDataDir: from, toUrl: values.to, force: values.force, batchSize: batch, report: (line) => process.stdout.write(`${line}\n`) });
+  const { counts, movedTo } = await copyDatabase({
+    fromDataDir: from,
+    toUrl: values.to,
+    force: values.force,
+    batchSize: batch,
+    report: (line) => process.stdout.write(`${line}\n`),
+    pgDump: process.env.PARLEY_PG_DUMP || undefined,
+    confirmBackup: process.env.PARLEY_CONFIRM_BACKUP || undefined,
+  });
   const width = Math.max(...counts.map((c) => c.table.length), 5);
   process.stdout.write(`\nRow counts (SQLite → PostgreSQL), all equal:\n`);
   for (const c of counts) process.stdout.write(`  ${c.table.padEnd(width)}  ${String(c.source).padStart(8)} → ${String(c.target).padStart(8)}\n`);

@@ -1,9 +1,12 @@
 import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import { systemClock } from '../platform/clock';
 import { MOVED_TO_POSTGRES } from '../platform/data-dir';
 import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from '../platform/data-dir-lock';
-import { closeDatabase, dialectOf, migrate, openDatabase, rawRows, type Db } from '../platform/db/knex';
+import { closeDatabase, dialectOf, openDatabase, rawRows, type Db } from '../platform/db/knex';
+import { createLogger, type Logger } from '../platform/log';
+import { upgradeDatabase } from '../upgrades';
 
 /** What to move: a SQLite data dir's database into a PostgreSQL database. */
 export interface CopyOptions {
@@ -15,6 +18,11 @@ export interface CopyOptions {
   batchSize?: number;
   /** Progress lines (one per table). */
   report?: (line: string) => void;
+  /** Where the database updates before the copy log (snapshots, what was applied); silent when unset. */
+  log?: Logger;
+  /** PARLEY_PG_DUMP and PARLEY_CONFIRM_BACKUP, for a target that already holds an older Parley's data. */
+  pgDump?: string;
+  confirmBackup?: string;
 }
 
 /** Rows per table in the source and the target after the copy. */
@@ -32,8 +40,8 @@ export class CopyRefused extends Error {
   }
 }
 
-/** knex's own bookkeeping: each side keeps its own. */
-const SKIPPED = new Set(['knex_migrations', 'knex_migrations_lock']);
+/** knex's own bookkeeping and the record of the versions that opened a database: each side keeps its own. */
+const SKIPPED = new Set(['knex_migrations', 'knex_migrations_lock', 'app_versions']);
 const PG_MAX_BINDINGS = 65_000;
 
 export interface ForeignKey {
@@ -176,8 +184,13 @@ async function copyTables(options: CopyOptions): Promise<TableCount[]> {
   const target = openDatabase({ dataDir: options.fromDataDir, databaseUrl: options.toUrl, poolSize: 2 });
   try {
     if (dialectOf(target) !== 'postgres') throw new CopyRefused('--to must be a postgres:// URL');
-    await migrate(source);
-    await migrate(target);
+    // Both sides as any start would update them: a newer database is refused, one that holds data is snapshotted first.
+    const log = options.log ?? createLogger({ level: 'silent', stdout: false }).log;
+    const update = { dataDir: options.fromDataDir, clock: systemClock, log, pgDump: options.pgDump, confirmBackup: options.confirmBackup };
+    for (const [db, databaseUrl] of [[source, undefined], [target, options.toUrl]] as const) {
+      const { snapshot } = await upgradeDatabase({ db, databaseUrl, ...update });
+      if (snapshot) report(`Snapshot before updating the ${databaseUrl ? 'target' : 'source'} database: ${snapshot}`);
+    }
     const keys = await foreignKeys(target);
     const tables = dependencyOrder(await targetTables(target), keys);
 

@@ -67,6 +67,11 @@ function resolvedMeta(meta: ModelMeta): ResolvedModel['meta'] {
   return { knowledge: meta.knowledge ?? [], toolIds: meta.toolIds ?? [], capabilities: meta.capabilities ?? null, all: meta };
 }
 
+/** The name an admin gave an entry's connection, or null. */
+function nameOf(entry: CatalogEntry): string | null {
+  return entry.handle.config.name?.trim() || null;
+}
+
 /**
  * Which models a caller may chat with, and what one of them resolves to.
  * - A registry entry decides for its id: it must be active and readable by the caller.
@@ -91,6 +96,42 @@ export function createModelResolution(deps: ModelResolutionDeps) {
     return row.owner_role === 'admin' || (row.base_model_id !== null && !isBaseId);
   }
 
+  /** The caller as the base-model rules see a row's owner (an owner row that is gone counts as no one). */
+  const ownerOf = (row: ModelWithOwnerRow): Caller | undefined => (row.owner_role ? { id: row.user_id, role: row.owner_role as Caller['role'] } : undefined);
+
+  /**
+   * Whether `caller` may use base model `baseId`: an admin's entry describing it (active, and
+   * readable by the caller) decides; without one, BASE_MODELS_AVAILABLE_TO_ALL (admins always).
+   */
+  async function mayUseBase(caller: Caller, baseId: string): Promise<boolean> {
+    const row = await repo.oneWithOwner(baseId);
+    if (row && authoritative(row, true)) return Boolean(row.is_active) && canAccess(await permissions.principal(caller), resourceOf(row), 'read');
+    return baseModelsForAll(caller);
+  }
+
+  /** {@link mayUseBase} remembered per person and base model, for one listing. */
+  function memoized(): (caller: Caller, baseId: string) => Promise<boolean> {
+    const answers = new Map<string, Promise<boolean>>();
+    return (caller, baseId) => {
+      const key = JSON.stringify([caller.id, caller.role, baseId]);
+      let answer = answers.get(key);
+      if (!answer) answers.set(key, (answer = mayUseBase(caller, baseId)));
+      return answer;
+    };
+  }
+
+  /**
+   * Whether `caller` may chat with custom model `row` as far as its base model goes: its owner
+   * must be allowed the base model; an admin's model lends its base model to its readers (an admin
+   * could grant the base model itself), anyone else's does not: the caller needs it too.
+   */
+  async function baseAllowedFor(caller: Caller, row: ModelWithOwnerRow, allowed = mayUseBase): Promise<boolean> {
+    const base = row.base_model_id as string;
+    const owner = ownerOf(row);
+    if (!owner || !(await allowed(owner, base))) return false;
+    return owner.role === 'admin' || owner.id === caller.id || allowed(caller, base);
+  }
+
   function resolved(entry: CatalogEntry, row: ModelRow | undefined): ResolvedModel {
     const model = row ? presentModel(row) : undefined;
     return {
@@ -105,6 +146,8 @@ export function createModelResolution(deps: ModelResolutionDeps) {
   }
 
   return {
+    mayUseBase,
+
     /** The merged base models of every enabled provider (admin view, GET /api/models). */
     async baseModels(): Promise<BaseModel[]> {
       return providers.catalog.list();
@@ -118,12 +161,14 @@ export function createModelResolution(deps: ModelResolutionDeps) {
       const rows = allRows.filter((row) => authoritative(row, byId.has(row.id)));
       const descriptions = new Map(rows.filter((r) => r.base_model_id === null).map((r) => [r.id, r]));
 
+      const allowed = memoized();
+      const shown = await Promise.all(rows.map(async (row) => row.base_model_id !== null && usable(row) && (await baseAllowedFor(caller, row, allowed))));
       const custom = rows
-        .filter((row) => row.base_model_id !== null && usable(row))
+        .filter((_row, i) => shown[i])
         .map((row): AvailableModel => {
           const model = presentModel(row);
           const base = byId.get(row.base_model_id as string);
-          return { id: model.id, name: model.name, kind: 'custom', base_model_id: model.base_model_id, meta: model.meta, provider: base?.handle.kind ?? null, provider_index: base?.handle.index ?? null };
+          return { id: model.id, name: model.name, kind: 'custom', base_model_id: model.base_model_id, meta: model.meta, provider: base?.handle.kind ?? null, provider_index: base?.handle.index ?? null, provider_name: base ? nameOf(base) : null };
         });
       const base = entries
         .filter((entry) => {
@@ -133,7 +178,7 @@ export function createModelResolution(deps: ModelResolutionDeps) {
         .map((entry): AvailableModel => {
           const description = descriptions.get(entry.model.id);
           const model = description ? presentModel(description) : undefined;
-          return { id: entry.model.id, name: model?.name ?? entry.model.name, kind: 'base', base_model_id: null, meta: model?.meta ?? {}, provider: entry.handle.kind, provider_index: entry.handle.index };
+          return { id: entry.model.id, name: model?.name ?? entry.model.name, kind: 'base', base_model_id: null, meta: model?.meta ?? {}, provider: entry.handle.kind, provider_index: entry.handle.index, provider_name: nameOf(entry) };
         });
       const customIds = new Set(custom.map((m) => m.id));
       return [...custom, ...base.filter((m) => !customIds.has(m.id))];
@@ -151,6 +196,7 @@ export function createModelResolution(deps: ModelResolutionDeps) {
       if (row) {
         const who = await permissions.principal(caller);
         if (!row.is_active || !canAccess(who, resourceOf(row), 'read')) throw modelUnavailable(modelId);
+        if (row.base_model_id !== null && !(await baseAllowedFor(caller, row))) throw modelUnavailable(modelId);
         const entry = await providers.forModel(row.base_model_id ?? row.id);
         if (!entry) throw modelUnavailable(modelId);
         return resolved(entry, row);

@@ -16,6 +16,12 @@ export const modelsPermissionRequired = () =>
 /** A non-admin creating an entry that is, or overrides, a base model → 403 (insufficient permission). */
 export const baseOverrideAdminOnly = () =>
   forbidden("Only administrators may create entries for base models: use another id and set 'base_model_id' to the model it runs on", 'BASE_MODEL_OVERRIDE_ADMIN_ONLY');
+/**
+ * A custom model on a base model its owner (or the person setting it) may not use: 403 on create
+ * (insufficient permission), 400 on update (the interface's "access forbidden").
+ */
+export const baseModelNotAllowed = (status: 400 | 403, baseId: string, who: 'you' | 'owner') =>
+  new HttpError(status, 'BASE_MODEL_NOT_ALLOWED', `${who === 'you' ? 'You may' : "The model's owner may"} not use base model '${baseId}'`);
 /** Update of a readable model without write access → 400. */
 export const modelUpdateForbidden = () => new HttpError(400, 'MODEL_ACCESS_FORBIDDEN', 'You do not have write access to this model');
 /** Toggle or delete of a readable model without write access → 401. */

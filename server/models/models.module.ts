@@ -27,14 +27,15 @@ export interface ModelsDeps {
  */
 export function createModels(deps: ModelsDeps) {
   const repo = createModelsRepo(deps.db);
+  const resolution = createModelResolution({ repo, permissions: deps.permissions, providers: deps.providers, config: deps.config });
   const registry = createModelsService({
     repo,
     permissions: deps.permissions,
     clock: deps.clock,
     log: deps.log,
     isBaseModelId: async (id) => (await deps.providers.forModel(id)) !== undefined,
+    mayUseBase: resolution.mayUseBase,
   });
-  const resolution = createModelResolution({ repo, permissions: deps.permissions, providers: deps.providers, config: deps.config });
   return {
     registry,
     resolution,

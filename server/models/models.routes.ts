@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AvailableModel, BaseModel, CreateModelRequest, Model, ModelIdQuery, ModelListEntry, ModelListQuery, ModelsConfig, ModelsConfigUpdate, UpdateModelRequest } from '../contracts/models';
+import { AvailableModel, BaseModel, CreateModelRequest, Model, ModelIdQuery, ModelListEntry, ModelListQuery, ModelsConfig, ModelsConfigUpdate, ModelsImportRequest, UpdateModelRequest } from '../contracts/models';
+import { isEmbeddingModel } from '../contracts/model-kind';
 import { route, type Routes } from '../platform/http/route';
 import { modelsPermissionRequired } from './models.errors';
 import type { Models } from './models.module';
@@ -16,7 +17,10 @@ export function modelsRoutes(models: Models): Routes {
     route({ method: 'get', path: '/list', guard: 'user', query: ModelListQuery, summary: 'Registry models the caller may read', response: z.array(ModelListEntry) }, ({ user, query }) =>
       registry.list(user, query.id),
     ),
-    route({ method: 'get', path: '/available', guard: 'user', summary: 'Models the caller may chat with (the model picker)', response: z.array(AvailableModel) }, ({ user }) => resolution.available(user)),
+    // Embedding and reranking models cannot chat: the pickers never offer them (API clients still see them in /v1/models).
+    route({ method: 'get', path: '/available', guard: 'user', summary: 'Models the caller may chat with (the model picker)', response: z.array(AvailableModel) }, async ({ user }) =>
+      (await resolution.available(user)).filter((m) => m.kind === 'custom' || !isEmbeddingModel(m.id)),
+    ),
     route({ method: 'get', path: '/model', guard: 'user', query: ModelIdQuery, summary: 'A registry model (`id` in the query: ids may hold `/`)', response: Model }, ({ user, query }) =>
       registry.get(user, query.id),
     ),
@@ -29,6 +33,11 @@ export function modelsRoutes(models: Models): Routes {
     ),
     route({ method: 'post', path: '/model/toggle', guard: 'user', query: ModelIdQuery, summary: 'Turn a registry model on or off', response: Model }, ({ user, query }) => registry.toggle(user, query.id)),
     route({ method: 'delete', path: '/model/delete', guard: 'user', query: ModelIdQuery, summary: 'Delete a registry model', response: z.boolean() }, ({ user, query }) => registry.remove(user, query.id)),
+    route({ method: 'get', path: '/export', guard: 'admin', summary: 'Every registry model, for POST /import', response: z.array(Model) }, () => registry.exportAll()),
+    route(
+      { method: 'post', path: '/import', guard: 'admin', body: ModelsImportRequest, summary: 'Create or update registry models from an export (a refused picture falls back to the default)', response: z.literal(true) },
+      ({ user, body }) => registry.importModels(user, body.models),
+    ),
     route({ method: 'get', path: '/config', guard: 'admin', summary: 'Model registry settings', response: ModelsConfig }, () => models.getConfig()),
     route({ method: 'post', path: '/config', guard: 'admin', body: ModelsConfigUpdate, invalid: 400, summary: 'Update the model registry settings', response: ModelsConfig }, ({ body }) => models.updateConfig(body)),
   ];

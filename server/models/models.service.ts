@@ -1,6 +1,6 @@
 import type { AccessControl } from '../contracts/access';
 import type { Role } from '../contracts/auth';
-import type { CreateModelRequest, Model, ModelListEntry, UpdateModelRequest } from '../contracts/models';
+import type { CreateModelRequest, ImportedModel, Model, ModelListEntry, UpdateModelRequest } from '../contracts/models';
 import { writeJson } from '../platform/db/json';
 import { onUniqueViolation } from '../platform/db/translate-error';
 import type { Clock } from '../platform/clock';
@@ -8,6 +8,7 @@ import { unprocessable } from '../platform/http/errors';
 import type { Logger } from '../platform/log';
 import { canAccess, type PermissionsService, type Principal } from '../permissions';
 import {
+  baseModelNotAllowed,
   baseOverrideAdminOnly,
   modelIdTaken,
   modelNotFound,
@@ -32,6 +33,8 @@ export interface ModelsServiceDeps {
   log: Logger;
   /** True when a configured provider offers a base model with this id. */
   isBaseModelId: (id: string) => Promise<boolean>;
+  /** Whether a person may use a base model (model resolution's rule). */
+  mayUseBase: (caller: Caller, baseId: string) => Promise<boolean>;
 }
 
 /** The resource view of a row for the one access check. */
@@ -63,6 +66,19 @@ export function createModelsService(deps: ModelsServiceDeps) {
     return { row, who };
   }
 
+  /**
+   * A custom model's new base model: the person setting it and the model's owner must both be
+   * allowed it, and an admin's model (which lends its base model to its readers) takes a new base
+   * model only from an admin.
+   */
+  async function checkNewBase(caller: Caller, id: string, baseId: string): Promise<void> {
+    const owner = await repo.oneWithOwner(id);
+    if (!owner?.owner_role) throw modelNotFound();
+    if (owner.owner_role === 'admin' && caller.role !== 'admin') throw modelUpdateForbidden();
+    if (!(await deps.mayUseBase(caller, baseId))) throw baseModelNotAllowed(400, baseId, 'you');
+    if (!(await deps.mayUseBase({ id: owner.user_id, role: owner.owner_role as Role }, baseId))) throw baseModelNotAllowed(400, baseId, 'owner');
+  }
+
   return {
     /** Admins see every model; others the ones they own or may read. `id` filters to one. */
     async list(caller: Caller, id?: string): Promise<ModelListEntry[]> {
@@ -87,6 +103,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
         if (await deps.isBaseModelId(body.id)) throw baseOverrideAdminOnly();
       }
       if (body.base_model_id === body.id) throw unprocessable("Field 'base_model_id': must differ from the model's own id");
+      if (body.base_model_id !== null && !(await deps.mayUseBase(caller, body.base_model_id))) throw baseModelNotAllowed(403, body.base_model_id, 'you');
       if (await repo.findById(body.id)) throw modelIdTaken();
       const access = await allowedAccess(caller, body.access_control);
       const now = clock.now();
@@ -119,6 +136,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
       if (body.id !== id) throw unprocessable("Field 'id': a model's id cannot change (it must match the id query parameter)");
       if (body.base_model_id === id) throw unprocessable("Field 'base_model_id': must differ from the model's own id");
       if (caller.role !== 'admin' && (row.base_model_id === null || body.base_model_id === null || (await deps.isBaseModelId(id)))) throw modelUpdateForbidden();
+      if (body.base_model_id !== null && body.base_model_id !== row.base_model_id) await checkNewBase(caller, id, body.base_model_id);
       const access = await allowedAccess(caller, body.access_control, accessControlOf(row));
       const updated = await repo.update(id, {
         name: body.name,
@@ -131,6 +149,45 @@ export function createModelsService(deps: ModelsServiceDeps) {
       });
       if (!updated) throw modelNotFound();
       return presentModel(updated);
+    },
+
+    /** Every registry model, as POST /import reads them back (admins). */
+    async exportAll(): Promise<Model[]> {
+      return (await repo.allWithOwners()).map(presentModel);
+    },
+
+    /**
+     * Creates the models whose id is new and updates the others with the fields given, under the
+     * same rules as create and update (Open WebUI's import).
+     */
+    async importModels(caller: Caller, entries: ImportedModel[]): Promise<true> {
+      for (const entry of entries) {
+        const row = await repo.findById(entry.id);
+        if (row) {
+          const current = presentModel(row);
+          await this.update(caller, entry.id, {
+            id: entry.id,
+            name: entry.name ?? current.name,
+            base_model_id: entry.base_model_id === undefined ? current.base_model_id : entry.base_model_id,
+            params: entry.params ?? current.params,
+            meta: entry.meta ?? current.meta,
+            access_control: entry.access_control === undefined ? current.access_control : entry.access_control,
+            is_active: entry.is_active ?? current.is_active,
+          });
+        } else {
+          await this.create(caller, {
+            id: entry.id,
+            name: entry.name ?? entry.id,
+            base_model_id: entry.base_model_id ?? null,
+            params: entry.params ?? {},
+            meta: entry.meta ?? {},
+            access_control: entry.access_control === undefined ? null : entry.access_control,
+            is_active: entry.is_active ?? true,
+          });
+        }
+      }
+      log.info({ count: entries.length, userId: caller.id }, 'models imported');
+      return true;
     },
 
     async toggle(caller: Caller, id: string): Promise<Model> {

@@ -73,6 +73,14 @@ const BootSchema = z.object({
   localBaseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** Where the first-run setup looks for a local Ollama (its default port unless set). */
   ollamaProbeUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  /** PostgreSQL without pg_dump: the database version an admin has backed up before, which lets that update's migrations run. */
+  confirmBackup: z.string().optional(),
+  /** The pg_dump program that snapshots a PostgreSQL database before migrations (default: `pg_dump` on the PATH). */
+  pgDump: z.string().min(1).optional(),
+  /** Offline: no connection outside this computer, whatever the admin switch says. */
+  offline: z.boolean(),
+  /** Networks (CIDR) still reachable while offline, besides this computer (an office's own model server). */
+  offlineAllowedNetworks: z.array(z.string().refine(isValidCidr, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR range` })).default([]),
 });
 
 /** Validated boot configuration. */
@@ -113,6 +121,10 @@ export const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   compatApiKey: 'PARLEY_COMPAT_API_KEY',
   localBaseUrl: 'PARLEY_LOCAL_BASE_URL',
   ollamaProbeUrl: 'PARLEY_OLLAMA_PROBE_URL',
+  confirmBackup: 'PARLEY_CONFIRM_BACKUP',
+  pgDump: 'PARLEY_PG_DUMP',
+  offline: 'PARLEY_OFFLINE',
+  offlineAllowedNetworks: 'PARLEY_OFFLINE_ALLOWED_NETWORKS',
 };
 
 /** Settings the command line also takes as flags (`npm run serve -- --port 0`). */
@@ -124,6 +136,14 @@ function list(value: unknown): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** `1`/`true`/`yes`/`on` as true, `0`/`false`/`no`/`off`/empty as false; anything else is left for the schema to refuse. */
+function flag(value: unknown): boolean | string {
+  const text = String(value ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(text)) return false;
+  return text;
 }
 
 /** Reads options over environment over defaults, validates once, and reports every problem together. */
@@ -167,6 +187,10 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     compatApiKey: pick(undefined, 'compatApiKey'),
     localBaseUrl: pick(undefined, 'localBaseUrl'),
     ollamaProbeUrl: pick(undefined, 'ollamaProbeUrl', 'http://127.0.0.1:11434'),
+    confirmBackup: pick(undefined, 'confirmBackup'),
+    pgDump: pick(undefined, 'pgDump'),
+    offline: flag(pick(undefined, 'offline', '0')),
+    offlineAllowedNetworks: list(pick(undefined, 'offlineAllowedNetworks', '')),
   };
   const result = BootSchema.superRefine((boot, ctx) => {
     if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {

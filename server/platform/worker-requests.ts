@@ -90,9 +90,11 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
     },
     /**
      * Posts `message` with a fresh `id`; `settle` sees every reply to it and says when one ends
-     * it. Rejects when no worker can run, or when the worker dies or stops first.
+     * it. Rejects when no worker can run, or when the worker dies or stops first (or takes longer
+     * than `timeoutMs`). Buffers in `transfer` move to the worker instead of being copied.
      */
-    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>, limits: { timeoutMs?: number } = {}): Promise<T> {
+    request<T>(message: Record<string, unknown>, settle: (reply: R) => ReplyOutcome<T>, options: { timeoutMs?: number; transfer?: readonly ArrayBuffer[] } = {}): Promise<T> {
+      const { transfer, ...limits } = options;
       const w = start();
       if (!w) return Promise.reject(new Error(`${name} is not available`));
       const id = nextId;
@@ -117,7 +119,7 @@ export function createWorkerRequests<R extends WorkerReply>(options: { entry: st
           }, limits.timeoutMs);
         }
         w.ref();
-        w.postMessage({ ...message, id });
+        w.postMessage({ ...message, id }, transfer ? [...transfer] : undefined);
       }).finally(() => {
         clearTimeout(timer);
         if (waiting.size === 0) worker?.unref();

@@ -3,6 +3,7 @@ import type * as OpenAIModule from 'openai';
 import type { Readable } from 'node:stream';
 import { abortError, ProviderError, singles, type ChatChunk, type ChatRequest, type ChatResult, type Provider, type ProviderModel, type ToolCall } from './provider';
 import { loadExports } from '../platform/library-exports';
+import { offlineRefusal, outboundFetch } from '../platform/net/outbound';
 import { createStreamAgent, upstreamBatches } from './http-stream';
 import { DONE, sseFrameBatches, upstreamErrorMessage } from './sse-chunks';
 import { createToolCallAccumulator } from './tool-calls';
@@ -41,6 +42,8 @@ const loadSdk = () => (sdkModule ??= loadExports(import('openai'), 'openai', 'de
 function translate(sdk: OpenAISdk, error: unknown, signal: AbortSignal | undefined): Error {
   const { APIConnectionError, APIError, APIUserAbortError } = sdk;
   if (signal?.aborted || error instanceof APIUserAbortError) return abortError();
+  const refused = offlineRefusal(error);
+  if (refused) return refused;
   if (error instanceof APIConnectionError) return new ProviderError('compat', `Could not reach the provider: ${error.message}`, undefined, { cause: error });
   if (error instanceof APIError) return new ProviderError('compat', error.message, error.status);
   if (error instanceof Error) return new ProviderError('compat', error.message);
@@ -67,6 +70,8 @@ export function createCompatProvider(options: CompatProviderOptions): Provider {
         project: null,
         maxRetries: 0,
         timeout: 10 * 60_000,
+        // Every call asks the outbound guard first (offline mode).
+        fetch: outboundFetch('provider'),
         ...(key ? {} : { defaultHeaders: { Authorization: null } }),
       }),
     })));

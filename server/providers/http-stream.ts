@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
 import type { ProviderKind } from '../contracts/providers';
+import { assertOutboundAllowed } from '../platform/net/outbound';
 import { abortError, isAbortError, ProviderError } from './provider';
 
 /**
@@ -95,6 +96,7 @@ export interface UpstreamStream<T> {
  * does not leave the upstream request open.
  */
 export async function* upstreamBatches<T>(stream: UpstreamStream<T>, signal?: AbortSignal): AsyncGenerator<T[]> {
+  await assertOutboundAllowed('provider', stream.url);
   let response: StreamResponse;
   try {
     response = await postJson(stream.url, stream.headers, stream.body, stream.agent, signal);

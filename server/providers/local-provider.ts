@@ -2,6 +2,7 @@ import type * as OllamaModule from 'ollama';
 import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Options as OllamaOptions } from 'ollama';
 import type { Readable } from 'node:stream';
 import { abortError, ProviderError, singles, type ChatChunk, type ChatMessage, type ChatRequest, type ChatResult, type Provider, type Usage } from './provider';
+import { offlineRefusal, outboundFetch } from '../platform/net/outbound';
 import { createStreamAgent, lineBatches, upstreamBatches } from './http-stream';
 import { loadExports } from '../platform/library-exports';
 import { createTextLineReader } from './ndjson-lines';
@@ -94,11 +95,16 @@ function ollamaErrorMessage(text: string, status: number): string {
 
 function translate(error: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted || (error as { name?: string })?.name === 'AbortError') return abortError();
+  const refused = offlineRefusal(error);
+  if (refused) return refused;
   const e = error as { status_code?: number; message?: string; cause?: { code?: string } };
   if (typeof e?.status_code === 'number') return new ProviderError('local', e.message ?? 'The provider failed', e.status_code);
   if (error instanceof TypeError) return new ProviderError('local', `Could not reach the provider: ${e.cause?.code ?? error.message}`, undefined, { cause: error });
   return new ProviderError('local', e?.message ?? 'The provider failed');
 }
+
+/** Every call of the ollama client asks the outbound guard first. */
+const guardedFetch = outboundFetch('provider');
 
 /** An Ollama-style provider (`{base}/api/tags`, `/api/chat`, `/api/embed`) through the official client. */
 export function createLocalProvider(config: LocalProviderOptions): Provider {
@@ -110,7 +116,7 @@ export function createLocalProvider(config: LocalProviderOptions): Provider {
       headers,
       fetch: (input: string | URL | Request, init?: RequestInit) => {
         const signals = [init?.signal, signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
-        return fetch(input, { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
+        return guardedFetch(input, { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
       },
     });
 

@@ -1,4 +1,5 @@
 import { DeadlineError } from './deadline';
+import { offlineRefusal } from '../platform/net/outbound';
 
 /** The first network error code (`ECONNREFUSED`, `ENOTFOUND`, …) in an error's causes. */
 function networkCode(error: unknown, depth = 0): string | undefined {
@@ -32,6 +33,8 @@ const NETWORK_REASONS: Record<string, string> = {
  * too slow, key refused, wrong URL, or what the provider answered. Never contains the key.
  */
 export function verifyFailureReason(error: unknown, url: string): string {
+  const refused = offlineRefusal(error);
+  if (refused) return refused.message;
   if (error instanceof DeadlineError) return `No answer from ${url} within ${Math.round(error.ms / 1000)} s.`;
   const status = (error as { status?: unknown })?.status;
   const message = error instanceof Error ? error.message : '';

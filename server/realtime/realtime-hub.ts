@@ -14,6 +14,9 @@ export interface LiveSocketData {
   role: string;
   /** The credential it connected with, checked again when sessions change. */
   credential: string;
+  /** How it signed in, and its session token's id: the rooms that let an ended session drop its sockets. */
+  via: AuthContext['via'];
+  tokenId?: string;
 }
 
 /** A connected, authenticated socket as domains see it. */
@@ -37,6 +40,25 @@ export interface SubscribeAnswer {
 const TOPIC = /^([a-z]+):([A-Za-z0-9_-]{1,100})$/;
 const roomOf = (topic: string) => `topic:${topic}`;
 
+/** How often every open socket's credential is checked again (a token that expired, any change missed). */
+const RECHECK_EVERY_MS = 60_000;
+
+/** Rooms by session: every socket of a user, of their session tokens, of one token, of their API key, of any API key. */
+const rooms = {
+  user: (userId: string) => `user:${userId}`,
+  tokensOf: (userId: string) => `tokens:${userId}`,
+  token: (tokenId: string) => `token:${tokenId}`,
+  apiKeyOf: (userId: string) => `api-key:${userId}`,
+  apiKeys: 'api-keys',
+};
+
+/** Why an authenticated credential may still not open a socket. */
+const refusal = (result: AuthContext | string): string | undefined => {
+  if (typeof result === 'string') return 'Invalid token or API key';
+  if (result.user.role === 'pending') return 'Account pending approval';
+  return undefined;
+};
+
 /**
  * The one place features push live events to a user's open clients (presence, ingestion and
  * graph progress, chat updates), and the source of "active users": a user is active while at
@@ -48,6 +70,7 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
   const connections = new Map<string, Set<string>>();
   const topics = new Map<string, TopicAuthorizer>();
   let io: SocketServer | undefined;
+  let periodic: NodeJS.Timeout | undefined;
   let authenticate: SocketAuthenticator | undefined;
   const connectListeners: SocketListener[] = [];
   const roleListeners: SocketListener[] = [];
@@ -65,6 +88,11 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
         const result = await check(socket.data.credential, true).catch(() => 'error');
         if (typeof result === 'string') {
           if (result !== 'error') socket.disconnect(true);
+          return;
+        }
+        // Pending again, or the credential now names someone else: no live connection.
+        if (refusal(result) || result.user.id !== socket.data.userId) {
+          socket.disconnect(true);
           return;
         }
         socket.data.name = result.user.name;
@@ -112,16 +140,18 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
         if (!credential) return next(new Error('Not authenticated'));
         authenticateSocket(credential)
           .then((result) => {
-            if (typeof result === 'string') return next(new Error('Invalid token or API key'));
-            const data: LiveSocketData = { userId: result.user.id, name: result.user.name, role: result.user.role, credential };
+            const refused = refusal(result);
+            if (refused || typeof result === 'string') return next(new Error(refused));
+            const data: LiveSocketData = { userId: result.user.id, name: result.user.name, role: result.user.role, credential, via: result.via, tokenId: result.tokenId };
             Object.assign(socket.data as object, data);
             next();
           })
           .catch((error: unknown) => next(error instanceof Error ? error : new Error(String(error))));
       });
       io.on('connection', (socket) => {
-        const userId = (socket.data as LiveSocketData).userId;
-        void socket.join(`user:${userId}`);
+        const { userId, via, tokenId } = socket.data as LiveSocketData;
+        // Rooms by session, so that ending a session (sign-out, password change, key deleted) drops its sockets on every instance.
+        void socket.join([rooms.user(userId), ...(via === 'jwt' ? [rooms.tokensOf(userId), ...(tokenId ? [rooms.token(tokenId)] : [])] : [rooms.apiKeyOf(userId), rooms.apiKeys])]);
         socket.on('subscribe', (payload: unknown, ack?: unknown) => {
           const reply = typeof ack === 'function' ? (ack as (answer: SubscribeAnswer) => void) : () => undefined;
           subscribe(socket, payload).then(reply, (error: unknown) => {
@@ -148,6 +178,8 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
         for (const listener of connectListeners) listener(socket as unknown as LiveSocket);
       });
       cluster?.attach(io, () => [...connections.keys()]);
+      periodic = setInterval(() => void recheckSessions().catch((error: unknown) => log.warn({ err: error }, 'checking open sockets failed')), RECHECK_EVERY_MS);
+      periodic.unref();
       log.debug('realtime channel ready');
     },
 
@@ -232,12 +264,38 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
       return [...new Set([...connections.keys(), ...(cluster?.remoteUserIds() ?? [])])];
     },
 
-    /** Drops every socket of a user (for example after the account was deleted). */
+    /** Drops every socket of a user, on every instance (the account was deleted or is pending again). */
     disconnectUser(userId: string): void {
-      io?.in(`user:${userId}`).disconnectSockets(true);
+      io?.in(rooms.user(userId)).disconnectSockets(true);
     },
 
+    /** Drops the sockets opened with one session token (it was signed out). */
+    disconnectToken(tokenId: string): void {
+      io?.in(rooms.token(tokenId)).disconnectSockets(true);
+    },
+
+    /** Drops the sockets of a user's session tokens but `keepTokenId`'s (their sessions were ended). */
+    disconnectTokensOf(userId: string, keepTokenId?: string): void {
+      const sessions = io?.in(rooms.tokensOf(userId));
+      (keepTokenId ? sessions?.except(rooms.token(keepTokenId)) : sessions)?.disconnectSockets(true);
+    },
+
+    /** Drops the sockets opened with a user's API key (it was deleted or replaced). */
+    disconnectApiKeyOf(userId: string): void {
+      io?.in(rooms.apiKeyOf(userId)).disconnectSockets(true);
+    },
+
+    /** Drops every socket opened with an API key (API keys were switched off). */
+    disconnectApiKeys(): void {
+      io?.in(rooms.apiKeys).disconnectSockets(true);
+    },
+
+    /** Checks every open socket of this instance again now (what the minute's check does). */
+    recheck: recheckSessions,
+
     async close(): Promise<void> {
+      if (periodic) clearInterval(periodic);
+      periodic = undefined;
       if (recheckTimer) clearTimeout(recheckTimer);
       recheckTimer = undefined;
       await rechecking;

@@ -8,6 +8,7 @@ export type { CollectionChange } from './collection-changes';
 export type { EmbeddingService } from './embedding/embedding.service';
 export type { Embedder } from './embedding/embedder';
 export { retrievalRoutes } from './retrieval.routes';
+export type { RankedText, TextRanker } from './rank-texts';
 export { RecordIndex, type RecordInput, type RecordQuery, type RecordHit } from './records/record-index';
 export { detectLanguage, isLanguage, LANGUAGES, DEFAULT_LANGUAGE, type Language } from './analysis/languages';
 export { blobOf, vectorOf } from './embedding/vector-blob';

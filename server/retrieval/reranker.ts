@@ -1,8 +1,13 @@
+import { assertOutboundAllowed } from '../platform/net/outbound';
+
 /** One candidate's new relevance from the reranker. */
 export interface RerankResult {
   index: number;
   relevance_score: number;
 }
+
+/** A reranker on this computer (the built-in library's): the best `topN` candidates, highest first, 0..1. */
+export type LocalReranker = (options: { model: string; query: string; documents: string[]; topN: number }) => Promise<RerankResult[]>;
 
 /**
  * Asks an external reranker to order `documents` for `query`, in the common `/rerank` shape:
@@ -10,6 +15,7 @@ export interface RerankResult {
  * Scores outside 0..1 are squashed with a logistic so the relevance threshold keeps its meaning.
  */
 export async function rerank(options: { url: string; model: string; query: string; documents: string[]; topN: number; timeoutMs?: number; apiKey?: string }): Promise<RerankResult[]> {
+  await assertOutboundAllowed('reranker', options.url);
   const response = await fetch(options.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },

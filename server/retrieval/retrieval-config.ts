@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineSection, type ConfigService } from '../config';
-import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate, type RetrievalConfigView } from '../contracts/retrieval';
+import { DEFAULT_RETRIEVAL_CONFIG, RetrievalConfig, type EmbeddingConfig, type EmbeddingConfigUpdate, type RetrievalConfigUpdate, type RetrievalSettingsView } from '../contracts/retrieval';
 import { badRequest, unprocessable } from '../platform/http/errors';
 import type { SecretStore } from '../secrets';
 
@@ -87,14 +87,14 @@ export const RERANKER_KEY_SECRET = 'retrieval:reranker';
 
 /** Reads and updates the retrieval settings (the reranker key in the secret store), checking rules that span fields. */
 export function createRetrievalSettings(config: ConfigService, secrets: SecretStore) {
-  const view = async (cfg: RetrievalConfig): Promise<RetrievalConfigView> => ({ ...cfg, RAG_EXTERNAL_RERANKER_API_KEY: (await secrets.get(RERANKER_KEY_SECRET)) ?? '' });
+  const view = async (cfg: RetrievalConfig): Promise<RetrievalSettingsView> => ({ ...cfg, RAG_EXTERNAL_RERANKER_API_KEY: (await secrets.get(RERANKER_KEY_SECRET)) ?? '' });
   return {
     get: async () => view(await config.get(RetrievalSection)),
     /**
      * Merges a validated subset; 400 naming the field when the result breaks a rule, 422 when
      * TOP_K_RERANKER (kept after reranking) would exceed TOP_K (each value fine alone).
      */
-    async update(update: RetrievalConfigUpdate): Promise<RetrievalConfigView> {
+    async update(update: Omit<RetrievalConfigUpdate, 'web'>): Promise<RetrievalSettingsView> {
       const { RAG_EXTERNAL_RERANKER_API_KEY: key, ...patch } = update;
       const next = { ...(await config.get(RetrievalSection)), ...patch };
       for (const [small, large] of OVERLAP_RULES) {
@@ -104,6 +104,7 @@ export function createRetrievalSettings(config: ConfigService, secrets: SecretSt
       if (next.CONTENT_EXTRACTION_ENGINE === 'external' && !next.EXTERNAL_DOCUMENT_LOADER_URL) throw badRequest("Field 'EXTERNAL_DOCUMENT_LOADER_URL': is required when CONTENT_EXTRACTION_ENGINE is external");
       if (next.ENABLE_CHUNKING_SERVER && !next.CHUNKING_SERVER_URL) throw badRequest("Field 'CHUNKING_SERVER_URL': is required when ENABLE_CHUNKING_SERVER is on");
       if (next.RAG_RERANKING_ENGINE === 'external' && !next.RAG_EXTERNAL_RERANKER_URL) throw badRequest("Field 'RAG_EXTERNAL_RERANKER_URL': is required when RAG_RERANKING_ENGINE is external");
+      if (next.RAG_RERANKING_ENGINE === 'builtin' && !next.RAG_RERANKING_MODEL) throw badRequest("Field 'RAG_RERANKING_MODEL': is required when RAG_RERANKING_ENGINE is builtin (the id of a built-in reranker model)");
       if (next.TOP_K_RERANKER > next.TOP_K) {
         throw unprocessable(`Field 'TOP_K_RERANKER': the results kept after reranking (${next.TOP_K_RERANKER}) must not exceed TOP_K (${next.TOP_K}); lower it or raise TOP_K in the same request`, 'TOP_K_RERANKER_ABOVE_TOP_K');
       }

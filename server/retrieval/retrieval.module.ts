@@ -15,12 +15,14 @@ import { createIndexBuilder } from './index/index-builder';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createEmbeddingSettings, RERANKER_KEY_SECRET } from './retrieval-config';
 import { createRetrievalRepo } from './retrieval.repo';
+import type { LocalReranker } from './reranker';
 import { createRetrievalService, REINDEX_JOB } from './retrieval.service';
 import { createCollectionFiles } from './collection-files';
 import { createIngestion } from './ingest/ingestion';
 import { followJobEnds } from './ingest/job-ends';
 import { createPrepareWorker } from './ingest/prepare-worker';
 import { INGEST_JOB } from './ingest/queue';
+import { createTextRanker } from './rank-texts';
 
 /** The database's change notices: PostgreSQL's (other instances' writes), none on SQLite (one instance makes every change). */
 function changeFeedOf(db: Db): ChangeFeed | undefined {
@@ -58,6 +60,8 @@ export function createRetrieval(deps: {
   log: Logger;
   /** Embedding retry back-off (ms), shorter in tests. */
   embedBackoffMs?: number;
+  /** The built-in reranker, for the `builtin` reranking engine. */
+  localReranker?: LocalReranker;
   /**
    * Where the database lives, for the index builder thread's own connection; without it indexes
    * are rebuilt on the service's thread (in slices).
@@ -97,6 +101,7 @@ export function createRetrieval(deps: {
     clock: deps.clock,
     log: deps.log,
     rerankerKey: async () => (await deps.secrets.get(RERANKER_KEY_SECRET)) || undefined,
+    localReranker: deps.localReranker,
   });
   // A re-index whose instance stopped or died has nothing left to report: whoever sees its row closes it (the index is rebuilt on next use).
   deps.jobs.watch(REINDEX_JOB, () => {
@@ -125,6 +130,8 @@ export function createRetrieval(deps: {
     service,
     files,
     embeddings,
+    /** Ranks passages of texts stored nowhere (web pages just read) with the hybrid engine. */
+    rankTexts: createTextRanker({ config: deps.config, embedder: () => embeddings.current(), log: deps.log }),
     repo,
     indexes,
     ingestion,

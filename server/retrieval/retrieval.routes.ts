@@ -1,6 +1,7 @@
 import { EmbeddingConfigResponse, EmbeddingConfigUpdate, QueryCollectionRequest, QueryCollectionResponse, RetrievalConfigUpdate, RetrievalConfigView } from '../contracts/retrieval';
 import { route, type Routes } from '../platform/http/route';
 import type { SessionUser } from '../session';
+import type { WebConfigUpdate, WebConfigView } from '../contracts/web';
 import type { EmbeddingService } from './embedding/embedding.service';
 import type { RetrievalSettings } from './retrieval-config';
 
@@ -10,11 +11,21 @@ export function retrievalRoutes(deps: {
   embeddings: EmbeddingService;
   /** Runs a query over collections the caller may read (the knowledge domain checks access). */
   query: (user: SessionUser, request: QueryCollectionRequest) => Promise<QueryCollectionResponse>;
+  /** The web search settings, the config's `web` object (keys masked). */
+  web: { view(): Promise<WebConfigView>; update(patch: WebConfigUpdate): Promise<WebConfigView> };
 }): Routes {
   const update = (summary: string, path: '/config/update' | '/config') =>
-    route({ method: 'post', path, guard: 'admin', body: RetrievalConfigUpdate, invalid: 400, summary, response: RetrievalConfigView }, ({ body }) => deps.settings.update(body));
+    route({ method: 'post', path, guard: 'admin', body: RetrievalConfigUpdate, invalid: 400, summary, response: RetrievalConfigView }, async ({ body }) => {
+      const { web, ...rest } = body;
+      // The retrieval fields first: their cross-field rules may still refuse the whole update.
+      const settings = await deps.settings.update(rest);
+      return { ...settings, web: web ? await deps.web.update(web) : await deps.web.view() };
+    });
   return [
-    route({ method: 'get', path: '/config', guard: 'admin', summary: 'Retrieval settings', response: RetrievalConfigView }, () => deps.settings.get()),
+    route({ method: 'get', path: '/config', guard: 'admin', summary: 'Retrieval settings (with the web search settings in `web`)', response: RetrievalConfigView }, async () => ({
+      ...(await deps.settings.get()),
+      web: await deps.web.view(),
+    })),
     update('Update the retrieval settings', '/config/update'),
     update('Update the retrieval settings (alias)', '/config'),
     route({ method: 'get', path: '/embedding', guard: 'admin', summary: 'Embedding settings and re-embedding progress', response: EmbeddingConfigResponse }, () => deps.embeddings.get()),

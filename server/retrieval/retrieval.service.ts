@@ -9,7 +9,7 @@ import type { LoadedIndexes } from './index/loaded-indexes';
 import { breatherEvery } from '../platform/breather';
 import type { Embedder } from './embedding/embedder';
 import { isLanguage, type Language } from './analysis/languages';
-import { rerank } from './reranker';
+import { rerank, type LocalReranker } from './reranker';
 import { RetrievalSection } from './retrieval-config';
 import type { PackedTerms } from './analysis/packed-terms';
 import { unpackTerms } from './analysis/packed-terms';
@@ -106,6 +106,8 @@ export function createRetrievalService(deps: {
   clock: Clock;
   log: Logger;
   rerankerKey?: () => Promise<string | undefined>;
+  /** The built-in reranker (engine `builtin`): scores candidates with a library model on this computer. */
+  localReranker?: LocalReranker;
 }) {
   const { repo, indexes, config, jobs, clock, log } = deps;
   const signals: RetrievalSignal[] = [];
@@ -119,17 +121,15 @@ export function createRetrievalService(deps: {
     }
   }
 
-  /** Reorders `hits` with the external reranker and keeps the best `keep`. */
+  /** Reorders `hits` with the reranker (external, or the built-in one on this computer) and keeps the best `keep`. */
   async function rerankHits(cfg: RetrievalConfig, query: string, hits: SearchHit[], keep: number): Promise<SearchHit[]> {
     try {
-      const results = await rerank({
-        url: cfg.RAG_EXTERNAL_RERANKER_URL,
-        model: cfg.RAG_RERANKING_MODEL,
-        query,
-        documents: hits.map((h) => h.text),
-        topN: keep,
-        apiKey: await deps.rerankerKey?.(),
-      });
+      const documents = hits.map((h) => h.text);
+      // The built-in reranker and the external one answer alike: the best candidates with 0..1 scores.
+      const results =
+        cfg.RAG_RERANKING_ENGINE === 'builtin'
+          ? await deps.localReranker!({ model: cfg.RAG_RERANKING_MODEL, query, documents, topN: keep })
+          : await rerank({ url: cfg.RAG_EXTERNAL_RERANKER_URL, model: cfg.RAG_RERANKING_MODEL, query, documents, topN: keep, apiKey: await deps.rerankerKey?.() });
       return results.slice(0, keep).map((r) => ({ ...hits[r.index]!, score: r.relevance_score }));
     } catch (error) {
       log.warn({ err: error }, 'the reranker failed; keeping the hybrid order');
@@ -250,7 +250,9 @@ export function createRetrievalService(deps: {
       const threshold = options.threshold ?? cfg.RELEVANCE_THRESHOLD;
       const weight = options.weight ?? cfg.HYBRID_BM25_WEIGHT;
       const hybrid = options.hybrid ?? cfg.ENABLE_RAG_HYBRID_SEARCH;
-      const reranking = !options.noRerank && cfg.RAG_RERANKING_ENGINE === 'external' && cfg.RAG_EXTERNAL_RERANKER_URL !== '';
+      const reranking =
+        !options.noRerank &&
+        ((cfg.RAG_RERANKING_ENGINE === 'external' && cfg.RAG_EXTERNAL_RERANKER_URL !== '') || (cfg.RAG_RERANKING_ENGINE === 'builtin' && cfg.RAG_RERANKING_MODEL !== '' && deps.localReranker !== undefined));
       const embedder = await deps.embedder();
       const vector = await queryVector(embedder, query, options.signal);
       const mode = vector === null ? 'text' : hybrid ? 'hybrid' : 'vector';

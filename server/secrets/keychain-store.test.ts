@@ -51,7 +51,7 @@ describe.runIf(required || available)('keychain secret store (real OS keychain)'
       const signup = await fetch(`${server.url}/api/v1/auths/signup`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'K', email: 'k@example.com', password: 'pw' }),
+        body: JSON.stringify({ name: 'K', email: 'k@example.com', password: 'k-password' }),
       });
       expect(signup.status).toBe(200);
       const installId = readFileSync(path.join(dataDir, 'install-id'), 'utf8').trim();

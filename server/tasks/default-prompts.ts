@@ -93,6 +93,15 @@ Decide which tools, if any, help answer the user's latest message. Answer only t
 {"tool_calls": [{"name": "<tool name>", "parameters": {"<argument>": "<value>"}}]}
 Answer {"tool_calls": []} when no tool helps. Never invent tools or arguments.`;
 
+/** Turns the conversation into a prompt for an image engine (the chat's image toggle). */
+export const DEFAULT_IMAGE_PROMPT = `### Task:
+Write a prompt for an image generator that draws what the user asks for in the conversation below. Describe the subject, the setting, the style, the composition, the colours, the light and the mood in one paragraph of at most 80 words, in English. Keep what the user asked for exactly; add only details that make it clearer.
+
+### Output:
+JSON only: { "prompt": "..." }
+
+### Conversation:
+{{MESSAGES:END:6}}`;
 export const DEFAULT_NOTE_SUMMARY_PROMPT = `### Task
 Summarize the note below for someone who has not read it.
 

@@ -68,6 +68,12 @@ export function parseQueries(raw: string): string[] | undefined {
   return extractStringList(raw, 'queries', 3);
 }
 
+/** The prompt in an image prompt answer (`{"prompt": "..."}`), or undefined. */
+export function parseImagePrompt(raw: string): string | undefined {
+  const value = extractJsonField(raw, 'prompt');
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 4000) : undefined;
+}
+
 /** The continuation in an autocomplete answer (`{"text": "..."}`). */
 export function parseCompletion(raw: string): string {
   const value = extractJsonField(raw, 'text');

@@ -4,6 +4,7 @@ import { badRequest } from '../platform/http/errors';
 import {
   DEFAULT_AUTOCOMPLETE_PROMPT,
   DEFAULT_FOLLOW_UP_PROMPT,
+  DEFAULT_IMAGE_PROMPT,
   DEFAULT_MEMORY_SUGGESTION_PROMPT,
   DEFAULT_NOTE_IMPROVE_PROMPT,
   DEFAULT_NOTE_SUMMARY_PROMPT,
@@ -11,7 +12,7 @@ import {
   DEFAULT_TAGS_PROMPT,
   DEFAULT_TITLE_PROMPT,
 } from './default-prompts';
-import { fallbackTitle, parseCompletion, parseFollowUps, parseMemories, parseQueries, parseTags, parseTitle, unfenced } from './task-output';
+import { fallbackTitle, parseCompletion, parseFollowUps, parseImagePrompt, parseMemories, parseQueries, parseTags, parseTitle, unfenced } from './task-output';
 import type { ChatModelRef, TaskCaller, TaskRunner } from './task-runner';
 import { TaskConfigSection } from './tasks-config';
 import { contentText, renderTemplate, type TemplateMessage } from './template';
@@ -93,6 +94,22 @@ export function createTasksService(deps: { config: ConfigService; runner: TaskRu
       const prompt = renderTemplate(DEFAULT_MEMORY_SUGGESTION_PROMPT, { messages, prompt: remembered, now: now() });
       const folded = new Set(known.map((m) => m.trim().toLowerCase()));
       return parseMemories(await runner.run(caller, prompt, options)).filter((m) => !folded.has(m.toLowerCase()));
+    },
+
+    /**
+     * A prompt for an image engine written from the conversation by the task model; the last user
+     * message when the model gives none or fails.
+     */
+    async imagePrompt(caller: TaskCaller, messages: readonly TemplateMessage[], options: TaskOptions = {}): Promise<string> {
+      const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+      const fallback = lastUser ? contentText(lastUser.content) : '';
+      const prompt = renderTemplate(DEFAULT_IMAGE_PROMPT, { messages, now: now() });
+      try {
+        return parseImagePrompt(await runner.run(caller, prompt, { ...options, maxTokens: 400 })) ?? fallback;
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        return fallback; // a failing task never stops the image
+      }
     },
 
     /**

@@ -26,6 +26,7 @@ export type DbTransaction = Knex.Transaction;
 export interface UserPageQuery {
   query?: string;
   groupId?: string;
+  role?: Role;
   orderBy: UserOrderBy;
   direction: 'asc' | 'desc';
   offset: number;
@@ -37,8 +38,9 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function filtered(db: Db, query: string | undefined, groupId: string | undefined): Knex.QueryBuilder {
+function filtered(db: Db, { query, groupId, role }: Pick<UserPageQuery, 'query' | 'groupId' | 'role'>): Knex.QueryBuilder {
   const q = db('users');
+  if (role !== undefined) q.where('users.role', role);
   if (groupId !== undefined) q.whereIn('users.id', db('group_members').where({ group_id: groupId }).select('user_id'));
   const text = query?.trim();
   if (text) {
@@ -89,6 +91,9 @@ export function createUsersRepo(db: Db) {
       const row = await db('users').where({ role }).count<{ n: number }[]>({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
+    async idsByRole(role: Role): Promise<string[]> {
+      return (await db<UserRow>('users').where({ role }).select('id')).map((row) => row.id);
+    },
     /**
      * Inserts a user and their password hash in one transaction. The first user ever becomes
      * the primary admin: the check and the insert share the transaction, so two racing
@@ -118,9 +123,9 @@ export function createUsersRepo(db: Db) {
     },
     /** One page of users matching the filters, and the total number of matches. */
     async page(p: UserPageQuery): Promise<{ rows: UserRow[]; count: number }> {
-      const total = await filtered(db, p.query, p.groupId).count<{ n: number }[]>({ n: '*' }).first();
+      const total = await filtered(db, p).count<{ n: number }[]>({ n: '*' }).first();
       const column = `users.${p.orderBy}`;
-      const rows = await filtered(db, p.query, p.groupId)
+      const rows = await filtered(db, p)
         .select<UserRow[]>('users.*')
         .orderByRaw(p.orderBy === 'name' || p.orderBy === 'email' ? `lower(${column}) ${p.direction}` : `${column} ${p.direction}`)
         .orderBy('users.id', 'asc')
@@ -134,7 +139,7 @@ export function createUsersRepo(db: Db) {
     },
     /** Verified users whose name or email contains `query`, by name. */
     async search(query: string | undefined, limit: number): Promise<Array<Pick<UserRow, 'id' | 'name'>>> {
-      return filtered(db, query, undefined)
+      return filtered(db, { query })
         .whereNot('users.role', 'pending')
         .select<Array<Pick<UserRow, 'id' | 'name'>>>('users.id', 'users.name')
         .orderByRaw('lower(users.name) asc')

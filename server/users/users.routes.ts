@@ -96,3 +96,12 @@ export function defaultAvatarRoutes(png: () => Buffer): Routes {
     }),
   ];
 }
+
+/** `GET /static/favicon.png`: Parley's icon, served without authentication (Open WebUI clients' default model picture). */
+export function appIconRoutes(png: () => Promise<Buffer>): Routes {
+  return [
+    route({ method: 'get', path: '/static/favicon.png', guard: 'public', produces: 'png', summary: 'Parley’s icon (the default model picture of Open WebUI clients)' }, async ({ res }) => {
+      res.set('Cache-Control', 'public, max-age=86400').type('png').send(await png());
+    }),
+  ];
+}

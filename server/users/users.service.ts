@@ -84,6 +84,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const { rows, count } = await repo.page({
         query: q.query,
         groupId: q.group_id,
+        role: q.role,
         orderBy,
         direction,
         offset: (q.page - 1) * USER_PAGE_SIZE,
@@ -219,6 +220,8 @@ export function createUsersService(deps: UsersServiceDeps) {
       if (body.info) patch.info = writeJson({ ...readJson<UserInfo>(target.info, {}), ...body.info });
       const row = await onUniqueViolation(() => repo.update(id, patch), emailTaken);
       if (!row) throw userNotFound();
+      // A pending account has no live connection: back to pending, its sockets close on every instance.
+      if (row.role === 'pending' && target.role !== 'pending') deps.presence.disconnectUser(id);
       if (body.password) {
         await repo.setPasswordHash(id, await deps.hashPassword(body.password), now);
         for (const listener of passwordResetListeners) await listener(id);

@@ -23,7 +23,7 @@ test('an admin creates a group, adds a member and grants it a permission', async
   const edit = page.getByRole('dialog');
   await edit.getByLabel('Search by name or email').fill('bob');
   await edit.getByRole('checkbox', { name: /Bob Builder/ }).check();
-  await edit.getByRole('switch', { name: 'Code interpreter' }).check();
+  await edit.getByRole('switch', { name: 'Tools', exact: true }).check();
   await snap(page, 'admin-group-editor');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
@@ -32,7 +32,7 @@ test('an admin creates a group, adds a member and grants it a permission', async
 
   const [group] = (await server.as(admin.token).get('/api/v1/groups/')).body;
   expect(group).toMatchObject({ name: 'Research', description: 'The lab team', user_ids: [bob.id] });
-  expect(group.permissions.features.code_interpreter).toBe(true);
+  expect(group.permissions.workspace.tools).toBe(true);
 });
 
 test('default permissions saved by an admin apply to every user', async ({ page, server, admin }) => {
@@ -41,17 +41,17 @@ test('default permissions saved by an admin apply to every user', async ({ page,
   const upload = page.getByRole('switch', { name: 'File upload' });
   await expect(upload).toBeChecked();
   await upload.uncheck();
-  await page.getByRole('switch', { name: 'Web search' }).check();
+  await page.getByRole('switch', { name: 'Public tools' }).check();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await snap(page, 'admin-default-permissions');
 
   await page.reload();
   await expect(page.getByRole('switch', { name: 'File upload' })).not.toBeChecked();
-  await expect(page.getByRole('switch', { name: 'Web search' })).toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Public tools' })).toBeChecked();
   const saved = (await server.as(admin.token).get('/api/v1/users/default/permissions')).body;
   expect(saved.chat.file_upload).toBe(false);
-  expect(saved.features.web_search).toBe(true);
+  expect(saved.sharing.public_tools).toBe(true);
 });
 
 test('auth settings: sign-up can be closed, and a bad session lifetime is explained before saving', async ({ page, server, admin }) => {

@@ -14,16 +14,19 @@ test('first visit shows the welcome screen and creates the admin account', async
   await page.getByLabel('Password').fill('admin-password');
   await page.getByRole('button', { name: 'Create admin account' }).click();
 
-  // The new admin lands in the admin settings to connect a provider.
-  await expect(page).toHaveURL(/\/admin\/connections$/);
-  await expect(page.getByRole('heading', { name: 'Admin settings' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Admin settings' })).toBeVisible();
+  // The new admin is guided through connecting a provider (not dropped on the raw connections form).
+  await expect(page).toHaveURL(/\/setup$/);
+  await expect(page.getByRole('heading', { name: 'Set up Parley' })).toBeVisible();
+  await expect(page.getByTestId('setup-option-compat')).toBeVisible();
   const config = await server.anon.get('/api/config');
   expect(config.body.onboarding).toBe(false);
-  await snap(page, 'admin-connections');
+  await snap(page, 'first-run-setup');
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await page.getByRole('link', { name: 'Admin settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Admin settings' })).toBeVisible();
 
   // Signing out shows the sign-in form (not the welcome screen), and signing in works.
-  await page.getByRole('button', { name: /Ada Admin/ }).click();
+  await page.getByRole('button', { name: /^Ada Admin/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Parley' })).toBeVisible();
   await snap(page, 'signin');

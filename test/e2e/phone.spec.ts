@@ -85,20 +85,61 @@ test('on a phone the chat has one top bar: the model picker sits beside the menu
   await noSidewaysScroll(page);
 });
 
-test('on a phone every admin settings tab is in sight without scrolling sideways', async ({ page, admin }) => {
+test('on a phone the admin settings areas are one menu of one row, not rows of tabs, and it reaches every area', async ({ page, admin }) => {
   await signIn(page, admin.email, admin.password);
   await page.goto('/admin/users');
-  const tabs = page.getByRole('navigation', { name: 'Admin settings' });
-  const links = tabs.getByRole('link');
-  await expect(links).toHaveCount(11);
-  expect(await tabs.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-  for (const link of await links.all()) {
-    const box = (await link.boundingBox())!;
-    expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(390);
-    expect(box.height).toBeGreaterThanOrEqual(40);
-  }
-  await snap(page, 'phone-admin-tabs');
-  await links.filter({ hasText: 'API usage' }).click();
+  await expect(page.getByRole('navigation', { name: 'Admin settings' })).toBeHidden();
+  const menu = page.getByRole('combobox', { name: 'Settings area' });
+  await expect(menu).toBeVisible();
+  await expect(menu).toHaveValue('users');
+  const box = (await menu.boundingBox())!;
+  expect(box.height).toBeGreaterThanOrEqual(40);
+  expect(box.height).toBeLessThan(60);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  // The users table starts right under it: no block of wrapped tabs in between.
+  const table = (await page.getByRole('table').boundingBox())!;
+  expect(table.y - (box.y + box.height)).toBeLessThan(120);
+  expect(await menu.locator('option').count()).toBe(11);
+  await noSidewaysScroll(page);
+  await snap(page, 'phone-admin-menu');
+  await menu.selectOption({ label: 'API usage' });
   await expect(page).toHaveURL(/\/admin\/api-usage$/);
+  await expect(menu).toHaveValue('api-usage');
 });
+
+test('on a phone the sign-in page shows the Parley mark drawn in colour, not an empty square', async ({ page, admin }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign in to Parley' })).toBeVisible();
+  const logo = page.getByTestId('logo').filter({ visible: true });
+  await expect(logo).toHaveCount(1);
+  // Every gradient has its own id, so the visible mark never points at the hidden copy's.
+  const ids = await page.locator('linearGradient').evaluateAll((els) => els.map((el) => el.getAttribute('id')));
+  expect(new Set(ids).size).toBe(ids.length);
+  const png = await logo.screenshot();
+  const [r, g, b, a] = await pixelOf(page, png, 0.2, 0.5);
+  // The indigo of the mark (#818cf8 → #4f46e5), not transparent or white.
+  expect(a).toBeGreaterThan(200);
+  expect(b).toBeGreaterThan(r + 40);
+  expect(b).toBeGreaterThan(g + 40);
+  await signIn(page, admin.email, admin.password);
+});
+
+/** The colour of a screenshot at a fraction of its width and height, read by the browser from the PNG. */
+async function pixelOf(page: Page, png: Buffer, fx: number, fy: number): Promise<[number, number, number, number]> {
+  return page.evaluate(
+    async ([data, x, y]) => {
+      // Runs in the page (DOM types are not part of this Node project).
+      const { document, Image } = globalThis as any;
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      return Array.from(context.getImageData(Math.floor(image.width * x), Math.floor(image.height * y), 1, 1).data) as [number, number, number, number];
+    },
+    [png.toString('base64'), fx, fy] as const,
+  );
+}

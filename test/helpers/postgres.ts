@@ -90,6 +90,17 @@ async function withAdmin<T>(baseUrl: string, work: (client: pg.Client) => Promis
   }
 }
 
+/** Runs one SQL statement on the database at `url` (its own connection) and answers its rows. */
+export async function pgRows<T>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
 /** Creates the database (when missing) and answers its URL. */
 export async function createTestDatabase(baseUrl: string, name: string): Promise<string> {
   await withAdmin(baseUrl, async (client) => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/start';
 import { memorySecretStore } from '../../server/secrets';
+import { isUpgradeError, type UpgradeError } from '../../server/upgrades';
 import { createClient, type ServiceClients } from './client';
 import { createTestDatabase, databaseNameFor, dropTestDatabase, testClusterUrl } from './postgres';
 
@@ -56,4 +57,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       }
     },
   };
+}
+
+/** The UpgradeError a start ends with (fails when the service started, or failed otherwise). */
+export async function upgradeRefusal(start: Promise<RunningServer>): Promise<UpgradeError> {
+  const error = await start.then(
+    async (server) => {
+      await server.close();
+      throw new Error('the service started');
+    },
+    (e: unknown) => e,
+  );
+  if (!isUpgradeError(error)) throw error;
+  return error;
 }

@@ -148,7 +148,9 @@ const KNOWLEDGE_ROWS = (base: string): Record<string, Row> => {
 const ROWS: Record<string, Row> = {
   'GET /health': { access: 'public' },
   'GET /user.png': { access: 'public' },
+  'GET /static/favicon.png': { access: 'public' },
   'GET /api/config': { access: 'public' },
+  'GET /artifact-frame': { access: 'public' },
   'GET /api/models': { access: 'admin' },
   'POST /api/chat/completions': { access: 'user' },
   ...AUTH_ROWS,
@@ -201,6 +203,14 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/folders/:id/update': { access: 'owned', path: P(async (r) => `/api/v1/folders/${await r.folder()}/update`), over: { other: 403, admin: 403 } },
   'DELETE /api/v1/folders/:id': { access: 'owned', fresh: true, path: P(async (r) => `/api/v1/folders/${await r.folder()}`), over: { other: 403, admin: 403 } },
   // A private prompt answers someone else like a missing one (404), which the guard counts as let through.
+  'GET /api/v1/audio/config': { access: 'admin' },
+  'POST /api/v1/audio/config/update': { access: 'admin' },
+  'GET /api/v1/audio/engines': { access: 'user' },
+  'POST /api/v1/audio/transcriptions': { access: 'user' },
+  'POST /api/v1/audio/speech': { access: 'user' },
+  'GET /api/v1/audio/models': { access: 'user' },
+  'GET /api/v1/audio/voices': { access: 'user' },
+
   // Channels are off by default (ENABLE_CHANNELS): every route refuses every account, admins too
   // (channels.test.ts holds their matrix with channels on: member, manager, outsider, admin).
   ...Object.fromEntries(
@@ -256,9 +266,21 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/configs/lan': { access: 'admin' },
   'POST /api/v1/configs/lan': { access: 'admin' },
   'GET /api/v1/configs/lan/qr': { access: 'admin' },
+  'GET /api/v1/configs/offline': { access: 'admin' },
+  'POST /api/v1/configs/offline': { access: 'admin' },
   'GET /api/v1/configs/tool_servers': { access: 'admin' },
   'POST /api/v1/configs/tool_servers': { access: 'admin' },
   'POST /api/v1/configs/tool_servers/verify': { access: 'admin' },
+  'GET /api/v1/configs/code_execution': { access: 'admin' },
+  'POST /api/v1/configs/code_execution': { access: 'admin' },
+  'POST /api/v1/utils/code/execute': { access: 'user' },
+  'POST /api/v1/utils/code/warm': { access: 'user' },
+  'GET /api/v1/images/config': { access: 'admin' },
+  'POST /api/v1/images/config/update': { access: 'admin' },
+  'GET /api/v1/images/config/url/verify': { access: 'admin' },
+  'GET /api/v1/images/models': { access: 'user' },
+  'POST /api/v1/images/generations': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
+  'POST /api/v1/images/edit': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
   'GET /compat/config': { access: 'admin' },
   'POST /compat/config/update': { access: 'admin' },
   'POST /compat/verify': { access: 'admin' },
@@ -288,6 +310,8 @@ const ROWS: Record<string, Row> = {
 
   // The interface's refusal statuses (docs/api-notes.md): a model the caller may not read answers like a missing one, 401 (get, update, toggle, delete).
   'GET /api/v1/models/available': { access: 'user' },
+  'GET /api/v1/models/export': { access: 'admin' },
+  'POST /api/v1/models/import': { access: 'admin', body: { models: [] } },
   'GET /api/v1/models/config': { access: 'admin' },
   'POST /api/v1/models/config': { access: 'admin' },
   'POST /api/v1/models/create': { access: 'user' },
@@ -303,6 +327,9 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/retrieval/embedding': { access: 'admin' },
   'POST /api/v1/retrieval/embedding/update': { access: 'admin' },
   'POST /api/v1/retrieval/query/collection': { access: 'user' },
+  // Web search is off on a fresh install: every signed-in caller is refused before the body is read (web-search.test.ts covers it on).
+  'POST /api/v1/retrieval/process/web/search': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
+  'POST /api/v1/retrieval/process/web': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
 
   'POST /api/v1/tasks/autocomplete': { access: 'user' },
   'GET /api/v1/tasks/config': { access: 'admin' },
@@ -347,6 +374,10 @@ const ROWS: Record<string, Row> = {
   'GET /v1/models/*id': { access: 'user', path: P(() => '/v1/models/no/such-model') },
   'POST /v1/chat/completions': { access: 'user' },
   'POST /v1/embeddings': { access: 'user' },
+  // Image generation starts turned off: refused for everyone past the guard.
+  'POST /v1/images/generations': { access: 'user', over: { user: 403, other: 403, admin: 403, apikey: 403 } },
+  'POST /v1/audio/transcriptions': { access: 'user' },
+  'POST /v1/audio/speech': { access: 'user' },
   'GET /api/v1/usage': { access: 'admin' },
   'GET /api/openapi.json': { access: 'public' },
 };

@@ -28,7 +28,7 @@ describe('accounts and sessions', () => {
 
     it('gives later accounts the default role pending, on both prefixes', async () => {
       for (const prefix of PREFIXES) {
-        const res = await server.anon.post(`${prefix}/signup`, { name: 'Newcomer', email: `new${prefix.length}@example.com`, password: 'pw' });
+        const res = await server.anon.post(`${prefix}/signup`, { name: 'Newcomer', email: `new${prefix.length}@example.com`, password: 'a-password' });
         expect(res.status).toBe(200);
         expect(res.body.role).toBe('pending');
         expect(res.body.permissions).toBeDefined();
@@ -37,15 +37,15 @@ describe('accounts and sessions', () => {
     });
 
     it('stores emails lower-cased and refuses the same email in another case with 400', async () => {
-      const first = await server.anon.post('/auths/signup', { name: 'Case', email: 'MiXeD@Example.com', password: 'pw' });
+      const first = await server.anon.post('/auths/signup', { name: 'Case', email: 'MiXeD@Example.com', password: 'a-password' });
       expect(first.body.email).toBe('mixed@example.com');
-      const again = await server.anon.post('/auths/signup', { name: 'Case', email: 'mixed@EXAMPLE.com', password: 'pw' });
+      const again = await server.anon.post('/auths/signup', { name: 'Case', email: 'mixed@EXAMPLE.com', password: 'a-password' });
       expect(again.status).toBe(400);
       expect(again.body.detail).toMatch(/already registered/);
     });
 
     it('refuses an invalid email format with 400 naming the field', async () => {
-      const res = await server.anon.post('/auths/signup', { name: 'X', email: 'not-an-email', password: 'pw' });
+      const res = await server.anon.post('/auths/signup', { name: 'X', email: 'not-an-email', password: 'a-password' });
       expect(res.status).toBe(400);
       expect(res.body.detail).toMatch(/email/);
     });
@@ -80,14 +80,14 @@ describe('accounts and sessions', () => {
 
     it('is refused with 403 when ENABLE_SIGNUP is off', async () => {
       await server.as(admin.token).post('/auths/admin/config', { ENABLE_SIGNUP: false });
-      const res = await server.anon.post('/auths/signup', { name: 'Late', email: 'late@example.com', password: 'pw' });
+      const res = await server.anon.post('/auths/signup', { name: 'Late', email: 'late@example.com', password: 'a-password' });
       expect(res.status).toBe(403);
       await server.as(admin.token).post('/auths/admin/config', { ENABLE_SIGNUP: true });
     });
 
     it('honours DEFAULT_USER_ROLE', async () => {
       await server.as(admin.token).post('/api/v1/auths/admin/config', { DEFAULT_USER_ROLE: 'user' });
-      const res = await server.anon.post('/auths/signup', { name: 'Direct', email: 'direct@example.com', password: 'pw' });
+      const res = await server.anon.post('/auths/signup', { name: 'Direct', email: 'direct@example.com', password: 'a-password' });
       expect(res.body.role).toBe('user');
       await server.as(admin.token).post('/api/v1/auths/admin/config', { DEFAULT_USER_ROLE: 'pending' });
     });
@@ -167,23 +167,23 @@ describe('accounts and sessions', () => {
 
   describe('admin add', () => {
     it('creates a user with the given role and returns a token for them', async () => {
-      const res = await server.as(admin.token).post('/auths/add', { name: 'Added', email: 'added@example.com', password: 'pw', role: 'user' });
+      const res = await server.as(admin.token).post('/auths/add', { name: 'Added', email: 'added@example.com', password: 'a-password', role: 'user' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ name: 'Added', email: 'added@example.com', role: 'user' });
       expect((await server.as(res.body.token).get('/auths/')).body.id).toBe(res.body.id);
     });
 
     it('refuses an email already in use with 400, and non-admins with 403', async () => {
-      const dup = await server.as(admin.token).post('/api/v1/auths/add', { name: 'Dup', email: 'added@example.com', password: 'pw', role: 'user' });
+      const dup = await server.as(admin.token).post('/api/v1/auths/add', { name: 'Dup', email: 'added@example.com', password: 'a-password', role: 'user' });
       expect(dup.status).toBe(400);
       const user = await buildUser(server, admin, 'user');
-      const res = await server.as(user.token).post('/auths/add', { name: 'X', email: 'x@example.com', password: 'pw', role: 'admin' });
+      const res = await server.as(user.token).post('/auths/add', { name: 'X', email: 'x@example.com', password: 'a-password', role: 'admin' });
       expect(res.status).toBe(403);
-      expect((await server.anon.post('/auths/add', { name: 'X', email: 'x@example.com', password: 'pw' })).status).toBe(401);
+      expect((await server.anon.post('/auths/add', { name: 'X', email: 'x@example.com', password: 'a-password' })).status).toBe(401);
     });
 
     it('refuses an unknown role with 400', async () => {
-      const res = await server.as(admin.token).post('/auths/add', { name: 'X', email: 'role@example.com', password: 'pw', role: 'owner' });
+      const res = await server.as(admin.token).post('/auths/add', { name: 'X', email: 'role@example.com', password: 'a-password', role: 'owner' });
       expect(res.status).toBe(400);
       expect(res.body.detail).toMatch(/role/);
     });
@@ -260,14 +260,14 @@ describe('accounts and sessions', () => {
 
     it('changes the password only with the right current one', async () => {
       const user = await buildUser(server, admin, 'user');
-      const wrong = await server.as(user.token).post('/api/v1/auths/update/password', { password: 'wrong', new_password: 'next' });
+      const wrong = await server.as(user.token).post('/api/v1/auths/update/password', { password: 'wrong', new_password: 'new-password' });
       expect(wrong.status).toBe(400);
       const ok = await server.as(user.token).post('/auths/update/password', { password: user.password, new_password: 'next-password' });
       expect(ok.status).toBe(200);
       expect(ok.body).toBe(true);
       expect((await server.anon.post('/auths/signin', { email: user.email, password: user.password })).status).toBe(400);
       expect((await server.anon.post('/auths/signin', { email: user.email, password: 'next-password' })).status).toBe(200);
-      const tooLong = await server.as(user.token).post('/auths/update/password', { password: 'next-password', new_password: 'x'.repeat(73) });
+      const tooLong = await server.as(user.token).post('/auths/update/password', { password: 'next-password', new_password: 'new-password'.repeat(73) });
       expect(tooLong.status).toBe(400);
     });
   });

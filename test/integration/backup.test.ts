@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,23 @@ describe('backups', () => {
     expect((await server.as(admin.token).get('/api/v1/backups')).body).toEqual([]);
   });
 
+  it('writes backups readable by this OS account only (0600 in a 0700 folder), an --out file it overwrites too', async () => {
+    server = await startTestServer();
+    const admin = await signupAdmin(server);
+    const created = await server.as(admin.token).post('/api/v1/backups');
+    expect(created.status).toBe(200);
+    expect(statSync(path.join(server.dataDir, 'backups', created.body.name)).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(server.dataDir, 'backups')).mode & 0o777).toBe(0o700);
+    // The command line's --out: a new file, and an old world-readable one it replaces.
+    const out = path.join(server.dataDir, 'cli-backup.zip');
+    await server.services.backups.create(out);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    writeFileSync(out, 'old', { mode: 0o644 });
+    chmodSync(out, 0o644);
+    await server.services.backups.create(out);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+  });
+
   it('restores into a new data dir with accounts, uploads and indexes intact', async () => {
     server = await startTestServer({ keepDataDir: true });
     cleanup.push(server.dataDir);
@@ -100,13 +117,23 @@ describe('backups', () => {
     const other = tempDataDir('parley-occupied-');
     cleanup.push(other);
     writeFileSync(path.join(other, 'parley.db'), 'old');
+    writeFileSync(path.join(other, 'parley.db-wal'), 'old wal');
+    // What a backup does not carry stays with the data dir: secret store, logs, other backups, model files, LAN certificate.
+    const kept = ['secrets.enc', 'secrets.key', 'secret-store', 'logs/parley.log', 'backups/pre-1-to-2-20261128-090000.zip', 'models/tiny.gguf', 'lan-tls/lan-certificate.pem'];
+    for (const file of kept) {
+      mkdirSync(path.dirname(path.join(other, file)), { recursive: true });
+      writeFileSync(path.join(other, file), `kept ${file}`);
+    }
     await expect(restoreBackup({ archive, dataDir: other })).rejects.toThrow(/--force/);
     expect(readFileSync(path.join(other, 'parley.db'), 'utf8')).toBe('old');
     const forced = await restoreBackup({ archive, dataDir: other, force: true });
     expect(forced.previous).toBeDefined();
     cleanup.push(forced.previous as string);
     expect(readFileSync(path.join(forced.previous as string, 'parley.db'), 'utf8')).toBe('old');
+    expect(readFileSync(path.join(forced.previous as string, 'parley.db-wal'), 'utf8')).toBe('old wal');
+    expect(existsSync(path.join(other, 'parley.db-wal'))).toBe(false);
     expect(await checkIntegrity(path.join(other, 'parley.db'))).toBe('ok');
+    for (const file of kept) expect(readFileSync(path.join(other, file), 'utf8')).toBe(`kept ${file}`);
   });
 
   it('backs up from the command line while the service runs', async () => {

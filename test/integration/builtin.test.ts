@@ -97,9 +97,9 @@ describe('model library', () => {
     const res = await upload(Buffer.from('definitely not a model'), 'fake.gguf');
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/not a usable GGUF model: not a GGUF model file/);
-    const wrongName = await upload(goodBytes, 'model.bin');
+    const wrongName = await upload(goodBytes, 'model.txt');
     expect(wrongName.status).toBe(400);
-    expect(wrongName.body.detail).toMatch(/Only \.gguf files/);
+    expect(wrongName.body.detail).toMatch(/Only \.gguf models and whisper \.bin models/);
   });
 
   it('refuses a GGUF that makes llama.cpp abort, and the service keeps answering', async () => {

@@ -310,6 +310,44 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(saved.created_at).toBe(1716000000);
     });
 
+    it('refuses an import nested 200,000 deep with 400 before parsing it, and keeps serving', async () => {
+      const deep = `{"chats":[${'['.repeat(200_000)}${']'.repeat(200_000)}]}`;
+      const res = await as(alice).raw('POST', '/api/v1/chats/import', deep, { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'JSON_TOO_DEEP', detail: expect.stringMatching(/deeper than 200/) });
+      // Nesting a real export never reaches: still read.
+      const nested = await as(alice).post('/api/v1/chats/import', { chats: [JSON.parse(`{"title":"Deep","extra":${'['.repeat(150)}${']'.repeat(150)}}`)] });
+      expect(nested.status).toBe(200);
+      expect((await server.anon.get('/health')).status).toBe(200);
+    });
+
+    it('an import with impossible times (far future, negative) gets plausible ones', async () => {
+      const before = Math.floor(Date.now() / 1000);
+      const chat = {
+        parley_export: 1,
+        title: 'Time travel',
+        created_at: 32503680000000,
+        updated_at: 1e300,
+        history: {
+          current_id: 'b',
+          messages: {
+            a: { id: 'a', parent_id: null, role: 'user', content: 'when?', created_at: -5 },
+            b: { id: 'b', parent_id: 'a', role: 'assistant', content: 'later', created_at: 9_999_999_999 },
+          },
+        },
+      };
+      const report = await as(alice).post('/api/v1/chats/import', { chats: [chat] });
+      expect(report.status).toBe(200);
+      const id = report.body.chats[0].id as string;
+      expect(id).toBeTruthy();
+      const saved = (await as(alice).get(`/api/v1/chats/${id}`)).body;
+      const after = Math.floor(Date.now() / 1000) + 1;
+      for (const at of [saved.created_at, saved.updated_at, ...saved.messages.map((m: { created_at: number }) => m.created_at)]) {
+        expect(at).toBeGreaterThanOrEqual(before);
+        expect(at).toBeLessThanOrEqual(after);
+      }
+    });
+
     it('refuses export and import without chat.export, and bad bodies with 422', async () => {
       const id = await chatWith(alice, 'Locked', 'x');
       await without('chat', 'export', async () => {

@@ -39,10 +39,10 @@ describe('HTTP security', () => {
     server = await startTestServer({ envVars: { PARLEY_SIGNUP_RATE_LIMIT: '3' } });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i += 1) {
-      statuses.push((await server.anon.post('/auths/signup', { name: `S${i}`, email: `s${i}@example.com`, password: 'pw' })).status);
+      statuses.push((await server.anon.post('/auths/signup', { name: `S${i}`, email: `s${i}@example.com`, password: 'a-password' })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
-    const blocked = await server.anon.post('/auths/signup', { name: 'S', email: 'late@example.com', password: 'pw' });
+    const blocked = await server.anon.post('/auths/signup', { name: 'S', email: 'late@example.com', password: 'a-password' });
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 

@@ -78,6 +78,7 @@ describe('which models a user may chat with', () => {
         meta: { knowledge: [{ id: 'kb-1', name: 'Handbook', type: 'collection' }], toolIds: ['server:mcp:calc'], capabilities: { vision: true } },
         provider: 'compat',
         provider_index: 0,
+        provider_name: null,
       });
       expect(res.body.find((m: { id: string }) => m.id === 'llama-fake:latest')).toEqual({
         id: 'llama-fake:latest',
@@ -87,6 +88,7 @@ describe('which models a user may chat with', () => {
         meta: {},
         provider: 'local',
         provider_index: 0,
+        provider_name: null,
       });
     });
 

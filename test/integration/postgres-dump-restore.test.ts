@@ -2,10 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
-import { createTestDatabase, dropTestDatabase, postgresBinDir, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
+import { createTestDatabase, dropTestDatabase, pgRows as query, postgresBinDir, startPostgresCluster, testClusterUrl, type PostgresCluster } from '../helpers/postgres';
 import { startTestServer, tempDataDir } from '../helpers/server';
 
 /** docs/operations.md's backup commands, as an administrator types them. */
@@ -13,16 +12,6 @@ function pgTool(tool: 'pg_dump' | 'pg_restore', args: string[]) {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)');
   return spawnSync(path.join(bin, tool), args, { encoding: 'utf8', timeout: 120_000 });
-}
-
-async function query<T>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 const searchIndexes = async (url: string) =>

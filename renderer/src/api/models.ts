@@ -15,6 +15,8 @@ export interface PickableModel {
   name: string;
   base_model_id: string | null;
   meta?: ModelMeta;
+  /** The provider kind running it, when the service says. */
+  provider?: AvailableModel['provider'];
 }
 
 const base = '/api/v1/models';

@@ -9,7 +9,8 @@ export type EmbeddingConfig = EmbeddingConfigResponse;
 /** Sections 4.7 and 4.10: retrieval, embedding and task settings, plus the task helpers the chat uses. */
 export const settingsApi = {
   retrieval: () => http.get<RetrievalConfig>('/api/v1/retrieval/config'),
-  setRetrieval: (body: RetrievalConfig) => http.post<RetrievalConfig>('/api/v1/retrieval/config/update', body),
+  // The web search settings (`web`) have a page of their own: never sent back from here.
+  setRetrieval: ({ web: _web, ...body }: RetrievalConfig & { web?: unknown }) => http.post<RetrievalConfig>('/api/v1/retrieval/config/update', body),
   embedding: () => http.get<EmbeddingConfig>('/api/v1/retrieval/embedding'),
   setEmbedding: (body: EmbeddingConfig) => http.post<EmbeddingConfig>('/api/v1/retrieval/embedding/update', body),
   tasks: () => http.get<TaskConfig>('/api/v1/tasks/config'),

@@ -1,3 +1,4 @@
+import type { Role } from '../../../server/contracts/auth';
 import type { Permissions } from '../../../server/contracts/permissions';
 import type { Group } from '../../../server/contracts/groups';
 import type { AdminUserUpdate, ProfileImageUpload, PublicUser, User, UserListResponse, UserOrderBy, UserSettings } from '../../../server/contracts/users';
@@ -11,6 +12,7 @@ export interface UserListParams {
   direction?: 'asc' | 'desc';
   page?: number;
   group_id?: string;
+  role?: Role;
 }
 
 /** Section 4.2: users, permissions, UI settings and profile images. */

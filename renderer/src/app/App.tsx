@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Loading } from '../components/Feedback';
 import { Icon } from '../components/Icon';
 import { Logo } from '../components/Logo';
+import { NotFound } from '../components/NotFound';
 import { AppShell } from '../features/shell/AppShell';
 import { loadTexts, useT } from '../lib/i18n';
 import type { Namespace } from '../locales/languages';
@@ -49,16 +50,6 @@ function Unreachable({ onRetry }: { onRetry: () => void }) {
           {t('app.retry')}
         </button>
       </div>
-    </div>
-  );
-}
-
-function NotFound() {
-  const t = useT();
-  return (
-    <div className="empty">
-      <h3>{t('app.notFound')}</h3>
-      <a href="/">{t('app.backHome')}</a>
     </div>
   );
 }

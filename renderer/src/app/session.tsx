@@ -20,6 +20,8 @@ interface SessionApi {
   refresh(): Promise<void>;
   /** Re-reads the public config and the session. */
   reload(): Promise<void>;
+  /** Re-reads the public config alone (an admin switch turned a feature on or off). */
+  refreshConfig(): Promise<void>;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -72,6 +74,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const accept = useCallback((user: SessionResponse) => {
     setToken(user.token);
     setState((s) => ({ status: 'signedIn', user, config: 'config' in s ? s.config : null }));
+    // Signed in, the config also tells the features an admin turned on (code, images).
+    void readConfig()
+      .then((config) => config && setState((s) => (s.status === 'signedIn' ? { ...s, config } : s)))
+      .catch(() => undefined);
   }, []);
 
   const signOut = useCallback(async () => {
@@ -96,7 +102,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const value = useMemo<SessionApi>(() => ({ state, accept, signOut, refresh, reload: load }), [state, accept, signOut, refresh, load]);
+  const refreshConfig = useCallback(async () => {
+    const config = await readConfig().catch(() => null);
+    if (config) setState((s) => (s.status === 'signedIn' ? { ...s, config } : s));
+  }, []);
+
+  const value = useMemo<SessionApi>(() => ({ state, accept, signOut, refresh, reload: load, refreshConfig }), [state, accept, signOut, refresh, load, refreshConfig]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

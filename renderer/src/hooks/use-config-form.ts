@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useSession } from '../app/session';
 import { useToast } from '../components/Toasts';
 import { messageOf } from '../components/Feedback';
 import { t } from '../lib/i18n';
@@ -8,6 +9,7 @@ import { t } from '../lib/i18n';
 export function useConfigForm<T extends object>(key: string, load: () => Promise<T>, save: (draft: T) => Promise<T>) {
   const qc = useQueryClient();
   const toast = useToast();
+  const { refreshConfig } = useSession();
   const query = useQuery({ queryKey: ['config', key], queryFn: load });
   const [draft, setDraft] = useState<T | null>(null);
   const [saving, setSaving] = useState(false);
@@ -25,6 +27,8 @@ export function useConfigForm<T extends object>(key: string, load: () => Promise
       qc.setQueryData(['config', key], saved ?? draft);
       setDraft(saved ?? draft);
       toast(t('common.saved'));
+      // A switch saved here may turn a feature on or off: the public config says which, and its controls follow.
+      void refreshConfig();
     } catch (err) {
       setError(messageOf(err));
     } finally {

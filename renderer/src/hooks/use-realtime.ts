@@ -61,6 +61,8 @@ export function useRealtime(): void {
         for (const l of listeners.get(event) ?? []) l(payload);
         if (event.startsWith('chat')) void qc.invalidateQueries({ queryKey: ['chats'] });
         if (event.startsWith('knowledge') || event.startsWith('file')) void qc.invalidateQueries({ queryKey: ['knowledge'] });
+        // A sign-up waiting for approval, or one approved (admins only): the badge and the user lists.
+        if (event === 'users:pending') void qc.invalidateQueries({ queryKey: ['users'] });
       });
       socket.on('connect', () => {
         emitter = (event, payload, ack) => socket.emit(event, payload, ack);

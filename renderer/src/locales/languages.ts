@@ -78,6 +78,7 @@ export const NAMESPACE_OF_AREA: Readonly<Record<string, Namespace>> = {
   auth: 'auth',
   chat: 'chat',
   sidebar: 'chat',
+  artifacts: 'chat',
   library: 'library',
   share: 'library',
   workspace: 'workspace',

@@ -2,7 +2,7 @@
  * The built-in model runtime: a CHILD PROCESS (not a worker thread, despite the build's
  * `.worker.ts` naming for separate entry points) that owns node-llama-cpp. llama.cpp aborts the
  * whole process on some malformed files (GGML_ASSERT), so it must never share the service's
- * process. Speaks runtime/protocol.ts over the IPC channel.
+ * process. Speaks runtime/protocol.ts over the channel to its parent (platform/parent-channel.ts).
  */
 import {
   getLlama,
@@ -17,7 +17,9 @@ import {
   type LlamaContext,
   type LlamaEmbeddingContext,
   type LlamaModel,
+  type LlamaRankingContext,
 } from 'node-llama-cpp';
+import { parentChannel } from '../../platform/parent-channel';
 import type { ChatMessage, ToolCall } from '../../providers';
 import { createChunkBatcher } from './chunk-batcher';
 import type { RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
@@ -32,7 +34,9 @@ class RuntimeError extends Error {
 }
 
 const settings = JSON.parse(process.env.PARLEY_RUNTIME_SETTINGS ?? '{}') as RuntimeSettings;
-const send = (reply: RuntimeReply) => process.send?.(reply);
+// Node's fork (IPC) or Electron's utilityProcess (parentPort) in the packaged desktop app.
+const parent = parentChannel();
+const send = (reply: RuntimeReply) => parent.send(reply);
 
 let llamaPromise: Promise<Llama> | undefined;
 const llama = () =>
@@ -50,6 +54,8 @@ interface Loaded {
   estimate: number;
   context?: LlamaContext;
   embedding?: LlamaEmbeddingContext;
+  /** A reranker's cross-encoder context (the model scores query and document together). */
+  ranking?: LlamaRankingContext;
   /**
    * The model's chat template, resolved once: resolving it (node-llama-cpp checks a Jinja
    * template against sample chats) took longer than the whole answer of a small model, and
@@ -68,6 +74,7 @@ const announceLoaded = () => send({ type: 'loaded', ids: [...loaded.keys()] });
 async function unload(entry: Loaded): Promise<void> {
   loaded.delete(entry.id);
   await entry.embedding?.dispose();
+  await entry.ranking?.dispose();
   await entry.context?.dispose();
   await entry.model.dispose();
   announceLoaded();
@@ -280,6 +287,21 @@ async function embed(request: RuntimeRequest & { type: 'embed' }): Promise<numbe
   }
 }
 
+/** Scores each document's relevance to the query with a reranker model (0..1, in the order given). */
+async function rank(request: RuntimeRequest & { type: 'rank' }): Promise<number[]> {
+  const entry = await use(request.model);
+  entry.busy += 1;
+  try {
+    if (!entry.model.fileInsights.supportsRanking) throw new RuntimeError('bad-request', 'this model is not a reranker (it has no classification head)');
+    entry.ranking ??= await entry.model.createRankingContext({ threads: settings.threads });
+    // Documents longer than the context are scored by their best-scoring part.
+    return await entry.ranking.rankAll(request.query, request.documents, { onOverflow: 'maxChunk' });
+  } finally {
+    entry.busy -= 1;
+    entry.lastUsed = Date.now();
+  }
+}
+
 /** Loads a file and lets it go: a malformed one fails here (or kills this process) instead of later. */
 async function probe(path: string): Promise<void> {
   const model = await (await llama()).loadModel({ modelPath: path, gpuLayers: 0 }).catch((error: unknown) => {
@@ -293,7 +315,8 @@ function fail(id: number, error: unknown): void {
   send({ type: 'error', id, code, message: error instanceof Error ? error.message : String(error) });
 }
 
-process.on('message', (request: RuntimeRequest) => {
+parent.onMessage((message) => {
+  const request = message as RuntimeRequest;
   if (request.type === 'abort') {
     aborts.get(request.id)?.abort();
     return;
@@ -314,12 +337,14 @@ process.on('message', (request: RuntimeRequest) => {
   const run =
     request.type === 'chat'
       ? chat(request, controller.signal).then((result) => send({ type: 'chat-done', id: request.id, result }))
-      : embed(request).then((vectors) => send({ type: 'embed-done', id: request.id, vectors }));
+      : request.type === 'rank'
+        ? rank(request).then((scores) => send({ type: 'rank-done', id: request.id, scores }))
+        : embed(request).then((vectors) => send({ type: 'embed-done', id: request.id, vectors }));
   run.catch((error: unknown) => fail(request.id, error)).finally(() => aborts.delete(request.id));
 });
 
 // The service went away (or closed the channel): nothing else would ever stop this process.
-process.on('disconnect', () => process.exit(0));
+parent.onClose(() => process.exit(0));
 
 void llama().then(
   (instance) => send({ type: 'ready', gpu: instance.gpu, threads: settings.threads }),

@@ -35,6 +35,7 @@ export interface RuntimeChatOptions {
 export type RuntimeRequest =
   | { type: 'chat'; id: number; model: RuntimeModel; messages: ChatMessage[]; tools?: ToolSpec[]; options: RuntimeChatOptions }
   | { type: 'embed'; id: number; model: RuntimeModel; inputs: string[] }
+  | { type: 'rank'; id: number; model: RuntimeModel; query: string; documents: string[] }
   | { type: 'probe'; id: number; path: string }
   | { type: 'abort'; id: number }
   | { type: 'unload'; modelId?: string };
@@ -53,6 +54,8 @@ export type RuntimeReply =
   | { type: 'chunk'; id: number; text: string }
   | { type: 'chat-done'; id: number; result: RuntimeChatResult }
   | { type: 'embed-done'; id: number; vectors: number[][] }
+  /** One relevance (0..1) per document, in the order given. */
+  | { type: 'rank-done'; id: number; scores: number[] }
   | { type: 'probe-done'; id: number }
   | { type: 'error'; id: number; message: string; code: RuntimeErrorCode }
   | { type: 'loaded'; ids: string[] };

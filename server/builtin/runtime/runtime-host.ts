@@ -1,9 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../platform/paths';
 import type { Logger } from '../../platform/log';
+import { forkProcessStarter, type ChildChannel, type ProcessStarter } from '../../platform/process-starter';
 import type { ChatMessage, ToolSpec } from '../../providers';
 import type { RuntimeChatOptions, RuntimeChatResult, RuntimeErrorCode, RuntimeModel, RuntimeReply, RuntimeRequest, RuntimeSettings } from './protocol';
 
@@ -36,7 +36,7 @@ interface Pending {
 }
 
 interface RunningProcess {
-  child: ChildProcess;
+  child: ChildChannel;
   ready: Promise<void>;
   pending: Map<number, Pending>;
   stderr: string;
@@ -53,14 +53,15 @@ function crashReason(stderr: string, code: number | null, signal: NodeJS.Signals
 }
 
 /** Spawns a runtime process and wires its replies to pending requests. */
-function spawnRuntime(settings: RuntimeSettings, onLoaded: (ids: string[]) => void, onReady: (gpu: string | false) => void, onExit: (proc: RunningProcess) => void): RunningProcess {
+function spawnRuntime(
+  start: ProcessStarter,
+  settings: RuntimeSettings,
+  onLoaded: (ids: string[]) => void,
+  onReady: (gpu: string | false) => void,
+  onExit: (proc: RunningProcess) => void,
+): RunningProcess {
   const entry = runtimeEntry();
-  const child = fork(entry.file, [], {
-    execArgv: entry.execArgv,
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: { ...process.env, PARLEY_RUNTIME_SETTINGS: JSON.stringify(settings), ELECTRON_RUN_AS_NODE: '1' },
-    serialization: 'advanced',
-  });
+  const child = start({ file: entry.file, execArgv: entry.execArgv, env: { ...process.env, PARLEY_RUNTIME_SETTINGS: JSON.stringify(settings) }, name: 'Parley model runtime' });
   let markReady!: () => void;
   let markFailed!: (error: Error) => void;
   const proc: RunningProcess = {
@@ -76,7 +77,8 @@ function spawnRuntime(settings: RuntimeSettings, onLoaded: (ids: string[]) => vo
   child.stderr?.on('data', (data: Buffer) => {
     proc.stderr = (proc.stderr + data.toString('utf8')).slice(-STDERR_TAIL);
   });
-  child.on('message', (reply: RuntimeReply) => {
+  child.onMessage((message) => {
+    const reply = message as RuntimeReply;
     if (reply.type === 'ready') {
       onReady(reply.gpu);
       markReady();
@@ -96,8 +98,8 @@ function spawnRuntime(settings: RuntimeSettings, onLoaded: (ids: string[]) => vo
     if (reply.type === 'error') pending.reject(new RuntimeFailure(reply.code, reply.message));
     else pending.resolve(reply);
   });
-  child.on('error', (error) => markFailed(new RuntimeFailure('crashed', `The model runtime could not start: ${error.message}`)));
-  child.on('exit', (code, signal) => {
+  child.onError((error) => markFailed(new RuntimeFailure('crashed', `The model runtime could not start: ${error.message}`)));
+  child.onExit((code, signal) => {
     const reason = crashReason(proc.stderr, code, signal);
     const failure = new RuntimeFailure('crashed', `The model runtime stopped: ${reason}`);
     markFailed(failure);
@@ -114,6 +116,8 @@ export interface RuntimeHostOptions {
   /** Idle time after which the runtime (and every model it holds) is unloaded; 0 = never. */
   idleMs: () => Promise<number>;
   log: Logger;
+  /** Starts the runtime process (default: child_process.fork; the desktop app passes Electron's utilityProcess). */
+  startProcess?: ProcessStarter;
 }
 
 /**
@@ -124,6 +128,7 @@ export interface RuntimeHostOptions {
  */
 export function createRuntimeHost(options: RuntimeHostOptions) {
   const { log } = options;
+  const start = options.startProcess ?? forkProcessStarter;
   let current: RunningProcess | undefined;
   let starting: Promise<RunningProcess> | undefined;
   let nextId = 1;
@@ -138,6 +143,7 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
       const settings = await options.settings();
       threads = settings.threads;
       const proc = spawnRuntime(
+        start,
         settings,
         (ids) => {
           if (current === proc) loadedIds = ids;
@@ -167,7 +173,6 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
       current = undefined;
       loadedIds = [];
     }
-    proc.child.disconnect?.();
     proc.child.kill();
   }
 
@@ -194,7 +199,7 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
       return await new Promise<RuntimeReply>((resolve, reject) => {
         proc.pending.set(request.id, { onChunk, resolve, reject });
         const onAbort = () => {
-          if (proc.child.connected) proc.child.send({ type: 'abort', id: request.id } satisfies RuntimeRequest);
+          proc.child.send({ type: 'abort', id: request.id } satisfies RuntimeRequest);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         const cleanup = () => signal?.removeEventListener('abort', onAbort);
@@ -206,7 +211,8 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
           cleanup();
           reject(error);
         };
-        proc.child.send(request);
+        if (!proc.child.connected) reject(new RuntimeFailure('crashed', 'The model runtime stopped'));
+        else proc.child.send(request);
       });
     } finally {
       void armIdle();
@@ -228,13 +234,20 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
       return reply.vectors;
     },
 
+    /** One relevance (0..1) per document for `query`, from a reranker model. */
+    async rank(model: RuntimeModel, query: string, documents: string[], signal?: AbortSignal): Promise<number[]> {
+      const reply = await call({ type: 'rank', id: nextId++, model, query, documents }, signal);
+      if (reply.type !== 'rank-done') throw new RuntimeFailure('failed', 'unexpected runtime reply');
+      return reply.scores;
+    },
+
     /**
      * Loads `file` once in a throw-away process of its own, so a file that makes llama.cpp
      * abort cannot disturb chats in progress. Rejects with the reason.
      */
     async probe(file: string): Promise<void> {
       const settings = { ...(await options.settings()), gpuLayers: 0 as const };
-      const proc = spawnRuntime(settings, () => undefined, () => undefined, () => undefined);
+      const proc = spawnRuntime(start, settings, () => undefined, () => undefined, () => undefined);
       try {
         await proc.ready;
         await new Promise<RuntimeReply>((resolve, reject) => {
@@ -242,14 +255,13 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
           proc.child.send({ type: 'probe', id: 0, path: file } satisfies RuntimeRequest);
         });
       } finally {
-        proc.child.disconnect?.();
         proc.child.kill();
       }
     },
 
     /** Unloads one model now (when it is not answering), e.g. before its file is deleted. */
     unload(modelId: string): void {
-      if (current?.child.connected) current.child.send({ type: 'unload', modelId } satisfies RuntimeRequest);
+      current?.child.send({ type: 'unload', modelId } satisfies RuntimeRequest);
     },
 
     /** Stops the runtime so the next request starts one with new settings. */
@@ -267,9 +279,7 @@ export function createRuntimeHost(options: RuntimeHostOptions) {
       clearTimeout(idleTimer);
       const proc = current;
       stop(proc);
-      if (proc && proc.child.exitCode === null && proc.child.signalCode === null) {
-        await new Promise<void>((resolve) => proc.child.once('exit', () => resolve()));
-      }
+      if (proc && !proc.child.exited) await new Promise<void>((resolve) => proc.child.onExit(() => resolve()));
     },
   };
 }

@@ -10,6 +10,9 @@ export interface BuiltChat {
   messages: NewMessageRow[];
 }
 
+/** How far ahead of this clock an imported time may be (the exporting machine's clock may run a little fast). */
+const CLOCK_SKEW_SECONDS = 300;
+
 /**
  * Turns an imported chat into rows for `userId`: skipped nodes drop out and their children hang
  * on the nearest kept ancestor; siblings keep their time order; the shown branch is kept.
@@ -40,6 +43,8 @@ export function buildRows(userId: string, source: ImportedChat, nowMs: number): 
   for (const list of children.values()) list.sort((a, b) => (a.created_at ?? 0) - (b.created_at ?? 0));
 
   const now = Math.floor(nowMs / 1000);
+  // A time later than now (beyond a clock's small skew) is impossible: read as unknown, as a missing one is.
+  const plausible = (at: number | null | undefined): number | null => (at !== null && at !== undefined && at <= now + CLOCK_SKEW_SECONDS ? at : null);
   const chatId = newId();
   const newIds = new Map<string, string>();
   const messages: NewMessageRow[] = [];
@@ -51,7 +56,7 @@ export function buildRows(userId: string, source: ImportedChat, nowMs: number): 
     visited.add(node.id);
     const id = newId();
     newIds.set(node.id, id);
-    const created = node.created_at ?? source.created_at ?? now;
+    const created = plausible(node.created_at) ?? plausible(source.created_at) ?? now;
     messages.push({
       id,
       chat_id: chatId,
@@ -78,8 +83,8 @@ export function buildRows(userId: string, source: ImportedChat, nowMs: number): 
     while (at && (children.get(at.id) ?? []).length > 0) at = children.get(at.id)!.at(-1);
     current = at?.id ?? null;
   }
-  const created = source.created_at ?? messages[0]?.created_at ?? now;
-  const updated = Math.max(created, source.updated_at ?? messages.at(-1)?.created_at ?? created);
+  const created = plausible(source.created_at) ?? messages[0]?.created_at ?? now;
+  const updated = Math.max(created, plausible(source.updated_at) ?? messages.at(-1)?.created_at ?? created);
   const chat: ChatRow = {
     id: chatId,
     user_id: userId,

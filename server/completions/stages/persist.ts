@@ -1,4 +1,6 @@
 import type { ChatsService, TurnMessage } from '../../chats';
+import type { CompletionSource } from '../../contracts/completions';
+import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/log';
 import type { AnswerText } from '../answer-text';
 import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
@@ -21,7 +23,10 @@ function text(content: unknown): string {
 
 /** Records one turn into its chat while it is answered; `finish` resolves to where it went. */
 export interface TurnRecorder {
-  finish(outcome: AnswerOutcome): Promise<SavedTurn | undefined>;
+  /** Where the turn is being saved, known before it is written (the stream names it first). */
+  ids?: SavedTurn;
+  /** Saves the answer as it ended, with the sources it was given (default: the retrieval stage's). */
+  finish(outcome: AnswerOutcome, sources?: CompletionSource[]): Promise<SavedTurn | undefined>;
 }
 
 const NO_CHAT: TurnRecorder = { finish: async () => undefined };
@@ -44,9 +49,10 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
   const last = request.messages[request.messages.length - 1];
   const turn: TurnMessage[] = [];
   if (!request.regenerate && last?.role === 'user') {
-    turn.push({ role: 'user', content: text(last.content), files: sentFiles, createdAt: startedAt });
+    turn.push({ id: newId(), role: 'user', content: text(last.content), files: sentFiles, createdAt: startedAt });
   }
-  turn.push({ role: 'assistant', content: '', model: request.model, status: 'streaming', sources: prepared.retrieval.sources });
+  turn.push({ id: newId(), role: 'assistant', content: '', model: request.model, status: 'streaming', sources: prepared.retrieval.sources });
+  const ids: SavedTurn = { chatId: chat.id, userMessageId: turn.length === 2 ? turn[0]!.id : undefined, assistantMessageId: turn[turn.length - 1]!.id! };
 
   const opened: Promise<string[] | undefined> = chats.saveTurn(chat.id, chat.parentId, turn).catch((error: unknown) => {
     log.error({ err: error, chatId: chat.id }, 'saving the chat turn failed');
@@ -71,7 +77,8 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
   timer.unref();
 
   return {
-    async finish(outcome) {
+    ids,
+    async finish(outcome, sources = prepared.retrieval.sources) {
       clearInterval(timer);
       await writing;
       const ids = await opened;
@@ -83,7 +90,7 @@ export function recordTurn(chats: ChatsService, prepared: PreparedCompletion, dr
           status: outcome.interrupted ? 'interrupted' : 'complete',
           error: outcome.interrupted?.message ?? null,
           usage: outcome.usage ?? null,
-          sources: prepared.retrieval.sources,
+          sources,
           toolSteps: outcome.toolSteps,
         });
         const fileIds = sentFiles.filter((f) => f.type === 'file').map((f) => f.id);

@@ -1,7 +1,8 @@
+import { STOPPED_BY_PERSON } from '../../chats';
 import { chatStreamBatches, isAbortError, type ChatMessage as ProviderMessage, type ToolCall, type Usage } from '../../providers';
 import type { MessageToolStep } from '../../contracts/chats';
 import { AnswerText } from '../answer-text';
-import type { AnswerOutcome, PipelineEvent, PreparedCompletion } from '../pipeline-types';
+import type { AnswerOutcome, CodeBlock, PipelineEvent, PreparedCompletion } from '../pipeline-types';
 import { runToolCall } from './tool-call';
 
 /** Most rounds of tool calls before the answer is cut off. */
@@ -23,6 +24,29 @@ function failureMessage(error: unknown): string {
 /** True when a model is set to call tools through the prompt (`params.function_calling: 'prompt'`). */
 function wantsPromptCalling(prepared: PreparedCompletion): boolean {
   return prepared.resolved.params.extra?.function_calling === 'prompt';
+}
+
+/** The code of an `execute_python` call (`{"code": "…"}`; a bare string is taken as the code too). */
+function codeOf(call: ToolCall): string {
+  try {
+    const args = JSON.parse(call.function.arguments || '{}') as unknown;
+    if (typeof args === 'string') return args;
+    if (args && typeof args === 'object' && typeof (args as { code?: unknown }).code === 'string') return (args as { code: string }).code;
+  } catch {
+    // not JSON: the model sent the code itself
+    return call.function.arguments;
+  }
+  return '';
+}
+
+/** What the model reads after its code ran in the text (blocks mode): a user turn holding the output. */
+function blockOutputMessage(text: string): ProviderMessage {
+  return { role: 'user', content: `[Output of the code above, run by the code interpreter]\n${text}\n\n[Continue your answer from here; do not repeat the code.]` };
+}
+
+/** True for a literal or text piece that may close a runnable block (a fence's backtick, a tag's `>`). */
+function mayCloseBlock(piece: string): boolean {
+  return piece.includes('`') || piece.includes('>');
 }
 
 /** True for a provider refusing the `tools` field itself (a model without function calling). */
@@ -76,11 +100,16 @@ async function promptToolRounds(prepared: PreparedCompletion, messages: Provider
  */
 export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, draft: AnswerText = new AnswerText()): Promise<AnswerOutcome> {
   const { resolved, params, tools } = prepared;
+  const interpreter = prepared.interpreter;
+  // The interpreter runs through its tool, or the blocks the model writes (models without native tools).
+  let interpreterMode = interpreter?.mode;
+  let codeRuns = 0;
+  const maxRounds = interpreter ? Math.max(MAX_TOOL_ROUNDS, interpreter.maxRounds + 1) : MAX_TOOL_ROUNDS;
   let messages: ProviderMessage[] = prepared.messages;
   let usage: Usage | undefined;
   let finishReason: string | null = null;
   const toolSteps: MessageToolStep[] = [];
-  const stopped = (): AnswerOutcome => ({ content: draft.text(), finishReason, usage, toolSteps, interrupted: { reason: 'client', message: 'Stopped before the answer was complete' } });
+  const stopped = (): AnswerOutcome => ({ content: draft.text(), finishReason, usage, toolSteps, interrupted: { reason: 'client', message: STOPPED_BY_PERSON } });
   let nativeTools = tools.specs.length > 0;
   const client = prepared.clientTools;
   const clientNames = new Set(client?.specs.map((spec) => spec.function.name) ?? []);
@@ -94,12 +123,19 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
   for (let round = 0; ; round += 1) {
     const toolCalls: ToolCall[] = [];
     const roundStart = draft.text().length;
+    const interpreterTool = interpreterMode === 'tool' && codeRuns < (interpreter?.maxRounds ?? 0);
+    const watchBlocks = interpreterMode === 'blocks' && codeRuns < (interpreter?.maxRounds ?? 0);
+    let block: CodeBlock | undefined;
+    // Stopping at a runnable block ends this round's provider request.
+    const round$ = new AbortController();
+    const stopRound = () => round$.abort();
+    signal.addEventListener('abort', stopRound, { once: true });
     try {
-      const specs = [...(nativeTools ? tools.specs : []), ...(client?.specs ?? [])];
+      const specs = [...(nativeTools ? tools.specs : []), ...(interpreterTool && interpreter ? [interpreter.tool] : []), ...(client?.specs ?? [])];
       const offered = specs.length > 0 ? { tools: specs, ...(client?.choice !== undefined ? { tool_choice: client.choice } : {}) } : {};
       // One batch per network read: the pieces of a read go out without an async step each.
-      const batches = chatStreamBatches(resolved.provider, { model: resolved.providerModelId, messages, ...params, ...offered }, signal);
-      for await (const batch of batches) {
+      const batches = chatStreamBatches(resolved.provider, { model: resolved.providerModelId, messages, ...params, ...offered }, round$.signal);
+      reading: for await (const batch of batches) {
         for (const chunk of batch) {
           // Emits are awaited only under backpressure: no microtask hop per piece otherwise.
           if (chunk.literals) {
@@ -115,10 +151,20 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
           if (chunk.tool_calls) toolCalls.push(...chunk.tool_calls);
           if (chunk.usage) usage = addUsage(usage, chunk.usage);
           if (chunk.finish_reason) finishReason = chunk.finish_reason;
+          if (watchBlocks && interpreter && (chunk.literals?.some(mayCloseBlock) || (chunk.content && mayCloseBlock(chunk.content)))) {
+            block = interpreter.findBlock(draft.text().slice(roundStart));
+            if (block) break reading;
+          }
         }
       }
     } catch (error) {
       if (signal.aborted || isAbortError(error)) return stopped();
+      if (interpreterTool && round === 0 && !draft.text() && refusedTools(error)) {
+        // The model has no native function calling: it writes runnable blocks instead.
+        interpreterMode = 'blocks';
+        round -= 1;
+        continue;
+      }
       if (nativeTools && round === 0 && !draft.text() && tools.promptCalls && refusedTools(error)) {
         // The model has no native function calling: ask through the prompt instead.
         nativeTools = false;
@@ -129,17 +175,35 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
         continue;
       }
       return { content: draft.text(), finishReason: 'error', usage, toolSteps, interrupted: { reason: 'provider', message: failureMessage(error) } };
+    } finally {
+      signal.removeEventListener('abort', stopRound);
+      round$.abort();
     }
     // An aborted openai stream ends quietly instead of throwing.
     if (signal.aborted) return stopped();
+    if (block && interpreter) {
+      // The model wrote code to run: run it, show it, and let the model go on from its output.
+      draft.truncate(roundStart + block.end);
+      codeRuns += 1;
+      await emit({ type: 'status', status: { action: 'code_interpreter', description: 'Running Python', done: false } });
+      const ran = await interpreter.run(block.code, `code-${round}`, signal);
+      if (signal.aborted) return stopped();
+      toolSteps.push(ran.step);
+      await emit({ type: 'tool_step', step: ran.step });
+      await emit({ type: 'status', status: { action: 'code_interpreter', description: 'Ran Python', done: true } });
+      messages = [...messages, { role: 'assistant', content: draft.text().slice(roundStart) }, blockOutputMessage(ran.text)];
+      draft.appendText('\n\n');
+      await emit({ type: 'content', text: '\n\n' });
+      continue;
+    }
     // Calls of the caller's own functions end the answer: the caller runs them and asks again.
     const forCaller = toolCalls.filter((call) => clientNames.has(call.function.name));
     if (forCaller.length > 0) {
       await emit({ type: 'tool_calls', calls: forCaller });
       return { content: draft.text(), finishReason: 'tool_calls', usage, toolSteps, toolCalls: forCaller };
     }
-    if (toolCalls.length === 0 || !nativeTools) break;
-    if (round + 1 >= MAX_TOOL_ROUNDS) {
+    if (toolCalls.length === 0 || !(nativeTools || interpreterTool)) break;
+    if (round + 1 >= maxRounds) {
       finishReason = 'length';
       break;
     }
@@ -148,7 +212,10 @@ export async function answerStage(prepared: PreparedCompletion, signal: AbortSig
     await emit({ type: 'status', status: { action: 'tool_calls', description: `Running ${names}`, done: false } });
     messages = [...messages, { role: 'assistant', content: draft.text().slice(roundStart) || null, tool_calls: toolCalls }];
     for (const call of toolCalls) {
-      const ran = await runToolCall(tools, call, signal);
+      const runsCode = interpreterTool && interpreter && call.function.name === interpreter.tool.function.name;
+      if (runsCode) codeRuns += 1;
+      const ran = runsCode ? await interpreter.run(codeOf(call), call.id, signal) : await runToolCall(tools, call, signal);
+      if (signal.aborted) return stopped();
       if (!ran) return stopped();
       toolSteps.push(ran.step);
       await emit({ type: 'tool_step', step: ran.step });

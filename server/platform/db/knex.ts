@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { migrationSource } from './migrations';
+import { migrationSource, migrationSourceOf, type MigrationList } from './migrations';
 
 export type Db = Knex;
 
@@ -115,9 +115,12 @@ function openPostgres(url: string, poolSize: number, options: { applicationName?
   return db;
 }
 
-/** Applies every pending migration. */
-export async function migrate(db: Db): Promise<void> {
-  await db.migrate.latest();
+/**
+ * Applies every pending migration, all in one transaction (knex's default while no migration
+ * turns transactions off): a failure leaves the database as it was. A test may give its own list.
+ */
+export async function migrate(db: Db, list?: MigrationList): Promise<void> {
+  await db.migrate.latest(list ? { migrationSource: migrationSourceOf(list) } : undefined);
   if (dialectOf(db) === 'postgres') await widenVarchars(db);
 }
 

@@ -3,6 +3,7 @@ import type { FileStatus } from '../../contracts/knowledge';
 import type { FileRow, FilesService } from '../../files';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/log';
+import { assertOutboundAllowed } from '../../platform/net/outbound';
 import type { Embedder } from '../embedding/embedder';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import { RetrievalSection } from '../retrieval-config';
@@ -122,6 +123,9 @@ export function createIngestPipeline(deps: {
   async function prepare(work: Work[], embedder: Embedder): Promise<Work[]> {
     const cfg = await config.get(RetrievalSection);
     const externalUrl = cfg.CONTENT_EXTRACTION_ENGINE === 'external' && cfg.EXTERNAL_DOCUMENT_LOADER_URL !== '' ? cfg.EXTERNAL_DOCUMENT_LOADER_URL : undefined;
+    // The worker thread makes these calls; the offline guard is asked here, before the files go to it.
+    if (externalUrl) await assertOutboundAllowed('content-extraction', externalUrl);
+    if (cfg.ENABLE_CHUNKING_SERVER && cfg.CHUNKING_SERVER_URL) await assertOutboundAllowed('chunking-server', cfg.CHUNKING_SERVER_URL);
     const languages = new Map<string, string | undefined>();
     for (const w of work) if (!languages.has(w.entry.job.collectionId)) languages.set(w.entry.job.collectionId, await repo.languageOf(w.entry.job.collectionId));
     const jobs: PrepareJob[] = work.map((w) => ({

@@ -2,6 +2,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { loadExports } from '../../platform/library-exports';
 import { clipResult, ToolCallError } from '../tool-errors';
+import { assertOutboundAllowed, offlineRefusal, outboundFetch } from '../../platform/net/outbound';
 
 /** A tool as an MCP server lists it. */
 export interface McpTool {
@@ -61,6 +62,9 @@ function reasonOf(error: unknown): string {
 /** Maps a connection failure to an auth refusal, or to "unreachable". */
 function classify(error: unknown): Error {
   if (error instanceof McpAuthError || error instanceof McpUnreachableError) return error;
+  // Offline: said as such, never taken for the server refusing access.
+  const refused = offlineRefusal(error);
+  if (refused) return new McpUnreachableError(refused.message);
   const name = (error as { name?: string }).name ?? '';
   const status = statusOf(error);
   if (name === 'UnauthorizedError' || status === 401) return new McpAuthError('The server refused the credentials', 401);
@@ -82,17 +86,20 @@ export async function connectMcp(url: string, options: McpConnectOptions = {}): 
   const timeout = options.timeoutMs ?? 15_000;
   const requestInit: RequestInit = { headers: options.headers ?? {} };
   const target = new URL(url);
+  await assertOutboundAllowed('tool-server', target);
+  // The transports' own requests (and the OAuth ones they make) ask the guard too.
+  const fetch = outboundFetch('tool-server');
 
   const client = new Client({ name: 'parley', version: '0.1.0' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(target, { requestInit, authProvider: options.authProvider }), { timeout });
+    await client.connect(new StreamableHTTPClientTransport(target, { requestInit, authProvider: options.authProvider, fetch }), { timeout });
   } catch (error) {
     const first = classify(error);
     await client.close().catch(() => undefined);
     if (first instanceof McpAuthError) throw first;
     const legacy = new Client({ name: 'parley', version: '0.1.0' });
     try {
-      await legacy.connect(new SSEClientTransport(target, { requestInit, authProvider: options.authProvider }), { timeout });
+      await legacy.connect(new SSEClientTransport(target, { requestInit, authProvider: options.authProvider, fetch }), { timeout });
     } catch (sseError) {
       await legacy.close().catch(() => undefined);
       const second = classify(sseError);

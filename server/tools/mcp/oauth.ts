@@ -5,9 +5,13 @@ import { randomToken } from '../../platform/ids';
 import type { Logger } from '../../platform/log';
 import type { SecretStore } from '../../secrets';
 import { loadExports } from '../../platform/library-exports';
+import { outboundFetch } from '../../platform/net/outbound';
 
 /** The SDK's OAuth client flow, loaded on first use. */
 const loadMcpAuth = () => loadExports(import('@modelcontextprotocol/sdk/client/auth.js'), '@modelcontextprotocol/sdk/client/auth.js', 'auth');
+
+/** Discovery, registration and token requests ask the outbound guard first (offline mode). */
+const mcpFetch = outboundFetch('mcp-oauth');
 
 /** The Parley route the authorization server sends the user back to. */
 export const OAUTH_CALLBACK_PATH = '/api/v1/tools/oauth/callback';
@@ -144,7 +148,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       prune();
       const state = randomToken(24);
       const provider = providerFor(server, userId, redirectUrl, state);
-      const result = await auth(provider, { serverUrl: server.url });
+      const result = await auth(provider, { serverUrl: server.url, fetchFn: mcpFetch });
       if (result === 'AUTHORIZED') return null;
       if (!provider.authorizationUrl) throw new Error('The authorization server gave no authorization URL');
       pending.set(state, { serverId: server.id, serverUrl: server.url, userId, redirectUrl, verifier: await provider.codeVerifier(), expiresAt: clock.now() + PENDING_SECONDS });
@@ -160,7 +164,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       const { auth } = await loadMcpAuth();
       const provider = providerFor({ id: entry.serverId, url: entry.serverUrl }, entry.userId, entry.redirectUrl, state);
       provider.setVerifier(entry.verifier);
-      await auth(provider, { serverUrl: entry.serverUrl, authorizationCode: code });
+      await auth(provider, { serverUrl: entry.serverUrl, authorizationCode: code, fetchFn: mcpFetch });
       return { serverId: entry.serverId, userId: entry.userId };
     },
 
@@ -181,7 +185,7 @@ export function createMcpOAuth(deps: { secrets: SecretStore; clock: Clock; log: 
       const redirect = (await registeredRedirect(server.id)) ?? `http://127.0.0.1${OAUTH_CALLBACK_PATH}`;
       const { auth } = await loadMcpAuth();
       try {
-        const result = await auth(providerFor(server, userId, redirect), { serverUrl: server.url });
+        const result = await auth(providerFor(server, userId, redirect), { serverUrl: server.url, fetchFn: mcpFetch });
         if (result === 'AUTHORIZED') return (await readJsonSecret<StoredTokens>(tokensName(server.id, userId)))?.access_token;
       } catch (error) {
         log.warn({ err: error, server: server.id }, 'refreshing an MCP OAuth token failed');

@@ -8,6 +8,7 @@ import type { SecretStore } from '../../secrets';
 import { loadOpenApi } from '../openapi/openapi-spec';
 import { connectMcp, McpAuthError, type McpConnection } from './mcp-client';
 import { OAUTH_CALLBACK_PATH, serverSecretPrefix, type McpOAuth } from './oauth';
+import { offlineRefusal } from '../../platform/net/outbound';
 
 /** Stored list: connections without their keys (keys live in the secret store). */
 export const ToolServersSection = defineSection('tool_servers', z.object({ TOOL_SERVER_CONNECTIONS: z.array(ToolServerConnection) }), { TOOL_SERVER_CONNECTIONS: [] });
@@ -181,6 +182,8 @@ export function createToolServers(deps: { config: ConfigService; secrets: Secret
           const api = await loadOpenApi(specUrl, { apiKey: request.auth_type === 'bearer' ? (request.key ?? undefined) : undefined });
           return { status: true, specs: api.operations.map((op) => ({ name: op.spec.name, description: op.spec.description, inputSchema: op.spec.parameters })) };
         } catch (error) {
+          const refused = offlineRefusal(error);
+          if (refused) throw refused;
           const message = error instanceof Error ? error.message : 'unknown error';
           if (/HTTP 40[13]/.test(message)) throw forbidden(`The server refused the credentials: ${message}`);
           throw badRequest(`Could not load the OpenAPI document at ${specUrl}: ${message}`);
@@ -198,6 +201,8 @@ export function createToolServers(deps: { config: ConfigService; secrets: Secret
       try {
         connection = await connectMcp(request.url, { headers, timeoutMs: 10_000 });
       } catch (error) {
+        const refused = offlineRefusal(error);
+        if (refused) throw refused;
         if (error instanceof McpAuthError) {
           throw forbidden(request.auth_type === 'oauth_2.1' ? 'The server needs OAuth authorization: save it, then connect from the Tools page' : `Authentication failed: ${error.message}`);
         }

@@ -1,4 +1,8 @@
 import { clipResult, ToolCallError } from '../tool-errors';
+import { outboundFetch } from '../../platform/net/outbound';
+
+/** Tool calls ask the outbound guard first, and again at every redirect (offline mode). */
+const toolFetch = outboundFetch('tool-server');
 
 /** One outgoing HTTP request of an OpenAPI or `api` tool. */
 export interface HttpCall {
@@ -15,7 +19,7 @@ export async function sendHttpCall(call: HttpCall): Promise<string> {
   const signals = [AbortSignal.timeout(call.timeoutMs), ...(call.signal ? [call.signal] : [])];
   let response: Response;
   try {
-    response = await fetch(call.url, {
+    response = await toolFetch(call.url, {
       method: call.method,
       headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
       ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),

@@ -1,5 +1,6 @@
 import type { FunctionSpec } from '../../contracts/tools';
 import { functionName, ToolCallError } from '../tool-errors';
+import { offlineRefusal, outboundFetch } from '../../platform/net/outbound';
 
 type Json = Record<string, unknown>;
 
@@ -129,11 +130,13 @@ export function parseOpenApi(doc: unknown, specUrl: string): OpenApiApi {
 export async function loadOpenApi(url: string, options: { timeoutMs?: number; apiKey?: string } = {}): Promise<OpenApiApi> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await outboundFetch('tool-server')(url, {
       headers: { accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
   } catch (error) {
+    const refused = offlineRefusal(error);
+    if (refused) throw refused;
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'no answer in time' : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : 'network error';
     throw new Error(`could not reach it (${reason})`);
   }

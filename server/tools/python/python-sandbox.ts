@@ -3,7 +3,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { FunctionSpec } from '../../contracts/tools';
 import type { Logger } from '../../platform/log';
 import { workerEntry } from '../../platform/worker-entry';
-import type { SandboxFailure, SandboxJob, SandboxReady, SandboxRequest, SandboxResponse } from './protocol';
+import type { RunOutput, SandboxFailure, SandboxFile, SandboxJob, SandboxReady, SandboxRequest, SandboxResponse } from './protocol';
 
 /** A sandboxed Python run failed: a syntax error, a Python exception, or a limit was hit. */
 export class PythonToolError extends Error {
@@ -130,7 +130,8 @@ export function createPythonSandbox(options: { log: Logger; loadTimeoutMs?: numb
           reject(error);
         },
       });
-      w.postMessage({ ...request, id, memoryLimitBytes: limits.memoryMb * 1024 * 1024 } as SandboxRequest);
+      const transfer = request.op === 'run' ? request.files.map((file) => file.bytes.buffer as ArrayBuffer) : [];
+      w.postMessage({ ...request, id, memoryLimitBytes: limits.memoryMb * 1024 * 1024 } as SandboxRequest, transfer);
     });
   }
 
@@ -158,6 +159,24 @@ export function createPythonSandbox(options: { log: Logger; loadTimeoutMs?: numb
         const response = unwrap(await send({ op: 'call', key: sourceKey(source), source, name, args: JSON.stringify(args), user: JSON.stringify(user) }, limits));
         return response.result ?? '';
       });
+    },
+    /**
+     * Runs a code cell in namespace `space` (kept between runs of that space while the worker
+     * lives), with `files` read-only in its working folder; answers what it printed, its last
+     * expression, its traceback and the files it wrote. Limits stop the worker as for tools.
+     */
+    run(code: string, options: { space: string; fresh?: boolean; files: SandboxFile[]; outputLimit: number; maxFiles: number; maxFileBytes: number }, limits: RunLimits): Promise<RunOutput> {
+      return serial(async () => {
+        const response = unwrap(await send({ op: 'run', code, ...options }, limits));
+        if (!response.run) throw new PythonToolError('crashed', 'The Python sandbox gave no output');
+        return response.run;
+      });
+    },
+    /** Starts the worker now (Pyodide takes seconds to load) so the first run does not wait for it. */
+    async warm(): Promise<void> {
+      if (closed) return;
+      ready ??= start();
+      await ready;
     },
     /** Whether a worker is running now (for tests and diagnostics). */
     get running(): boolean {

@@ -1,4 +1,4 @@
-import { createElement, memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import { createContext, createElement, memo, useContext, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
@@ -8,6 +8,8 @@ import { useT } from '../../lib/i18n';
 import './markdown.css';
 import { linkCitations } from './citation-links';
 import { closeOpenMarkdown } from './close-open-markdown';
+import { isSafeImageSource } from './image-source';
+import { useCodeActions } from './code-actions';
 import { normalizeMath } from './math-delimiters';
 import { rehypeCode } from './rehype-code';
 
@@ -76,18 +78,25 @@ function textOf(node: ReactNode): string {
   return '';
 }
 
-function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
+/** True while the answer is still being written: code blocks offer no Run or Preview yet. */
+const StreamingContext = createContext(false);
+
+// react-markdown passes its syntax `node` to custom components: it never goes onto the DOM.
+function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
+  const streaming = useContext(StreamingContext);
   const child = Array.isArray(children) ? children[0] : children;
   const className = child && typeof child === 'object' && 'props' in child ? ((child.props as { className?: string }).className ?? '') : '';
   const lang = /language-([\w-]+)/.exec(className)?.[1];
+  const actions = useCodeActions(lang, textOf(children).replace(/\n$/, ''), streaming);
   if (lang === 'math') return <pre {...rest}>{children}</pre>;
   return (
     // Code reads left to right in every language.
     <div className="code-block" dir="ltr">
       <div className="code-head">
         <span>{lang ?? t('chat.codeText')}</span>
+        {actions.buttons}
         <button
           type="button"
           className="code-copy"
@@ -104,6 +113,7 @@ function CodeBlock({ children, ...rest }: ComponentProps<'pre'>) {
         </button>
       </div>
       <pre {...rest}>{children}</pre>
+      {actions.below}
     </div>
   );
 }
@@ -129,7 +139,7 @@ const autoDirection = Object.fromEntries(
 const components: Components = {
   ...autoDirection,
   pre: CodeBlock,
-  a: ({ href, children, ...rest }) =>
+  a: ({ href, children, node: _node, ...rest }) =>
     href?.startsWith('#cite-') ? (
       <Cite n={href.slice('#cite-'.length)} />
     ) : (
@@ -137,7 +147,9 @@ const components: Components = {
         {children}
       </a>
     ),
-  table: ({ children, ...rest }) => (
+  // An image pointing at the service's own API would call it as the viewer (sign-out from a shared chat): its alt text instead.
+  img: ({ node: _node, src, alt, ...rest }) => (isSafeImageSource(typeof src === 'string' ? src : undefined, window.location.href) ? <img src={src} alt={alt} {...rest} /> : <span>{alt}</span>),
+  table: ({ children, node: _node, ...rest }) => (
     <div className="md-table">
       <table {...rest}>{children}</table>
     </div>
@@ -154,9 +166,11 @@ export const Markdown = memo(function Markdown({ text: raw, citations, streaming
   const r = useRaw(text);
   return (
     <div className="markdown" dir="auto">
+      <StreamingContext.Provider value={streaming}>
       <ReactMarkdown remarkPlugins={[remarkGfm, ...(m?.remark ?? [])]} rehypePlugins={[...(r ?? []), [rehypeSanitize, schema], ...(m?.rehype ?? []), rehypeCode]} components={components}>
         {text}
       </ReactMarkdown>
+      </StreamingContext.Provider>
     </div>
   );
 });

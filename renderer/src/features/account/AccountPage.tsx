@@ -13,10 +13,12 @@ import { FormFooter } from '../../components/FormFooter';
 import { Icon } from '../../components/Icon';
 import { ThemeSwitch } from '../../components/ThemeSwitch';
 import { LanguagePicker } from '../../components/LanguagePicker';
+import { newPasswordError, passwordHint } from '../../lib/password';
 import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { copyText } from '../../lib/clipboard';
 import { useT } from '../../lib/i18n';
+import { VoiceSettings } from './VoiceSettings';
 import { ChatDefaultsSettings } from '../chat/ChatDefaultsSettings';
 import { PersonalizationSettings } from './PersonalizationSettings';
 
@@ -32,6 +34,7 @@ export default function AccountPage() {
       <Interface />
       <ChatDefaultsSettings />
       <PersonalizationSettings />
+      <VoiceSettings />
       <ApiKey />
       <Password />
     </div>
@@ -220,7 +223,8 @@ function Password() {
   const [again, setAgain] = useState('');
   const { busy, error, onSubmit: submit } = useFormSubmit(async () => {
     if (next !== again) throw new Error(t('account.passwordsDiffer'));
-    if (new TextEncoder().encode(next).length > 72) throw new Error(t('auth.passwordTooLong'));
+    const problem = newPasswordError(next);
+    if (problem) throw new Error(problem);
     await authApi.updatePassword({ password: current, new_password: next });
     setCurrent('');
     setNext('');
@@ -237,7 +241,7 @@ function Password() {
         <div className="form-grid">
           {/* Empty for an account that has no password yet (the desktop owner sets a first one). */}
           <TextField label={t('account.currentPassword')} hint={t('account.currentPasswordHint')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-          <TextField label={t('account.newPassword')} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
+          <TextField label={t('account.newPassword')} hint={passwordHint()} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
           <TextField label={t('account.confirmPassword')} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
         </div>
         <FormFooter error={error} busy={busy} disabled={!next} submitLabel={t('account.changePassword')} />

@@ -13,6 +13,7 @@ interface Row {
   url: string;
   key: string;
   enable: boolean;
+  name: string;
   prefix_id: string;
   /** Allow-list, one id per line or comma separated. */
   model_ids: string;
@@ -29,14 +30,15 @@ const list = (text: string) =>
 const tagName = (tag: unknown) => (typeof tag === 'string' ? tag : typeof (tag as { name?: unknown })?.name === 'string' ? (tag as { name: string }).name : '');
 
 function toRow(url: string, key: string, config: ProviderEntryConfig = {}): Row {
-  return { url, key, enable: config.enable !== false, prefix_id: config.prefix_id ?? '', model_ids: (config.model_ids ?? []).join('\n'), tags: (config.tags ?? []).map(tagName).filter(Boolean).join(', '), config };
+  return { url, key, enable: config.enable !== false, name: config.name ?? '', prefix_id: config.prefix_id ?? '', model_ids: (config.model_ids ?? []).join('\n'), tags: (config.tags ?? []).map(tagName).filter(Boolean).join(', '), config };
 }
 
 /** The entry config of a row: what the form shows, over what it keeps. */
 function toConfig(row: Row, withKey: boolean): ProviderEntryConfig {
-  const { key: _key, prefix_id: _prefix, ...kept } = row.config;
+  const { key: _key, prefix_id: _prefix, name: _name, ...kept } = row.config;
   const prefix = row.prefix_id.trim();
-  return { ...kept, enable: row.enable, ...(prefix ? { prefix_id: prefix } : {}), model_ids: list(row.model_ids), tags: list(row.tags).map((name) => ({ name })), ...(withKey && row.key ? { key: row.key } : {}) };
+  const name = row.name.trim();
+  return { ...kept, enable: row.enable, ...(name ? { name } : {}), ...(prefix ? { prefix_id: prefix } : {}), model_ids: list(row.model_ids), tags: list(row.tags).map((name) => ({ name })), ...(withKey && row.key ? { key: row.key } : {}) };
 }
 
 /**
@@ -132,6 +134,7 @@ function Rows({ name, rows, onChange, verify }: { name: string; rows: Row[]; onC
           <fieldset key={i} className="connection-row" data-testid="connection-row">
             <legend className="sr-only">{t('common.numbered', { label: t('admin.connection'), n })}</legend>
             <div className="connection-fields">
+              <TextField label={t('common.numbered', { label: t('admin.connectionName'), n })} hint={t('admin.connectionNameHint')} value={r.name} onChange={(e) => set(i, { name: e.target.value })} id={`${name}-name-${i}`} maxLength={100} />
               <TextField label={t('common.numbered', { label: t('admin.baseUrl'), n })} value={r.url} onChange={(e) => set(i, { url: e.target.value })} id={`${name}-url-${i}`} />
               <TextField label={t('common.numbered', { label: t('admin.apiKey'), n })} type="password" autoComplete="off" value={r.key} onChange={(e) => set(i, { key: e.target.value })} id={`${name}-key-${i}`} />
               <TextField label={t('common.numbered', { label: t('admin.prefixId'), n })} hint={t('admin.prefixIdHint')} value={r.prefix_id} onChange={(e) => set(i, { prefix_id: e.target.value })} id={`${name}-prefix-${i}`} />

@@ -4,6 +4,7 @@ import { messageOf } from '../../components/Feedback';
 import { TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useT } from '../../lib/i18n';
+import { newPasswordError, passwordHint } from '../../lib/password';
 
 /**
  * Asked when an admin without a password (the desktop owner) turns LAN sharing on: other
@@ -19,7 +20,8 @@ export function LanPasswordDialog({ onClose, onDone }: { onClose: () => void; on
     e.preventDefault();
     setError(null);
     if (next !== again) return setError(t('lan.passwordsDiffer'));
-    if (new TextEncoder().encode(next).length > 72) return setError(t('auth.passwordTooLong'));
+    const problem = newPasswordError(next);
+    if (problem) return setError(problem);
     setBusy(true);
     try {
       // An account without a password sets its first one with an empty current password.
@@ -34,7 +36,7 @@ export function LanPasswordDialog({ onClose, onDone }: { onClose: () => void; on
     <Modal title={t('lan.passwordTitle')} onClose={onClose}>
       <form className="col" onSubmit={submit} data-testid="lan-password-dialog">
         <p className="section-desc">{t('lan.passwordDesc')}</p>
-        <TextField label={t('lan.passwordNew')} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
+        <TextField label={t('lan.passwordNew')} hint={passwordHint()} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
         <TextField label={t('lan.passwordConfirm')} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
         {error && (
           <div className="notice error" role="alert">

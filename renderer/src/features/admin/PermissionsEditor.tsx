@@ -1,4 +1,5 @@
 import type { PartialPermissions, Permissions } from '../../../../server/contracts/permissions';
+import { useFeatureWorks } from '../../app/feature-switches';
 import { Switch } from '../../components/Field';
 import { useT, type StringKey } from '../../lib/i18n';
 
@@ -48,19 +49,25 @@ const GROUPS: Array<{ key: keyof Permissions; label: StringKey; leaves: Array<[s
   },
 ];
 
-/** Switches for every permission leaf (full or partial objects). */
+/**
+ * Switches for every permission leaf (full or partial objects) whose feature works on this
+ * service: a hidden leaf keeps its stored value.
+ */
 export function PermissionsEditor({ value, onChange }: { value: PartialPermissions; onChange: (next: PartialPermissions) => void }) {
   const t = useT();
+  const works = useFeatureWorks();
   return (
     <div className="form-grid" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))' }}>
       {GROUPS.map((g) => {
         const section = (value[g.key] ?? {}) as Record<string, boolean | undefined>;
+        const leaves = g.leaves.filter(([leaf]) => works(leaf));
+        if (leaves.length === 0) return null;
         return (
-          <fieldset key={g.key} className="col" style={{ border: 0, padding: 0, margin: 0, gap: 8 }}>
+          <fieldset key={g.key} data-testid={`permissions-${g.key}`} className="col" style={{ border: 0, padding: 0, margin: 0, gap: 8 }}>
             <legend className="field-label" style={{ marginBottom: 8 }}>
               {t(g.label)}
             </legend>
-            {g.leaves.map(([leaf, label]) => (
+            {leaves.map(([leaf, label]) => (
               <Switch key={leaf} label={t(label)} checked={section[leaf] === true} onChange={(v) => onChange({ ...value, [g.key]: { ...section, [leaf]: v } })} />
             ))}
           </fieldset>

@@ -4,11 +4,30 @@ import { SelectField, Switch, TextField } from '../../components/Field';
 import { useConfigForm } from '../../hooks/use-config-form';
 import { useT } from '../../lib/i18n';
 import { NumberField, numberError } from '../../components/NumberField';
+import { useBuiltinModels } from '../builtin/use-builtin-models';
 import { SaveBar } from './SaveBar';
 
 type NumKey = 'CHUNK_SIZE' | 'CHUNK_OVERLAP' | 'PARENT_CHUNK_SIZE' | 'PARENT_CHUNK_OVERLAP' | 'CHILD_CHUNK_SIZE' | 'CHILD_CHUNK_OVERLAP' | 'HTML_CHUNK_SIZE' | 'HTML_MIN_CHUNK_SIZE' | 'HTML_CHUNK_OVERLAP' | 'HTML_CONTEXT_WINDOW' | 'TOP_K' | 'TOP_K_RERANKER';
 
 const BIG = 1_000_000;
+
+/** The built-in library's reranker models to choose from (Admin → Local models adds them). */
+function LocalRerankerField({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const t = useT();
+  const models = useBuiltinModels();
+  const rerankers = (models.data ?? []).filter((m) => m.kind === 'reranker' && m.status === 'ready');
+  if (models.isSuccess && rerankers.length === 0) return <p className="muted small">{t('admin.rag.rerankerNoModel')}</p>;
+  return (
+    <SelectField label={t('admin.rag.rerankerModel')} value={value} onChange={(ev) => onChange(ev.target.value)}>
+      <option value="">{t('admin.rag.rerankerChoose')}</option>
+      {rerankers.map((m) => (
+        <option key={m.id} value={m.id}>
+          {m.name}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
 
 /** Chunking, hybrid search and ranking settings, and the embedding model. */
 export function RetrievalPanel() {
@@ -69,9 +88,16 @@ export function RetrievalPanel() {
               <SelectField label={t('admin.rag.reranking')} value={d.RAG_RERANKING_ENGINE ?? ''} onChange={(ev) => form.set('RAG_RERANKING_ENGINE', ev.target.value as RetrievalConfig['RAG_RERANKING_ENGINE'])}>
                 <option value="">{t('admin.rag.rerankingOff')}</option>
                 <option value="external">{t('admin.rag.rerankingExternal')}</option>
+                <option value="builtin">{t('admin.rag.rerankingBuiltin')}</option>
               </SelectField>
-              <TextField label={t('admin.rag.rerankerUrl')} value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
-              <TextField label={t('admin.rag.rerankingModel')} value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
+              {d.RAG_RERANKING_ENGINE === 'builtin' ? (
+                <LocalRerankerField value={d.RAG_RERANKING_MODEL ?? ''} onChange={(id) => form.set('RAG_RERANKING_MODEL', id)} />
+              ) : (
+                <>
+                  <TextField label={t('admin.rag.rerankerUrl')} value={d.RAG_EXTERNAL_RERANKER_URL ?? ''} onChange={(ev) => form.set('RAG_EXTERNAL_RERANKER_URL', ev.target.value)} />
+                  <TextField label={t('admin.rag.rerankingModel')} value={d.RAG_RERANKING_MODEL ?? ''} onChange={(ev) => form.set('RAG_RERANKING_MODEL', ev.target.value)} />
+                </>
+              )}
             </div>
             <Switch label={t('admin.rag.chunkingServer')} checked={d.ENABLE_CHUNKING_SERVER === true} onChange={(v) => form.set('ENABLE_CHUNKING_SERVER', v)} />
             {d.ENABLE_CHUNKING_SERVER && <TextField label={t('admin.rag.chunkingServerUrl')} value={d.CHUNKING_SERVER_URL ?? ''} onChange={(ev) => form.set('CHUNKING_SERVER_URL', ev.target.value)} />}

@@ -17,6 +17,8 @@ import { useToast } from '../../components/Toasts';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
+import { newPasswordError, passwordHint } from '../../lib/password';
+import { usePendingSignups } from '../../hooks/use-pending-signups';
 
 const PAGE_SIZE = 30;
 const ROLES: Role[] = ['pending', 'user', 'admin'];
@@ -30,6 +32,8 @@ export function UsersPanel() {
   const [query, setQuery] = useState('');
   const [debounced, setDebounced] = useState('');
   const [groupId, setGroupId] = useState('');
+  const [onlyPending, setOnlyPending] = useState(false);
+  const pending = usePendingSignups(true);
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<UserListItem | null>(null);
@@ -39,7 +43,11 @@ export function UsersPanel() {
     return () => clearTimeout(id);
   }, [query]);
 
-  const users = useQuery({ queryKey: ['users', debounced, groupId, page], queryFn: () => usersApi.list({ query: debounced || undefined, page, group_id: groupId || undefined }), placeholderData: keepPreviousData });
+  const users = useQuery({
+    queryKey: ['users', debounced, groupId, onlyPending, page],
+    queryFn: () => usersApi.list({ query: debounced || undefined, page, group_id: groupId || undefined, role: onlyPending ? 'pending' : undefined }),
+    placeholderData: keepPreviousData,
+  });
   const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
   const active = useQuery({ queryKey: ['users', 'active'], queryFn: usersApi.active, refetchInterval: 15_000 });
   const online = new Set(active.data?.user_ids ?? []);
@@ -57,6 +65,14 @@ export function UsersPanel() {
 
   return (
     <section>
+      {(pending > 0 || onlyPending) && (
+        <div className="notice warning row mb" role="status" data-testid="pending-signups-notice">
+          <span className="grow">{pending > 0 ? t('admin.pendingNotice', { count: pending }) : t('admin.userCount', { count })}</span>
+          <button type="button" className="btn small" aria-pressed={onlyPending} onClick={() => (setOnlyPending(!onlyPending), setPage(1))}>
+            {onlyPending ? t('admin.showAll') : t('admin.showPending')}
+          </button>
+        </div>
+      )}
       <div className="row wrap mb">
         <div className="grow" style={{ minWidth: 200, maxWidth: 360 }}>
           <input className="input" type="search" placeholder={t('admin.searchUsers')} aria-label={t('admin.searchUsers')} value={query} onChange={(e) => setQuery(e.target.value)} />
@@ -162,6 +178,8 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
   const t = useT();
   const [form, setForm] = useState({ name: '', email: '', password: '', role: 'user' as Role });
   const { busy, error, onSubmit } = useFormSubmit(async () => {
+    const problem = newPasswordError(form.password);
+    if (problem) throw new Error(problem);
     await authApi.addUser(form);
     onDone();
   });
@@ -170,7 +188,7 @@ function AddUser({ onClose, onDone }: { onClose: () => void; onDone: () => void 
       <form className="col" onSubmit={onSubmit}>
         <TextField label={t('common.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
         <TextField label={t('common.email')} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} required />
-        <TextField label={t('common.password')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
+        <TextField label={t('common.password')} hint={passwordHint()} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required />
         <SelectField label={t('common.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
           {ROLES.map((r) => (
             <option key={r} value={r}>
@@ -188,6 +206,8 @@ function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () =
   const t = useT();
   const [form, setForm] = useState({ name: user.name, email: user.email, role: user.role, password: '' });
   const { busy, error, onSubmit } = useFormSubmit(async () => {
+    const problem = form.password ? newPasswordError(form.password) : null;
+    if (problem) throw new Error(problem);
     await usersApi.update(user.id, { name: form.name, email: form.email, role: form.role, ...(form.password ? { password: form.password } : {}) });
     onDone();
   });
@@ -203,7 +223,7 @@ function EditUser({ user, onClose, onDone }: { user: UserListItem; onClose: () =
             </option>
           ))}
         </SelectField>
-        <TextField label={t('admin.newPasswordOptional')} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        <TextField label={t('admin.newPasswordOptional')} hint={passwordHint()} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
         <FormFooter error={error} busy={busy} onCancel={onClose} />
       </form>
     </Modal>

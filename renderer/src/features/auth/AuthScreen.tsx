@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { authApi } from '../../api/auth';
+import { rememberReturnTo, takeReturnTo } from '../../app/return-to';
 import { useSession } from '../../app/session';
 import { messageOf } from '../../components/Feedback';
 import { TextField } from '../../components/Field';
 import { useT } from '../../lib/i18n';
+import { newPasswordError, passwordHint } from '../../lib/password';
 import { AuthLayout } from './AuthLayout';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -27,13 +29,16 @@ export function AuthScreen() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A link opened while signed out (a shared chat) is where the person lands after signing in or up.
+  useEffect(() => rememberReturnTo(location.pathname + location.search), [location.pathname, location.search]);
 
   const validate = (): boolean => {
     const next: Record<string, string> = {};
     if (mode !== 'signin' && !name.trim()) next.name = t('auth.nameRequired');
     if (!EMAIL.test(email.trim())) next.email = t('auth.emailInvalid');
-    if (!password) next.password = t('auth.passwordRequired');
-    else if (new TextEncoder().encode(password).length > 72) next.password = t('auth.passwordTooLong');
+    // A new password follows the length rule; signing in takes any, so older accounts keep working.
+    const passwordError = !password ? t('auth.passwordRequired') : mode !== 'signin' ? newPasswordError(password) : new TextEncoder().encode(password).length > 72 ? t('auth.passwordTooLong') : null;
+    if (passwordError) next.password = passwordError;
     setErrors(next);
     return Object.keys(next).length === 0;
   };
@@ -46,7 +51,10 @@ export function AuthScreen() {
     try {
       const session = mode === 'signin' ? await authApi.signin({ email: email.trim(), password }) : await authApi.signup({ name: name.trim(), email: email.trim(), password });
       accept(session);
-      if (mode === 'welcome') navigate('/admin/connections', { replace: true });
+      const returnTo = takeReturnTo();
+      // The first admin is guided through connecting a provider; everyone else lands where they were going.
+      if (mode === 'welcome') navigate('/setup', { replace: true });
+      else if (returnTo) navigate(returnTo, { replace: true });
       else if (location.pathname === '/signin' || location.pathname === '/signup') navigate('/', { replace: true });
     } catch (error) {
       setFormError(messageOf(error));
@@ -67,7 +75,7 @@ export function AuthScreen() {
       <form className="col" onSubmit={submit} noValidate aria-label={title}>
         {mode !== 'signin' && <TextField label={t('common.name')} name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} autoFocus />}
         <TextField label={t('common.email')} name="email" type="email" autoComplete="email" inputMode="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} autoFocus={mode === 'signin'} />
-        <TextField label={t('common.password')} name="password" type="password" autoComplete={mode === 'signin' ? 'current-password' : 'new-password'} value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+        <TextField label={t('common.password')} name="password" type="password" autoComplete={mode === 'signin' ? 'current-password' : 'new-password'} value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} hint={mode === 'signin' ? undefined : passwordHint()} />
         {formError && (
           <div className="notice error" role="alert">
             {formError}

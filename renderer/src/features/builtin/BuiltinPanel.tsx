@@ -1,10 +1,12 @@
 import './builtin.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { builtinApi, type BuiltinConfigResponse, type BuiltinModel } from '../../api/builtin';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { SelectField, Switch, TextField } from '../../components/Field';
 import { useT } from '../../lib/i18n';
+import { chatWith } from '../../app/chat-link';
 import { ItemActions } from '../../components/ResourceList';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
@@ -255,6 +257,7 @@ function Library() {
 export function BuiltinPanel() {
   const t = useT();
   const toast = useToast();
+  const navigate = useNavigate();
   const [online, setOnline] = useState(typeof navigator === 'undefined' || navigator.onLine);
   useEffect(() => {
     const update = () => setOnline(navigator.onLine);
@@ -288,7 +291,7 @@ export function BuiltinPanel() {
             <h2>{t('builtin.recommended')}</h2>
           </div>
           <p className="section-desc">{t('builtin.recommendedIntro')}</p>
-          <RecommendedModelSetup onDone={() => toast(t('builtin.modelReady'))} />
+          <RecommendedModelSetup onDone={() => toast(t('builtin.modelReady'))} onChat={(id) => navigate(chatWith(id))} />
         </section>
       )}
       <section className="card">

@@ -12,9 +12,10 @@ import { LIBRARY_KEY, useBuiltinModels, useRecommended } from './use-builtin-mod
  * "Download a recommended model", self-contained for the first-run setup screen: lists the
  * curated chat models with size and whether their RAM need fits this machine, downloads the one
  * picked with a progress bar, and calls `onDone(modelId)` when it is ready (to open a first chat).
+ * "Chat with it" on a model already installed calls `onChat` (default: `onDone`).
  * `onSkip` (optional) shows a "Not now" button. Needs an admin session.
  */
-export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: string) => void; onSkip?: () => void }) {
+export function RecommendedModelSetup({ onDone, onChat, onSkip }: { onDone: (modelId: string) => void; onChat?: (modelId: string) => void; onSkip?: () => void }) {
   const t = useT();
   const qc = useQueryClient();
   const recommended = useRecommended();
@@ -48,7 +49,7 @@ export function RecommendedModelSetup({ onDone, onSkip }: { onDone: (modelId: st
           <span>
             <RichText k="builtin.installed" vars={{ name: ready.name }} tags={{ strong: <strong /> }} />
           </span>
-          <button type="button" className="btn primary" onClick={() => onDone(ready.id)}>
+          <button type="button" className="btn primary" onClick={() => (onChat ?? onDone)(ready.id)}>
             {t('builtin.chatWithIt')}
           </button>
         </div>

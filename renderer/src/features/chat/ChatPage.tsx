@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { requestedModel } from '../../app/chat-link';
 import { chatsApi } from '../../api/chats';
 import { modelsApi } from '../../api/models';
 import { ratingsApi, type MessageRating } from '../../api/ratings';
@@ -15,6 +16,11 @@ import { useT } from '../../lib/i18n';
 import { usePhoneTopbar } from '../../components/topbar-slot';
 import { continueAnswer, editAnswer, editMessage, regenerate, sendMessage, showVersion, stop, type ChatContext } from './actions';
 import { Composer, type SendOptions } from './composer/Composer';
+import { useFeatureAvailable } from './composer/feature-availability';
+import { CodeBlockContext } from '../../components/markdown/code-actions';
+import { useOpenArtifact } from '../artifacts/artifacts';
+
+const ArtifactPanel = lazy(() => import('../artifacts/ArtifactPanel'));
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
@@ -31,6 +37,7 @@ export default function ChatPage() {
   const user = useUser();
   const { chatId } = useParams();
   const location = useLocation();
+  const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const key = chatId ?? `new:${location.key}`;
@@ -76,7 +83,9 @@ export default function ChatPage() {
     decided.current = decision;
     if (wasNew && chatId && model) return;
     const lastUsed = [...path].reverse().find((n) => n.role === 'assistant' && n.model)?.model;
-    const wanted = lastUsed ?? defaultModel ?? localStorage.getItem(MODEL_KEY) ?? list[0]?.id ?? null;
+    // A new chat opened for one model (`/?model=…`: "Chat with it") starts with that model.
+    const asked = chatId ? null : requestedModel(searchParams);
+    const wanted = lastUsed ?? asked ?? defaultModel ?? localStorage.getItem(MODEL_KEY) ?? list[0]?.id ?? null;
     if (wanted !== model) setModel(wanted);
   }, [models.data, key, defaultModel, path.length]);
   const modelMissing = !!model && !!models.data && !models.data.some((m) => m.id === model);
@@ -86,13 +95,19 @@ export default function ChatPage() {
     localStorage.setItem(MODEL_KEY, id);
   };
 
+  const artifact = useOpenArtifact();
+  const codeContext = useMemo(() => ({ conversation: key }), [key]);
+  const pickedModel = models.data?.find((m) => m.id === model);
+  const canSearch = useFeatureAvailable('web_search', pickedModel);
+  const canCode = useFeatureAvailable('code_interpreter', pickedModel);
+  const canImage = useFeatureAvailable('image_generation', pickedModel);
   const abilities = useAbilities();
   const chosenMemory = choicesOf(key).memory;
   const memory = abilities.memories && (chosenMemory ?? settings.memory === true);
   const suggestMemories = abilities.memories && settings.memory_suggestions === true;
   const ctx: ChatContext = useMemo(
-    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, memory, suggestMemories }),
-    [queryClient, navigate, systemPrompt, memory, suggestMemories],
+    () => ({ queryClient, navigate: (to, o) => navigate(to, o), system: systemPrompt, available: { web_search: canSearch, code_interpreter: canCode, image_generation: canImage }, memory, suggestMemories }),
+    [queryClient, navigate, systemPrompt, canSearch, canCode, canImage, memory, suggestMemories],
   );
   const streaming = !!conversation?.streamingId;
 
@@ -106,6 +121,7 @@ export default function ChatPage() {
       onFollowUp: (text) => model && void sendMessage(key, text, model, [], ctx),
       onContinue: (id) => model && void continueAnswer(key, id, model),
       onEditAnswer: (id, text) => void editAnswer(key, id, text),
+      onEditImage: (file, prompt) => model && void sendMessage(key, prompt, model, [{ type: 'file', id: file.id, name: file.name }], { ...ctx, features: { image_generation: true } }),
       onRate:
         ratingOn && ratingsChat
           ? (id, rating, reason) =>
@@ -137,6 +153,7 @@ export default function ChatPage() {
       models={models.data ?? []}
       choices={choicesOf(key)}
       onChoices={(patch) => setChoices(key, patch)}
+      model={pickedModel}
       onStop={() => stop(key)}
       onSend={(text, files, options?: SendOptions) => {
         const answerWith = options?.model ?? model;
@@ -157,6 +174,8 @@ export default function ChatPage() {
   }
 
   return (
+    <CodeBlockContext.Provider value={codeContext}>
+    <div className="chat-split">
     <div className="chat-page">
       {topbar ? (
         createPortal(picker, topbar)
@@ -221,5 +240,12 @@ export default function ChatPage() {
         </Modal>
       )}
     </div>
+    {artifact && artifact.conversation === key && (
+      <Suspense fallback={<aside className="artifact-panel"><Loading /></aside>}>
+        <ArtifactPanel artifact={artifact} />
+      </Suspense>
+    )}
+    </div>
+    </CodeBlockContext.Provider>
   );
 }

@@ -8,6 +8,7 @@ import { RateAnswer } from './RateAnswer';
 import { ReadAloud } from './ReadAloud';
 import { ToolSteps } from './ToolSteps';
 import { passageCount, PassageDialog, Sources } from './Sources';
+import { statusText } from './status-text';
 import type { MessageNode } from './store';
 import { UsageInfo } from './UsageInfo';
 
@@ -24,6 +25,8 @@ export interface MessageActions {
   onContinue(id: string): void;
   /** Saves a changed answer as a new version. */
   onEditAnswer(id: string, text: string): void;
+  /** Asks for a changed version of an image an answer made ("edit this image"). */
+  onEditImage?: (file: { id: string; name: string }, prompt: string) => void;
   /** Rates an answer (1, -1, or 0 to take the rating back); undefined when rating is off. */
   onRate?: (id: string, rating: number, reason?: string) => void;
 }
@@ -140,7 +143,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       {status && (live || !status.done) && (
         <div className="tool-status small" role="status">
           {live && !status.done ? <span className="spinner" aria-hidden="true" /> : <Icon name="check" size={14} />}
-          {status.description}
+          {statusText(status, t)}
         </div>
       )}
       {unmatched && (
@@ -149,7 +152,7 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
           {t('chat.knowledgeUnmatched', { names: (unmatched.names ?? []).join(', ') })}
         </div>
       )}
-      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} />}
+      {node.toolSteps && node.toolSteps.length > 0 && <ToolSteps steps={node.toolSteps} onEditImage={streaming ? undefined : actions.onEditImage} />}
       {editing ? (
         <form
           className="edit-box"
@@ -172,7 +175,8 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       ) : node.content ? (
         <div ref={body} onClick={onCite} className={`answer-body${live ? ' live' : ''}`}>
           <Suspense fallback={<div className="markdown plain">{node.content}</div>}>
-            <Markdown text={node.content} citations={passageCount(node.sources)} streaming={live} />
+            {/* A stopped answer keeps the look it had while streaming (markers it opened stay closed). */}
+            <Markdown text={node.content} citations={passageCount(node.sources)} streaming={live || !!node.stopped} />
           </Suspense>
         </div>
       ) : live ? (

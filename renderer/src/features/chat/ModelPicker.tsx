@@ -4,7 +4,7 @@ import { Icon } from '../../components/Icon';
 import { useDismiss } from '../../hooks/use-dismiss';
 import { useT } from '../../lib/i18n';
 
-type Pickable = PickableModel & { kind?: string; provider?: string | null; provider_index?: number | null };
+type Pickable = PickableModel & { kind?: string; provider?: string | null; provider_index?: number | null; provider_name?: string | null };
 
 function groupKey(m: Pickable): string {
   if (m.kind === 'custom' || (m.kind === undefined && m.base_model_id)) return 'custom';
@@ -14,8 +14,10 @@ function groupKey(m: Pickable): string {
 function groupLabel(m: Pickable, t: ReturnType<typeof useT>): string {
   const key = groupKey(m);
   if (key === 'custom') return t('chat.groupWorkspace');
+  if (m.provider_name) return m.provider_name;
   if (m.provider === 'compat') return t('chat.connectionCompat', { n: (m.provider_index ?? 0) + 1 });
   if (m.provider === 'local') return t('chat.connectionLocal', { n: (m.provider_index ?? 0) + 1 });
+  if (m.provider === 'builtin') return t('chat.groupBuiltin');
   return t('chat.groupOther');
 }
 

@@ -4,6 +4,7 @@ import type { Source } from '../../api/chats';
 import { filesApi } from '../../api/files';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
+import { SaveToKnowledge } from './SaveToKnowledge';
 import { formatPercent } from '../../lib/format';
 import { t as translate, useT } from '../../lib/i18n';
 
@@ -19,14 +20,14 @@ interface Citation {
 }
 
 /** The n-th passage given to the model (the answer cites it as [n]), with where it comes from. */
-export function passageOf(sources: Source[], n: number): { name: string; fileId?: string; text: string } | undefined {
+export function passageOf(sources: Source[], n: number): { name: string; fileId?: string; url?: string; text: string } | undefined {
   let i = 0;
   for (const s of sources) {
     for (const [j, text] of (s.document ?? []).entries()) {
       i += 1;
       if (i !== n) continue;
       const meta = s.metadata?.[j] ?? {};
-      return { name: str(meta.name) ?? s.source?.name ?? translate('chat.source'), fileId: str(meta.file_id), text };
+      return { name: str(meta.name) ?? s.source?.name ?? translate('chat.source'), fileId: str(meta.file_id), url: str(meta.url), text };
     }
   }
   return undefined;
@@ -47,7 +48,7 @@ function citationsOf(sources: Source[]): Citation[] {
       const meta = s.metadata?.[i] ?? {};
       const fileId = str(meta.file_id);
       const name = str(meta.name) ?? str(meta.filename) ?? str(meta.title) ?? s.source?.name ?? translate('chat.source');
-      const key = fileId ?? name;
+      const key = fileId ?? str(meta.url) ?? name;
       let c = out.find((x) => x.key === key);
       if (!c) {
         const attached = meta.attached === 'full' || meta.attached === 'passages' ? meta.attached : undefined;
@@ -87,13 +88,7 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
   const name = useCitationName(citation);
   return (
     <Modal title={`[${n}] ${name}`} onClose={onClose} wide>
-      {citation.url && (
-        <p>
-          <a href={citation.url} target="_blank" rel="noopener noreferrer">
-            <Icon name="link" size={14} /> {citation.url}
-          </a>
-        </p>
-      )}
+      {citation.url && <WebPage url={citation.url} />}
       {citation.fileId && (
         <p>
           <a href={filesApi.contentUrl(citation.fileId)} target="_blank" rel="noopener noreferrer">
@@ -118,12 +113,26 @@ function CitationDialog({ citation, n, onClose }: { citation: Citation; n: numbe
   );
 }
 
+/** A web source's page: its link, and saving it to a knowledge base. */
+function WebPage({ url }: { url: string }) {
+  const t = useT();
+  return (
+    <div className="row wrap web-citation">
+      <a href={url} target="_blank" rel="noopener noreferrer" title={t('chat.openPage')}>
+        <Icon name="link" size={14} /> {url}
+      </a>
+      <SaveToKnowledge url={url} />
+    </div>
+  );
+}
+
 /** One cited passage, opened from an inline `[n]` marker of the answer. */
 export function PassageDialog({ sources, n, onClose }: { sources: Source[]; n: number; onClose: () => void }) {
   const passage = passageOf(sources, n);
   if (!passage) return null;
   return (
     <Modal title={`[${n}] ${passage.name}`} onClose={onClose} wide>
+      {passage.url && <WebPage url={passage.url} />}
       {passage.fileId && (
         <p>
           <a href={filesApi.contentUrl(passage.fileId)} target="_blank" rel="noopener noreferrer">

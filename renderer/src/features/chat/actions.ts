@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { chatsApi } from '../../api/chats';
-import { streamCompletion } from '../../api/completions';
+import { chatsApi, type ChatMessage } from '../../api/chats';
+import { stopAnswer, streamCompletion, type CompletionFeatures } from '../../api/completions';
 import { ApiError } from '../../api/http';
 import { memoriesApi } from '../../api/memories';
 import { settingsApi } from '../../api/settings';
@@ -17,10 +17,26 @@ export interface ChatContext {
   toolIds?: string[];
   /** The user's personal system prompt, sent first. */
   system?: string;
+  /** Chat features that can be used now with the chosen model (on, permitted, the model can): turned on in the composer, they are sent. */
+  available?: { web_search?: boolean; code_interpreter?: boolean; image_generation?: boolean };
+  /** Features for this answer only, whatever the composer says ("edit this image"). */
+  features?: { code_interpreter?: boolean; image_generation?: boolean };
   /** Memory on: the person's relevant memories join the context. */
   memory?: boolean;
   /** After an answer, ask the task model for things worth remembering (memory suggestions on). */
   suggestMemories?: boolean;
+}
+
+/** The `features` of a completion: what this answer asks for, else what is on in the composer and can be used. */
+function featuresOf(key: string, ctx: ChatContext): CompletionFeatures | undefined {
+  const chosen = choicesOf(key);
+  const features: CompletionFeatures = ctx.features ?? {
+    ...(chosen.webSearch && ctx.available?.web_search ? { web_search: true } : {}),
+    ...(chosen.codeInterpreter && ctx.available?.code_interpreter ? { code_interpreter: true } : {}),
+    ...(chosen.imageGeneration && ctx.available?.image_generation ? { image_generation: true } : {}),
+  };
+  const withMemory = ctx.memory ? { ...features, memory: true } : features;
+  return Object.keys(withMemory).length > 0 ? withMemory : undefined;
 }
 
 /** How the service should save a turn. */
@@ -85,14 +101,18 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
   const files = lastUser?.files?.map((f) => ({ type: f.type, id: f.id }));
   // Regenerations and follow-ups use the tools still turned on in the composer.
   const toolIds = ctx.toolIds ?? choicesOf(key).toolIds;
+  const features = featuresOf(key, ctx);
   const controller = new AbortController();
   controllers.get(key)?.abort();
   controllers.set(key, controller);
 
   let buffer = '';
   let frame = 0;
+  let savedId: string | undefined;
   const flush = () => {
     frame = 0;
+    // After Stop nothing more is painted: the text on screen is the answer that is kept.
+    if (controller.signal.aborted) buffer = '';
     if (!buffer) return;
     const add = buffer;
     buffer = '';
@@ -108,17 +128,19 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
         model,
         stream: true,
         messages: [...(ctx.system ? [{ role: 'system', content: ctx.system }] : []), ...history.map((n) => ({ role: n.role, content: n.content }))],
-        ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
+        ...(c.chatId ? { chat_id: c.chatId, parent_id: turn.parentId, stream_id: assistantId, ...(turn.regenerate ? { regenerate: true } : {}) } : {}),
         ...(files?.length ? { files } : {}),
         ...(toolIds.length ? { tool_ids: toolIds } : {}),
-        ...(ctx.memory ? { features: { memory: true } } : {}),
+        ...(features ? { features } : {}),
       },
       {
         onDelta: (text) => {
+          if (controller.signal.aborted) return;
           if (!firstAt) firstAt = performance.now();
           buffer += text;
           if (!frame) frame = requestAnimationFrame(flush);
         },
+        onSaved: (_chat, messageId) => (savedId = messageId ?? savedId),
         onSources: (sources) => patchNode(key, assistantId, (n) => ({ sources: [...(n.sources ?? []), ...sources] })),
         onMemories: (memories) => patchNode(key, assistantId, { memories }),
         onStatus: (status) => patchNode(key, assistantId, (n) => ({ statuses: [...(n.statuses ?? []), status] })),
@@ -144,19 +166,29 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
   }
   void ctx.queryClient.invalidateQueries({ queryKey: ['chats'] });
   if (failed) {
-    await keepFailure(key, assistantId);
+    await keepUnsaved(key, assistantId);
     return;
   }
   // A saved turn is re-read for the service's ids; what this page measured stays with the saved answer.
   const streamed = getConversation(key)?.nodes[assistantId];
+  if (controller.signal.aborted && c.chatId && streamed) {
+    // Stopped: the service keeps what the screen showed (it may have saved more, or not yet all of it).
+    const kept = await tellStopped(c.chatId, assistantId, savedId, streamed.content);
+    if (!kept) {
+      await keepUnsaved(key, assistantId);
+      return;
+    }
+    measured.set(kept.id, { usage: streamed.usage, stopped: kept.status !== 'complete', shown: streamed.content });
+  }
   if (await reload(key)) {
     const after = getConversation(key);
     const leaf = after?.currentId ? after.nodes[after.currentId] : undefined;
     if (leaf?.role === 'assistant' && streamed) {
       // The stream's note that a knowledge base matched nothing is not saved with the answer: this page keeps it.
       const statuses = streamed.statuses?.filter((s) => s.action === 'knowledge_unmatched');
-      measured.set(leaf.id, { usage: { ...streamed.usage, ...leaf.usage }, stopped: streamed.stopped, statuses, memories: streamed.memories });
-      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: n.stopped || streamed.stopped, statuses, memories: streamed.memories }));
+      const stopped = measured.get(leaf.id)?.stopped;
+      measured.set(leaf.id, { ...measured.get(leaf.id), usage: { ...streamed.usage, ...leaf.usage }, stopped: stopped ?? streamed.stopped, statuses, memories: streamed.memories });
+      patchNode(key, leaf.id, (n) => ({ usage: { ...streamed.usage, ...n.usage }, stopped: stopped ?? (n.stopped || streamed.stopped), statuses, memories: streamed.memories }));
     }
     if (ctx.suggestMemories && leaf?.role === 'assistant') void suggestMemories(key, leaf.id, model);
     // The service names the chat and may suggest follow-ups in the background: look again shortly.
@@ -183,8 +215,26 @@ async function suggestMemories(key: string, assistantId: string, model: string):
   }
 }
 
-/** After a failed turn, re-reads what the service saved and keeps the error (with its retry) on screen. */
-async function keepFailure(key: string, assistantId: string): Promise<void> {
+/**
+ * Tells the service the person stopped an answer and what their screen showed of it; resolves to
+ * the answer as saved (with that text), or null when the service never got the request. A stop
+ * that overtook its request is asked again once the answer had time to begin (and stop).
+ */
+async function tellStopped(chatId: string, streamId: string, messageId: string | undefined, shown: string): Promise<ChatMessage | null> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      const { message } = await stopAnswer({ chat_id: chatId, stream_id: streamId, ...(messageId ? { message_id: messageId } : {}), content: shown });
+      if (message) return message;
+    } catch {
+      return null;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+  return null;
+}
+
+/** After a failed (or unsaved stopped) turn, re-reads what the service saved and keeps the answer (with its retry) on screen. */
+async function keepUnsaved(key: string, assistantId: string): Promise<void> {
   const before = getConversation(key);
   const failedNode = before?.nodes[assistantId];
   const userNode = failedNode?.parentId ? before?.nodes[failedNode.parentId] : undefined;
@@ -276,7 +326,7 @@ export async function continueAnswer(key: string, assistantId: string, model: st
   try {
     await streamCompletion(
       { model: node.model ?? model, stream: true, messages: upTo.map((n) => ({ role: n.role, content: n.content })) },
-      { onDelta: (text) => patchNode(key, assistantId, (n) => ({ content: n.content + text })), onFinish: (reason) => (cut = reason === 'length') },
+      { onDelta: (text) => !controller.signal.aborted && patchNode(key, assistantId, (n) => ({ content: n.content + text })), onFinish: (reason) => (cut = reason === 'length') },
       controller.signal,
     );
   } catch (e) {

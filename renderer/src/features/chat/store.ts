@@ -100,14 +100,20 @@ export function setConversation(key: string, next: Conversation | ((c: Conversat
 export interface ComposerChoices {
   toolIds: string[];
   knowledge: FileRef[];
+  /** Search the web for the next answers (the globe). */
+  webSearch: boolean;
+  /** The model may run Python for the next answers (the code interpreter). */
+  codeInterpreter?: boolean;
+  /** An image is made for the next answers. */
+  imageGeneration?: boolean;
   /** Memory on for this conversation; undefined follows the person's setting. */
   memory?: boolean;
 }
 
-const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [] };
+const NO_CHOICES: ComposerChoices = { toolIds: [], knowledge: [], webSearch: false };
 const choices = new Map<string, ComposerChoices>();
 
-/** The tools and knowledge turned on in the conversation under `key`. */
+/** The tools, knowledge and web search turned on in the conversation under `key`. */
 export function choicesOf(key: string): ComposerChoices {
   return choices.get(key) ?? NO_CHOICES;
 }
@@ -193,8 +199,12 @@ export function newId(): string {
   return `m${Date.now().toString(36)}${seq.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** What this page measured about saved answers (timings, cut by the token limit, knowledge that matched nothing, memories used), by message id: reloads keep it. */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'>>();
+/**
+ * What this page measured about saved answers (timings, cut by the token limit, knowledge that
+ * matched nothing, memories used, the text shown when the person stopped it), by message id:
+ * reloads keep it.
+ */
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'> & { shown?: string }>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -234,6 +244,11 @@ export function fromChat(key: string, chat: Chat): Conversation {
       node.stopped = node.stopped || seen.stopped;
       node.memories = seen.memories;
       if (seen.statuses?.length) node.statuses = seen.statuses;
+      // A stopped answer reads as it was on screen, even if the service could not be told in time.
+      if (seen.shown !== undefined) {
+        node.content = seen.shown;
+        node.stopped = seen.stopped;
+      }
     }
     if (node) c.nodes[node.id] = node;
   }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { chatWith } from '../../app/chat-link';
 import { connectionsApi } from '../../api/connections';
 import { desktopApi } from '../../api/desktop';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
@@ -27,9 +28,9 @@ export function SetupScreen() {
   const [choice, setChoice] = useState<Choice | null>(null);
 
   const finish = useCallback(
-    () => {
+    (modelId?: string) => {
       void qc.invalidateQueries();
-      navigate('/', { replace: true });
+      navigate(modelId ? chatWith(modelId) : '/', { replace: true });
     },
     [qc, navigate],
   );
@@ -59,7 +60,7 @@ export function SetupScreen() {
               <OllamaChoice url={state.data.ollama.url} found={state.data.ollama.found} onRetry={() => void state.refetch()} onDone={() => finish()} />
             </Option>
             <Option id="builtin" title={t('setup.builtinTitle')} summary={t('setup.builtinSummary')} choice={choice} onChoose={setChoice}>
-              <RecommendedModelSetup onDone={() => finish()} />
+              <RecommendedModelSetup onDone={(id) => finish(id)} />
             </Option>
           </div>
         )}

@@ -4,6 +4,7 @@ import { useUser } from '../../app/session';
 import { useAbilities } from '../../app/abilities';
 import { Icon } from '../../components/Icon';
 import { Logo } from '../../components/Logo';
+import { usePendingSignups } from '../../hooks/use-pending-signups';
 import { useT } from '../../lib/i18n';
 import { LibraryActions } from '../library/LibraryActions';
 import { setSidebarSearch, useLibraryUi } from '../library/library-ui';
@@ -19,6 +20,7 @@ const ChatDialogs = lazy(() => import('../library/ChatDialogs').then((m) => ({ d
 export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClose: () => void }) {
   const t = useT();
   const user = useUser();
+  const pendingSignups = usePendingSignups(user.role === 'admin');
   const abilities = useAbilities();
   const navigate = useNavigate();
   const { search, dialog } = useLibraryUi();
@@ -86,6 +88,12 @@ export function Sidebar({ onCollapse, onClose }: { onCollapse: () => void; onClo
           <NavLink to="/admin" className="nav-link">
             <Icon name="settings" size={17} />
             {t('nav.admin')}
+            {pendingSignups > 0 && (
+              <span className="badge warning nav-badge" data-testid="pending-signups-badge" title={t('nav.pendingSignups', { count: pendingSignups })}>
+                <span aria-hidden="true">{pendingSignups}</span>
+                <span className="sr-only">{t('nav.pendingSignups', { count: pendingSignups })}</span>
+              </span>
+            )}
           </NavLink>
         )}
         <UserMenu />

@@ -40,7 +40,7 @@ export function KnowledgeSettings({ base, onClose }: { base: KnowledgeDetail; on
         <ReindexProgress base={base} />
         <div className="field">
           <span className="field-label">{t('workspace.access')}</span>
-          <AccessEditor name="knowledge-access" value={access} onChange={setAccess} />
+          <AccessEditor name="knowledge-access" value={access} onChange={setAccess} privateHint={t('workspace.knowledgePrivateHint')} />
         </div>
         <FormFooter error={error} busy={busy} disabled={!name.trim()} onCancel={onClose} />
       </form>

@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { AccessControl } from '../../../../server/contracts/access';
-import { groupsApi } from '../../api/groups';
+import { isEmbeddingModel } from '../../../../server/contracts/model-kind';
 import { knowledgeApi } from '../../api/knowledge';
 import { modelsApi, type ModelCapability, type ModelForm } from '../../api/models';
 import { toolsApi } from '../../api/tools';
+import { useFeatureWorks } from '../../app/feature-switches';
 import { useUser } from '../../app/session';
+import { AccessEditor } from '../../components/AccessEditor';
 import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
@@ -24,13 +25,14 @@ const NUMBER_PARAMS: Array<[string, StringKey, number]> = [
 const ID_PATTERN = /^[A-Za-z0-9][\w.\-/:]*$/;
 
 function emptyForm(): ModelForm {
-  return { id: '', name: '', base_model_id: '', params: { system: '' }, meta: { description: '', capabilities: { citations: true, file_upload: true }, knowledge: [], toolIds: [], tags: [] }, access_control: {}, is_active: true };
+  return { id: '', name: '', base_model_id: '', params: { system: '' }, meta: { description: '', capabilities: { citations: true, file_upload: true, web_search: true }, knowledge: [], toolIds: [], tags: [] }, access_control: {}, is_active: true };
 }
 
 /** Creates or edits a custom model: base model, system prompt, params, knowledge, tools, capabilities, tags, access. */
 export function ModelEditor() {
   const t = useT();
   const user = useUser();
+  const works = useFeatureWorks();
   const [params] = useSearchParams();
   const editId = params.get('id');
   const navigate = useNavigate();
@@ -42,11 +44,10 @@ export function ModelEditor() {
   const existing = useQuery({ queryKey: ['models', 'one', editId], queryFn: () => modelsApi.get(editId!), enabled: !!editId });
   const bases = useQuery({
     queryKey: ['models', 'bases', user.role],
-    queryFn: async () => (user.role === 'admin' ? modelsApi.base().catch(() => modelsApi.available()) : modelsApi.available()).then((list) => list.filter((m) => !m.base_model_id)),
+    queryFn: async () => (user.role === 'admin' ? modelsApi.base().catch(() => modelsApi.available()) : modelsApi.available()).then((list) => list.filter((m) => !m.base_model_id && !isEmbeddingModel(m.id))),
   });
   const knowledge = useQuery({ queryKey: ['knowledge'], queryFn: knowledgeApi.list });
   const tools = useQuery({ queryKey: ['tools'], queryFn: toolsApi.list });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
 
   useEffect(() => {
     if (!existing.data) return;
@@ -58,12 +59,6 @@ export function ModelEditor() {
   const meta = form.meta;
   const setMeta = (patch: Partial<ModelForm['meta']>) => setForm((f) => ({ ...f, meta: { ...f.meta, ...patch } }));
   const setParam = (key: string, value: unknown) => setForm((f) => ({ ...f, params: { ...f.params, [key]: value } }));
-  const isPublic = form.access_control === null;
-  const access = (form.access_control ?? {}) as NonNullable<AccessControl>;
-  const readGroups = access.read?.group_ids ?? [];
-  const writeGroups = access.write?.group_ids ?? [];
-  const setAccess = (read: string[], write: string[]) =>
-    setForm((f) => ({ ...f, access_control: { read: { group_ids: read, user_ids: access.read?.user_ids ?? [] }, write: { group_ids: write, user_ids: access.write?.user_ids ?? [] } } }));
 
   const idError = !editId && form.id && !ID_PATTERN.test(form.id) ? t('workspace.modelIdHint') : null;
   const numberParam = (key: string, label: string, step: number) => (
@@ -159,7 +154,7 @@ export function ModelEditor() {
         )}
         <h3 className="mt">{t('workspace.capabilities')}</h3>
         <div className="chips-input">
-          {CAPABILITIES.map((c) => {
+          {CAPABILITIES.filter((c) => works(c)).map((c) => {
             const on = meta.capabilities?.[c] === true;
             return (
               <button key={c} type="button" className="chip-toggle" aria-pressed={on} onClick={() => setMeta({ capabilities: { ...meta.capabilities, [c]: !on } })}>
@@ -172,38 +167,7 @@ export function ModelEditor() {
       </section>
       <section className="card col">
         <h3>{t('workspace.access')}</h3>
-        <label className="checkbox">
-          <input type="radio" name="access" checked={isPublic} onChange={() => setForm({ ...form, access_control: null })} />
-          {t('workspace.public')}
-        </label>
-        <label className="checkbox">
-          <input type="radio" name="access" checked={!isPublic} onChange={() => setAccess(readGroups, writeGroups)} />
-          {t('workspace.private')}
-        </label>
-        {!isPublic && (groups.data ?? []).length > 0 && (
-          <div className="form-grid">
-            <div className="field">
-              <span className="field-label">{t('workspace.readGroups')}</span>
-              <div className="chips-input">
-                {(groups.data ?? []).map((g) => (
-                  <button key={g.id} type="button" className="chip-toggle" aria-pressed={readGroups.includes(g.id)} onClick={() => setAccess(toggleIn(readGroups, g.id), writeGroups)}>
-                    {g.name}
-                  </button>
-                ))}
-              </div>
-            </div>
-            <div className="field">
-              <span className="field-label">{t('workspace.writeGroups')}</span>
-              <div className="chips-input">
-                {(groups.data ?? []).map((g) => (
-                  <button key={g.id} type="button" className="chip-toggle" aria-pressed={writeGroups.includes(g.id)} onClick={() => setAccess(readGroups, toggleIn(writeGroups, g.id))}>
-                    {g.name}
-                  </button>
-                ))}
-              </div>
-            </div>
-          </div>
-        )}
+        <AccessEditor name="model-access" value={form.access_control} onChange={(access_control) => setForm((f) => ({ ...f, access_control }))} privateHint={t('workspace.modelPrivateHint')} />
         <Switch label={t('workspace.active')} checked={form.is_active} onChange={(v) => setForm({ ...form, is_active: v })} />
       </section>
       <FormFooter error={error} busy={busy} disabled={!form.name.trim() || !form.id.trim() || !form.base_model_id || !!idError} onCancel={() => navigate('/workspace/models')} />

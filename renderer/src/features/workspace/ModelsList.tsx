@@ -14,6 +14,11 @@ export function ModelsList() {
   const qc = useQueryClient();
   const toast = useToast();
   const models = useQuery({ queryKey: ['models', 'list'], queryFn: modelsApi.list });
+  const available = useQuery({ queryKey: ['models', 'available'], queryFn: modelsApi.available });
+  // A model shared with you whose base model you may not use (or whose owner lost it) is listed
+  // here but cannot be chatted with: it is missing from the chat's model list.
+  const chattable = new Set((available.data ?? []).map((m) => m.id));
+  const unusable = (id: string, active: boolean) => active && available.isSuccess && !chattable.has(id);
   const refresh = () => qc.invalidateQueries({ queryKey: ['models'] });
   const toggle = useMutation({ mutationFn: modelsApi.toggle, onSuccess: () => void refresh(), onError: (e) => toast(messageOf(e), 'error') });
   const remove = useMutation({ mutationFn: modelsApi.remove, onSuccess: () => void refresh(), onError: (e) => toast(messageOf(e), 'error') });
@@ -33,7 +38,12 @@ export function ModelsList() {
           <ResourceCard
             icon={<ResourceIcon name="cube" />}
             title={<ResourceTitle to={editPath(m.id)}>{m.name}</ResourceTitle>}
-            meta={<div className="tiny muted truncate">{m.base_model_id}</div>}
+            meta={
+              <>
+                <div className="tiny muted truncate">{m.base_model_id}</div>
+                {unusable(m.id, m.is_active) && <div className="tiny muted">{t('workspace.baseModelNotYours')}</div>}
+              </>
+            }
             description={m.meta?.description || m.params?.system || ''}
             footer={
               <div className="row">

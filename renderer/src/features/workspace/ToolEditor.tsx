@@ -120,10 +120,18 @@ export function ToolEditor() {
         )}
       </section>
       <div className="row end">
+        {busy && isPython && (
+          // The service checks Python tools in its sandbox: the first check after a start loads Python (up to a minute).
+          <span className="row muted small grow" role="status" data-testid="tool-checking">
+            <span className="spinner" aria-hidden="true" />
+            {t('workspace.toolChecking')}
+          </span>
+        )}
         <button type="button" className="btn" onClick={() => navigate('/workspace/tools')}>
           {t('common.cancel')}
         </button>
-        <button type="submit" className="btn primary" disabled={busy || !name.trim()}>
+        <button type="submit" className="btn primary" disabled={busy || !name.trim()} aria-busy={busy}>
+          {busy && <span className="spinner" aria-hidden="true" />}
           {t('common.save')}
         </button>
       </div>

@@ -33,6 +33,7 @@ import * as createNotes from './202611281301-create-notes';
 import * as createMemories from './202611281302-create-memories';
 import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
 import * as createChannels from './202611282001-create-channels';
+import * as createAppVersions from './202611282101-create-app-versions';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -40,11 +41,17 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
+/** A list of named migrations, in the order they run. */
+export type MigrationList = ReadonlyArray<readonly [string, Migration]>;
+
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers keep them all.
- * Add new ones at the end; never edit one that has landed.
+ * Add new ones at the end; never edit one that has landed. Every new migration must extend the
+ * upgrade test (test/integration/upgrades.test.ts: its COVERED list, and for one that moves data
+ * the population and fingerprint under test/upgrades/). All of them run in one transaction: none
+ * may turn transactions off (server/upgrades).
  */
-export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+export const MIGRATIONS: MigrationList = [
   ['202611220001-create-users', createUsers],
   ['202611220002-create-auths', createAuths],
   ['202611220003-create-api-keys', createApiKeys],
@@ -79,11 +86,17 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611281302-create-memories', createMemories],
   ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
   ['202611282001-create-channels', createChannels],
+  ['202611282101-create-app-versions', createAppVersions],
 ];
 
+/** knex migration source over a static list (every migration unless a test gives its own). */
+export function migrationSourceOf(list: MigrationList): Knex.MigrationSource<readonly [string, Migration]> {
+  return {
+    getMigrations: async () => [...list],
+    getMigrationName: (entry) => entry[0],
+    getMigration: async (entry) => entry[1],
+  };
+}
+
 /** knex migration source over the static list. */
-export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
-  getMigrations: async () => [...MIGRATIONS],
-  getMigrationName: (entry) => entry[0],
-  getMigration: async (entry) => entry[1],
-};
+export const migrationSource = migrationSourceOf(MIGRATIONS);

@@ -12,7 +12,8 @@ export function Attachments({ uploads, knowledge, onRemoveUpload, onRemoveKnowle
     <div className="composer-files">
       {uploads.map((u) => (
         <span key={u.key} className={`file-chip${u.error ? ' failed' : ''}`} title={u.error ?? `${u.name} · ${formatBytes(u.size)}`} data-testid="attachment" data-file-id={u.id}>
-          {!u.id && !u.error ? <span className="spinner" aria-hidden="true" style={{ width: 14, height: 14 }} /> : <Icon name={u.error ? 'alert' : 'file'} size={14} />}
+          {u.preview && !u.error && <img className="chip-thumb" src={u.preview} alt="" data-testid="attachment-thumb" />}
+          {!u.id && !u.error ? <span className="spinner" aria-hidden="true" style={{ width: 14, height: 14 }} /> : !u.preview && <Icon name={u.error ? 'alert' : 'file'} size={14} />}
           <span className="truncate">{u.name}</span>
           {!u.id && !u.error && (
             <span className="chip-progress" role="progressbar" aria-label={u.name} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(u.progress * 100)}>

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import type { PickableModel } from '../../../api/models';
 import { Icon } from '../../../components/Icon';
 import { useT } from '../../../lib/i18n';
+import { seesImages } from '../../../../../server/contracts/vision';
 import { usePromptCommands } from '../../prompts/usePromptCommands';
 import type { ComposerChoices, FileRef } from '../store';
 import { Attachments } from './Attachments';
@@ -16,6 +17,9 @@ export interface SendOptions {
   toolIds?: string[];
 }
 
+/** A focused message box that unmounts hands the focus to the next one mounted right after. */
+const focusHandOff = { pending: false, at: 0 };
+
 /**
  * The message box: text (Enter sends, Shift+Enter adds a line), `@model` mentions, `/` prompts,
  * attachments with progress, the toolbar's features (files, knowledge, tools…), send/stop.
@@ -29,6 +33,7 @@ export function Composer({
   models = [],
   choices,
   onChoices,
+  model,
 }: {
   onSend: (text: string, files: FileRef[], options?: SendOptions) => void;
   onStop: () => void;
@@ -40,11 +45,15 @@ export function Composer({
   /** Tools and knowledge turned on; they stay on for the next messages of the conversation. */
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
+  /** The model chosen to answer the next message (an `@` mention answers instead). */
+  model?: PickableModel;
 }) {
   const t = useT();
   const [text, setText] = useState('');
   const [dragging, setDragging] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
+  /** Set by a dictation that sends at once: the next render (with the text in) sends. */
+  const sendAfterInsert = useRef(false);
   const uploads = useUploads();
   const mentions = useMentions({ models, setText, area });
   const prompts = usePromptCommands({ text, setText, area });
@@ -54,6 +63,19 @@ export function Composer({
     if (prefill !== undefined) setText(prefill);
   }, [prefill]);
 
+  // The message box moves when a new chat gets its first message (and again as `/` becomes
+  // `/c/<id>`): the box that replaces a focused one takes the focus, so typing goes on.
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (el && focusHandOff.pending && performance.now() - focusHandOff.at < 2000) el.focus();
+    focusHandOff.pending = false;
+    return () => {
+      if (el && document.activeElement === el) Object.assign(focusHandOff, { pending: true, at: performance.now() });
+    };
+  }, []);
+
+  const answering = models.find((m) => m.id === (mentions.mention?.id ?? model?.id));
+  const blindToImages = uploads.hasImage && !!answering && !seesImages(answering.meta, answering.provider);
   const canSend = !disabled && !streaming && !uploads.busy && text.trim().length > 0;
 
   const send = () => {
@@ -88,12 +110,13 @@ export function Composer({
     if (e.dataTransfer.files.length) uploads.add(e.dataTransfer.files);
   };
 
-  const feature: ComposerFeatureProps = {
-    disabled,
-    choices,
-    onChoices,
-    addFiles: uploads.add,
-    insertText: (inserted) => {
+  useEffect(() => {
+    if (!sendAfterInsert.current) return;
+    sendAfterInsert.current = false;
+    send();
+  });
+
+  const insertText = (inserted: string) => {
       const el = area.current;
       const start = el?.selectionStart ?? text.length;
       const end = el?.selectionEnd ?? start;
@@ -102,6 +125,18 @@ export function Composer({
         el?.focus();
         el?.setSelectionRange(start + inserted.length, start + inserted.length);
       });
+  };
+
+  const feature: ComposerFeatureProps = {
+    disabled,
+    model,
+    choices,
+    onChoices,
+    addFiles: uploads.add,
+    insertText,
+    insertAndSend: (inserted) => {
+      insertText(inserted);
+      sendAfterInsert.current = true;
     },
     focusInput: () => area.current?.focus(),
   };
@@ -120,6 +155,12 @@ export function Composer({
     >
       {dragging && <div className="drop-hint">{t('chat.dropFiles')}</div>}
       <Attachments uploads={uploads.uploads} knowledge={knowledge} onRemoveUpload={uploads.remove} onRemoveKnowledge={(k) => onChoices({ knowledge: knowledge.filter((x) => x.id !== k.id) })} />
+      {blindToImages && answering && (
+        <div className="notice warning composer-notice" role="status" data-testid="no-vision">
+          <Icon name="alert" size={14} />
+          <span>{t('chat.modelCannotSeeImages', { model: answering.name })}</span>
+        </div>
+      )}
       {mentions.ui}
       {prompts.ui}
       <AutosizeTextarea

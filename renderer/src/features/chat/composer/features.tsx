@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, type ComponentType } from 'react';
+import type { PickableModel } from '../../../api/models';
 import { knowledgeApi } from '../../../api/knowledge';
 import { notesApi } from '../../../api/notes';
 import { useAbilities } from '../../../app/abilities';
@@ -10,16 +11,23 @@ import { useT } from '../../../lib/i18n';
 import type { ComposerChoices } from '../store';
 import { CheckMenu } from './CheckMenu';
 import { ToolbarPopover } from './ToolbarPopover';
+import { CodeInterpreterToggle, ImageGenerationToggle } from './make-toggles';
+import { MicButton } from '../../audio/MicButton';
+import { WebSearchToggle } from './web-search-toggle';
 
 /** What a toolbar feature may use: the conversation's choices, the message box, the attachments. */
 export interface ComposerFeatureProps {
   disabled?: boolean;
+  /** The model the next message goes to (features it cannot use are not offered). */
+  model?: PickableModel;
   choices: ComposerChoices;
   onChoices: (patch: Partial<ComposerChoices>) => void;
   /** Attaches files to the next message (they upload at once). */
   addFiles: (files: FileList | File[]) => void;
   /** Inserts text at the caret of the message box. */
   insertText: (text: string) => void;
+  /** Inserts text at the caret and sends the message at once (dictation with "send at once" on). */
+  insertAndSend: (text: string) => void;
   /** Puts the caret back in the message box. */
   focusInput: () => void;
 }
@@ -154,5 +162,9 @@ export const COMPOSER_FEATURES: ComposerFeature[] = [
   { id: 'knowledge', Control: KnowledgeToggle },
   { id: 'notes', Control: NotesToggle },
   { id: 'tools', Control: ToolsToggle },
+  { id: 'web_search', Control: WebSearchToggle },
+  { id: 'code_interpreter', Control: CodeInterpreterToggle },
+  { id: 'image_generation', Control: ImageGenerationToggle },
   { id: 'memory', Control: MemoryToggle },
+  { id: 'mic', Control: MicButton },
 ];

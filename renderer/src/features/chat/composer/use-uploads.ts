@@ -14,6 +14,8 @@ export interface Upload {
   id?: string;
   error?: string;
   controller: AbortController;
+  /** A local picture of an image, for its thumbnail (an object URL). */
+  preview?: string;
 }
 
 /** Stores one file (with progress), answering what was stored. */
@@ -32,7 +34,8 @@ export function useUploads(upload: UploadFile = chatsApi.upload) {
     for (const file of Array.from(files)) {
       const key = `${file.name}-${file.size}-${Math.random()}`;
       const controller = new AbortController();
-      setUploads((list) => [...list, { key, name: file.name, size: file.size, progress: 0, controller }]);
+      const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined;
+      setUploads((list) => [...list, { key, name: file.name, size: file.size, progress: 0, controller, ...(preview ? { preview } : {}) }]);
       const set = (patch: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...patch } : u)));
       upload(file, (p) => set({ progress: p }), controller.signal)
         .then((res) => {
@@ -51,6 +54,7 @@ export function useUploads(upload: UploadFile = chatsApi.upload) {
 
   const remove = (u: Upload) => {
     u.controller.abort();
+    if (u.preview) URL.revokeObjectURL(u.preview);
     setUploads((list) => list.filter((x) => x.key !== u.key));
     if (u.id) void chatsApi.removeAttachment(u.id).catch(() => undefined);
   };
@@ -63,6 +67,11 @@ export function useUploads(upload: UploadFile = chatsApi.upload) {
     busy: uploads.some((u) => !u.id && !u.error),
     /** The saved files, as the message refers to them. */
     saved: (): FileRef[] => uploads.filter((u) => u.id).map((u) => ({ type: 'file' as const, id: u.id!, name: u.name })),
-    clear: () => setUploads([]),
+    /** True when an image is attached. */
+    hasImage: uploads.some((u) => u.preview),
+    clear: () => {
+      for (const u of uploads) if (u.preview) URL.revokeObjectURL(u.preview);
+      setUploads([]);
+    },
   };
 }

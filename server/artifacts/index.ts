@@ -1,0 +1,1 @@
+export { artifactFrameRoutes, ARTIFACT_FRAME_CSP } from './artifact-frame';

@@ -1,0 +1,2 @@
+export { createOfflineMode, OfflineSection, type OfflineMode } from './offline-mode';
+export { offlineRoutes } from './offline.routes';
