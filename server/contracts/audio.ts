@@ -1,24 +1,13 @@
 import { z } from 'zod';
+import { OptionalUrl } from './urls';
 
 /** Speech-to-text engines: `` = the browser's own recognition (opt-in, in the UI), `openai` = an OpenAI-compatible provider, `local` = whisper.cpp in the service. */
 export const SttEngine = z.enum(['', 'openai', 'local']);
 /** Read-aloud engines: `` = the browser's voices, `openai` = an OpenAI-compatible provider, `local` = espeak-ng in the service. */
 export const TtsEngine = z.enum(['', 'openai', 'local']);
 
-const BaseUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => {
-    if (value === '') return true;
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL')
-  .transform((value) => value.replace(/\/+$/, ''));
+/** A provider's base URL: http(s) or empty (not set), trailing slashes dropped. */
+const BaseUrl = OptionalUrl;
 
 /** Read-aloud settings (Open WebUI's shape). */
 export const TtsConfig = z.object({
