@@ -153,6 +153,7 @@ const ROWS: Record<string, Row> = {
   'GET /artifact-frame': { access: 'public' },
   'GET /api/models': { access: 'admin' },
   'POST /api/chat/completions': { access: 'user' },
+  'POST /api/chat/stop': { access: 'user' },
   ...AUTH_ROWS,
   // The desktop owner's one-time sign-in: a code is the credential, so a missing one is a 400 for everyone.
   'GET /auths/desktop-handover': { access: 'public', over: { none: 400, bad: 400, expired: 400, pending: 400, apikey: 400, user: 400, other: 400, admin: 400 } },
