@@ -8,6 +8,8 @@ import es from '../renderer/src/locales/es/desktop.json';
 import fr from '../renderer/src/locales/fr/desktop.json';
 import he from '../renderer/src/locales/he/desktop.json';
 import it from '../renderer/src/locales/it/desktop.json';
+import ja from '../renderer/src/locales/ja/desktop.json';
+import ko from '../renderer/src/locales/ko/desktop.json';
 import nl from '../renderer/src/locales/nl/desktop.json';
 import pl from '../renderer/src/locales/pl/desktop.json';
 import ptBR from '../renderer/src/locales/pt-BR/desktop.json';
@@ -19,7 +21,7 @@ import zhCN from '../renderer/src/locales/zh-CN/desktop.json';
 import zhTW from '../renderer/src/locales/zh-TW/desktop.json';
 
 /** The `desktop` catalog of each shipped language, by code. */
-export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ar, es, fr, he, it, nl, pl, 'pt-BR': ptBR, ru, tr, uk, vi, 'zh-CN': zhCN, 'zh-TW': zhTW };
+export const DESKTOP_CATALOGS: Readonly<Record<string, Readonly<Record<string, string>>>> = { en, de, ar, es, fr, he, it, ja, ko, nl, pl, 'pt-BR': ptBR, ru, tr, uk, vi, 'zh-CN': zhCN, 'zh-TW': zhTW };
 
 /** A key of the desktop catalog (plural keys without their suffix). */
 export type DesktopKey = keyof typeof en extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never;
