@@ -134,8 +134,10 @@ test('an HTML artifact opens in a sandboxed side panel that reaches neither Parl
 
     // The model revises the page: two versions, compared.
     await sendMessage(page, 'Change the title');
-    await expect(page.getByTestId('message-assistant').nth(1)).toContainText('Revised');
-    await page.getByTestId('preview-artifact').last().click();
+    const revisedAnswer = page.getByTestId('message-assistant').nth(1);
+    await expect(revisedAnswer).toContainText('Revised');
+    // Preview shows once the answer has finished (before that, the last Preview is the first answer's diagram's).
+    await revisedAnswer.getByTestId('preview-artifact').click();
     await expect(page.getByTestId('artifact-version')).toHaveText('Version 2 of 2');
     await expect(frame.locator('#title')).toHaveText('Hello again, revised');
     await panel.getByRole('tab', { name: 'Changes from the previous version' }).click();

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { DEFAULT_CODE_EXECUTION_CONFIG } from '../../server/contracts/code';
 import { expect, signIn, snap, test } from './fixtures';
 
 /** Has the service report `flags` as on in its public config, as it does once an admin turns those features on. */
@@ -13,8 +14,14 @@ async function reportOn(page: Page, flags: () => string[]): Promise<void> {
 }
 
 test('switches for features the service does not report on are hidden from permissions, groups and the model editor', async ({ page, server, admin }) => {
+  const fresh = (await server.as(admin.token).get('/api/config')).body as { features: Record<string, unknown> };
+  // A fresh install: web search and image generation wait for an admin; the code interpreter runs offline and is on.
+  for (const flag of ['enable_web_search', 'enable_image_generation']) expect(fresh.features[flag]).not.toBe(true);
+  expect(fresh.features.enable_code_interpreter).toBe(true);
+  // The admin turns the code interpreter off: none of these features is on now, their switches must not be offered.
+  const saved = await server.as(admin.token).post('/api/v1/configs/code_execution', { ...DEFAULT_CODE_EXECUTION_CONFIG, ENABLE_CODE_INTERPRETER: false });
+  expect(saved.status).toBe(200);
   const config = (await server.as(admin.token).get('/api/config')).body as { features: Record<string, unknown> };
-  // None of these features is on here: their switches must not be offered.
   for (const flag of ['enable_web_search', 'enable_image_generation', 'enable_code_interpreter']) expect(config.features[flag]).not.toBe(true);
   await server.as(admin.token).post('/api/v1/groups/create', { name: 'Research', description: '' });
 
@@ -41,9 +48,12 @@ test('a feature the service reports on shows its switches by itself, the others 
   await signIn(page, admin.email, admin.password);
   await page.goto('/admin/permissions');
   await expect(page.getByRole('switch', { name: 'Web search' })).toBeVisible();
-  await expect(page.getByRole('switch', { name: 'Code interpreter' })).toHaveCount(0);
+  // The code interpreter is on out of the box (it runs offline); image generation is not.
+  await expect(page.getByRole('switch', { name: 'Code interpreter' })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Image generation' })).toHaveCount(0);
   await page.goto('/workspace/models/new');
   await expect(page.getByRole('button', { name: 'web search', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'code interpreter', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'image generation', exact: true })).toHaveCount(0);
 });
 
@@ -57,7 +67,8 @@ test('Deutsch: only the switches of working features, and a feature turned on ap
   await expect(page.getByRole('button', { name: 'Neuer Chat' })).toBeVisible();
   await page.goto('/admin/permissions');
   await expect(page.getByRole('switch', { name: 'Bilderzeugung' })).toBeVisible();
-  for (const name of ['Websuche', 'Code-Interpreter']) await expect(page.getByRole('switch', { name })).toHaveCount(0);
+  await expect(page.getByRole('switch', { name: 'Code-Interpreter' })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Websuche' })).toHaveCount(0);
   await snap(page, 'i18n-de-admin-permissions-working-features');
   await page.goto('/workspace/models/new');
   await expect(page.getByRole('button', { name: 'Bilderzeugung', exact: true })).toBeVisible();
