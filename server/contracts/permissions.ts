@@ -16,8 +16,7 @@ const sharing = {
 };
 /** What a user may share with everyone. Keys added later default, so objects saved before them still read. */
 export const SharingPermissions = z.object({ ...sharing, public_notes: sharing.public_notes.default(false) });
-/** What a user may do with chats. */
-export const ChatPermissions = z.object({
+const chat = {
   file_upload: z.boolean(),
   delete: z.boolean(),
   share: z.boolean(),
@@ -26,7 +25,9 @@ export const ChatPermissions = z.object({
   stt: z.boolean(),
   /** Have answers read aloud by the service's voices (`/api/v1/audio/speech`). */
   tts: z.boolean(),
-});
+};
+/** What a user may do with chats. `stt` and `tts` came later: a set saved before them takes their defaults. */
+export const ChatPermissions = z.object({ ...chat, stt: chat.stt.default(true), tts: chat.tts.default(true) });
 const features = {
   web_search: z.boolean(),
   image_generation: z.boolean(),
@@ -54,7 +55,7 @@ export type Permissions = z.infer<typeof Permissions>;
 export const PartialPermissions = z.object({
   workspace: WorkspacePermissions.partial().optional(),
   sharing: z.object(sharing).partial().optional(),
-  chat: ChatPermissions.partial().optional(),
+  chat: z.object(chat).partial().optional(),
   features: z.object(features).partial().optional(),
 });
 export type PartialPermissions = z.infer<typeof PartialPermissions>;

@@ -6,7 +6,7 @@ const G = '/api/v1/groups';
 const ALL_FALSE = {
   workspace: { models: false, knowledge: false, prompts: false, tools: false },
   sharing: { public_models: false, public_knowledge: false, public_tools: false, public_notes: false },
-  chat: { file_upload: false, delete: false, share: false, export: false },
+  chat: { file_upload: false, delete: false, share: false, export: false, stt: false, tts: false },
   features: { web_search: false, image_generation: false, code_interpreter: false, notes: false, memories: false, channels: false },
 };
 
@@ -226,17 +226,18 @@ describe('permissions through defaults and groups', () => {
     expect((await perms(bob)).body).toEqual(ALL_FALSE);
     const g = await server.as(admin.token).post('/api/v1/groups/create', { name: 'Uploaders', permissions: { chat: { file_upload: true } } });
     await server.as(admin.token).post(`/api/v1/groups/id/${g.body.id}/users/add`, { user_ids: [bob.id] });
-    expect((await perms(bob)).body.chat).toEqual({ file_upload: true, delete: false, share: false, export: false });
+    expect((await perms(bob)).body.chat).toEqual({ file_upload: true, delete: false, share: false, export: false, stt: false, tts: false });
     expect((await perms(admin)).body.chat.file_upload).toBe(true);
   });
 
-  it('reads a Permissions object saved before notes, memories and channels existed: the keys added later take their defaults', async () => {
-    const older = { ...ALL_FALSE, sharing: { public_models: false, public_knowledge: false, public_tools: false }, features: { web_search: false, image_generation: false, code_interpreter: false } };
+  it('reads a Permissions object saved before notes, memories, channels and voice existed: the keys added later take their defaults', async () => {
+    const older = { ...ALL_FALSE, sharing: { public_models: false, public_knowledge: false, public_tools: false }, chat: { file_upload: false, delete: false, share: false, export: false }, features: { web_search: false, image_generation: false, code_interpreter: false } };
     const set = await server.as(admin.token).post('/api/v1/users/default/permissions', older);
     expect(set.status).toBe(200);
     const read = (await server.as(admin.token).get('/api/v1/users/default/permissions')).body;
     expect(read.features).toEqual({ ...older.features, notes: true, memories: true, channels: true });
     expect(read.sharing.public_notes).toBe(false);
+    expect(read.chat).toEqual({ ...older.chat, stt: true, tts: true });
     await server.as(admin.token).post('/api/v1/users/default/permissions', ALL_FALSE);
   });
 

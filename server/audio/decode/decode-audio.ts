@@ -1,3 +1,4 @@
+import { loadExports } from '../../platform/library-exports';
 import { toMono, WHISPER_RATE } from './resample';
 import { mimeOf, sniffAudio, type AudioContainer } from './sniff';
 import { AudioDecodeError, decodeWav, type DecodedAudio } from './wav';
@@ -28,7 +29,7 @@ function fromWasm(result: WasmDecoded, what: string): DecodedAudio {
 async function decodeOgg(bytes: Uint8Array): Promise<DecodedAudio> {
   const head = new TextDecoder('latin1').decode(bytes.subarray(28, 36));
   if (head.startsWith('OpusHead')) {
-    const { OggOpusDecoder } = await import('ogg-opus-decoder');
+    const { OggOpusDecoder } = await loadExports(import('ogg-opus-decoder'), 'ogg-opus-decoder', 'OggOpusDecoder');
     const decoder = new OggOpusDecoder();
     await decoder.ready;
     try {
@@ -38,7 +39,7 @@ async function decodeOgg(bytes: Uint8Array): Promise<DecodedAudio> {
     }
   }
   if (head.includes('vorbis')) {
-    const { OggVorbisDecoder } = await import('@wasm-audio-decoders/ogg-vorbis');
+    const { OggVorbisDecoder } = await loadExports(import('@wasm-audio-decoders/ogg-vorbis'), '@wasm-audio-decoders/ogg-vorbis', 'OggVorbisDecoder');
     const decoder = new OggVorbisDecoder();
     await decoder.ready;
     try {
@@ -52,7 +53,7 @@ async function decodeOgg(bytes: Uint8Array): Promise<DecodedAudio> {
 }
 
 async function decodeFlac(bytes: Uint8Array): Promise<DecodedAudio> {
-  const { FLACDecoder } = await import('@wasm-audio-decoders/flac');
+  const { FLACDecoder } = await loadExports(import('@wasm-audio-decoders/flac'), '@wasm-audio-decoders/flac', 'FLACDecoder');
   const decoder = new FLACDecoder();
   await decoder.ready;
   try {
@@ -63,7 +64,7 @@ async function decodeFlac(bytes: Uint8Array): Promise<DecodedAudio> {
 }
 
 async function decodeMp3(bytes: Uint8Array): Promise<DecodedAudio> {
-  const { MPEGDecoder } = await import('mpg123-decoder');
+  const { MPEGDecoder } = await loadExports(import('mpg123-decoder'), 'mpg123-decoder', 'MPEGDecoder');
   const decoder = new MPEGDecoder();
   await decoder.ready;
   try {
@@ -80,7 +81,7 @@ async function decodeWebm(bytes: Uint8Array): Promise<DecodedAudio> {
   const channels = head && head.length >= 19 ? head[9]! : track.channels;
   const preSkip = head && head.length >= 19 ? head[10]! | (head[11]! << 8) : 0;
   if (channels > 2) throw new AudioDecodeError('WebM Opus audio with more than two channels is not supported');
-  const { OpusDecoder } = await import('opus-decoder');
+  const { OpusDecoder } = await loadExports(import('opus-decoder'), 'opus-decoder', 'OpusDecoder');
   const decoder = new OpusDecoder({ channels: channels as 1 | 2, preSkip });
   await decoder.ready;
   try {

@@ -31,7 +31,10 @@ export function createLocalStt(options: { log: Logger; idleMs?: () => number }) 
     if (requests.ready()) {
       reply = await requests.request<EngineReply>({ ...request }, (r) => ({ value: r }));
     } else {
-      inProcess ??= import('./whisper-engine').then((m) => m.createWhisperEngine());
+      inProcess ??= (async () => {
+        const { createWhisperEngine } = await import('./whisper-engine');
+        return createWhisperEngine();
+      })();
       reply = await (await inProcess).handle(request);
     }
     if (!reply.ok) throw new LocalSttError(reply.code, reply.message);

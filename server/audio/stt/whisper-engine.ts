@@ -1,3 +1,4 @@
+import { loadExports } from '../../platform/library-exports';
 import type * as WhisperBinding from '@fugood/whisper.node';
 import type { TranscribeResult, WhisperContext } from '@fugood/whisper.node';
 import { AudioDecodeError, decodeSpeech } from '../decode/decode-audio';
@@ -5,7 +6,7 @@ import { toInt16, WHISPER_RATE } from '../decode/resample';
 import { speechWindows } from './speech-windows';
 import type { EngineErrorCode, EngineReply, EngineRequest, TranscribeOptions, TranscriptResult, WhisperModelRef } from './protocol';
 
-type Binding = typeof WhisperBinding;
+type Binding = Pick<typeof WhisperBinding, 'initWhisper' | 'addNativeLogListener' | 'toggleNativeLog'>;
 
 class EngineFailure extends Error {
   constructor(
@@ -36,7 +37,7 @@ export function createWhisperEngine() {
   const aborted = new Set<number>();
 
   const load = (): Promise<Binding> =>
-    (binding ??= import('@fugood/whisper.node').then(async (module) => {
+    (binding ??= loadExports(import('@fugood/whisper.node'), '@fugood/whisper.node', 'initWhisper', 'addNativeLogListener', 'toggleNativeLog').then(async (module) => {
       // Routed to a buffer: whisper.cpp would otherwise print every load to the service's stderr.
       module.addNativeLogListener((_level, text) => {
         logs.push(text.trim());
