@@ -20,8 +20,8 @@ export interface PasswordLane {
 }
 /** Work that is not a sign-in (sign-up, password change, an admin setting a password). */
 const SERVICE_LANE: PasswordLane = { address: '', account: '' };
-/** Sign-ins one address may have waiting for a hash at once; more are refused at once (429). */
-export const MAX_WAITING_PER_ADDRESS = 8;
+/** Sign-ins one address may have waiting for a hash at once; more are refused at once (429). Room for an office signing in together behind one NAT address or proxy (bench:load: 20 at once). */
+export const MAX_WAITING_PER_ADDRESS = 32;
 
 /**
  * Waiting work by address, then by account, each turn to the next address in rotation and within

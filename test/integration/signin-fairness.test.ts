@@ -50,7 +50,7 @@ describe('sign-in fairness under a flood of correct sign-ins', () => {
     await Promise.all(flood);
     expect(status).toBe(200);
     // Sign-ins of the flood answered while the colleague waited: the hash in progress and those already
-    // hashed (finishing their session) at most; with one queue for everyone, every one still waiting (8 or, uncapped, ~90).
+    // hashed (finishing their session) at most; with one queue for everyone, every one still waiting (up to the cap of 32, or ~90 uncapped).
     const answeredWhileWaiting = finished.slice(sentAt, finished.findIndex((f) => f.who === 'colleague')).filter((f) => f.status === 200).length;
     expect(answeredWhileWaiting).toBeLessThanOrEqual(4);
     const statuses = finished.filter((f) => f.who === 'flood').map((f) => f.status);
