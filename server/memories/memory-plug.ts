@@ -1,5 +1,5 @@
 import type { MemoryPlug } from '../completions';
-import type { ToolCall } from '../providers';
+import { toolCallArgument } from '../providers';
 import type { MemoriesService } from './memories.service';
 
 /** What a conversation is recalled from: the last user message. */
@@ -8,18 +8,6 @@ function lastUserText(messages: Parameters<MemoryPlug['recall']>[0]['messages'])
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
   return (last.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join(' ');
-}
-
-function argument(call: ToolCall, name: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(call.function.arguments || '{}');
-  } catch {
-    throw new Error('The arguments are not valid JSON');
-  }
-  const value = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[name] : undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw new Error(`Missing the "${name}" argument`);
-  return value.trim();
 }
 
 /** The tools a model calling tools natively gets while memory is on. */
@@ -56,13 +44,13 @@ export function createMemoryPlug(memories: MemoriesService): MemoryPlug {
         specs: MEMORY_TOOL_SPECS,
         async execute(call) {
           if (call.function.name === 'remember') {
-            const content = argument(call, 'content');
+            const content = toolCallArgument(call, 'content');
             if (content.length > 2000) throw new Error('A memory is at most 2,000 characters');
             await memories.add(user, content);
             return `Remembered: ${content}`;
           }
           if (call.function.name === 'recall') {
-            const found = await memories.recall(user, argument(call, 'query'), 5);
+            const found = await memories.recall(user, toolCallArgument(call, 'query'), 5);
             return found.length > 0 ? found.map((m) => `- ${m.content}`).join('\n') : 'Nothing remembered about that.';
           }
           throw new Error(`No tool named ${call.function.name} is available`);

@@ -10,4 +10,5 @@ export { compatRoutes, localRoutes, connectionsRoutes } from './providers.routes
 export { connectionStatusRoutes } from './connection-status.routes';
 export { providerSecretName } from './provider-settings';
 export { decodeLiterals } from './json-literals';
+export { toolCallArgument } from './tool-calls';
 export { createProviders, type ProvidersDeps, type Providers } from './providers.module';

@@ -69,3 +69,16 @@ function parseArguments(text: string): Record<string, unknown> {
     return {};
   }
 }
+
+/** A tool call's string argument `name`, trimmed; throws a message for the model when the arguments are not JSON or it is missing or empty. */
+export function toolCallArgument(call: ToolCall, name: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(call.function.arguments || '{}');
+  } catch {
+    throw new Error('The arguments are not valid JSON');
+  }
+  const value = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new Error(`Missing the "${name}" argument`);
+  return value.trim();
+}

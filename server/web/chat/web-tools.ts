@@ -1,5 +1,5 @@
 import type { ToolSpec } from '../../providers';
-import type { ToolCall } from '../../providers';
+import { toolCallArgument, type ToolCall } from '../../providers';
 import type { WebService } from '../web.service';
 import type { PassageRanker } from './ranker';
 
@@ -29,26 +29,14 @@ export const WEB_TOOL_SPECS: ToolSpec[] = [
 /** True for a call of one of the web tools. */
 export const isWebTool = (name: string) => name === 'web_search' || name === 'fetch_url';
 
-function argument(call: ToolCall, name: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(call.function.arguments || '{}');
-  } catch {
-    throw new Error('The arguments are not valid JSON');
-  }
-  const value = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[name] : undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw new Error(`Missing the "${name}" argument`);
-  return value.trim();
-}
-
 /** Runs a web tool call; a failure is thrown with a reason the model can read. */
 export async function runWebTool(deps: { web: Pick<WebService, 'search' | 'read' | 'readOne'>; rank: PassageRanker }, call: ToolCall, signal: AbortSignal): Promise<string> {
   if (call.function.name === 'fetch_url') {
-    const page = await deps.web.readOne(argument(call, 'url'), signal);
+    const page = await deps.web.readOne(toolCallArgument(call, 'url'), signal);
     const text = page.text.length > FETCH_URL_CHARS ? `${page.text.slice(0, FETCH_URL_CHARS)}…` : page.text;
     return `${page.title}\n${page.url}\n\n${text}`;
   }
-  const query = argument(call, 'query');
+  const query = toolCallArgument(call, 'query');
   const results = await deps.web.search([query], signal);
   if (results.length === 0) return 'No results.';
   const outcomes = await deps.web.read(results.map((r) => r.link), { signal });
