@@ -110,6 +110,24 @@ describe('installer configuration (electron-builder.yml)', () => {
     expect(config.asarUnpack).toContain('node_modules/@node-llama-cpp/**');
   });
 
+  it('locks every platform build of the native modules, so `npm ci` installs on Windows, macOS and Linux', () => {
+    // A platform package the registry lacks at the wanted version drops out of the lock file, and
+    // `npm ci` then refuses the whole install ("package.json and package-lock.json are not in sync").
+    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { optionalDependencies?: Record<string, string>; version?: string }> };
+    const missing: string[] = [];
+    for (const native of ['node-llama-cpp', '@fugood/whisper.node']) {
+      const entry = lock.packages[`node_modules/${native}`];
+      expect(entry, native).toBeDefined();
+      const builds = Object.entries(entry.optionalDependencies ?? {});
+      expect(builds.length, native).toBeGreaterThan(3);
+      for (const [name, range] of builds) {
+        const locked = lock.packages[`node_modules/${name}`];
+        if (!locked) missing.push(`${native} → ${name}@${range}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('configures an update feed for electron-updater', () => {
     expect(config.publish).toMatchObject({ provider: 'github' });
     expect(config.publish.owner).toBeTruthy();
