@@ -13,6 +13,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import express from 'express';
 import { describeInstancesRows, runInstancesComparison } from './lib/instances-load';
 import { createAccounts, percentileOf, runLoad, type LoadAccount } from './lib/load-users';
@@ -32,7 +33,24 @@ const INSTANCES = Number(process.env.BENCH_LOAD_INSTANCES ?? 1);
 const CHATTERS = 5;
 const mb = (bytes: number) => bytes / 1048576;
 
-/** p50/p99 of a bare Express JSON handler under `USERS` concurrent loops for a few seconds. */
+/** Peak RSS budget of the load run: Parley's peak over the bare run's peak, same process and clients. */
+const PEAK_RSS_BUDGET = 1.5;
+
+/** Samples this process's RSS every 100 ms until stopped; returns the highest value in MB. */
+function peakRss(): () => number {
+  let peak = mb(process.memoryUsage().rss);
+  const sampler = setInterval(() => (peak = Math.max(peak, mb(process.memoryUsage().rss))), 100);
+  return () => {
+    clearInterval(sampler);
+    return Math.max(peak, mb(process.memoryUsage().rss));
+  };
+}
+
+/**
+ * p50/p99 of a bare Express JSON handler under `USERS` concurrent loops for a few seconds, and
+ * this process's peak RSS meanwhile: "bare" is this same process (tsx, the load clients) serving
+ * the same concurrency from one Express route instead of Parley.
+ */
 async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number }> {
   const app = express();
   app.get('/chats', (_req, res) => {
@@ -42,7 +60,8 @@ async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/chats`;
   const latencies: number[] = [];
-  const deadline = performance.now() + Math.min(5, SECONDS) * 1000;
+  const deadline = performance.now() + Math.max(1, Math.min(5, SECONDS)) * 1000;
+  const stopSampling = peakRss();
   await Promise.all(
     Array.from({ length: USERS }, async () => {
       while (performance.now() < deadline) {
@@ -52,7 +71,7 @@ async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number 
       }
     }),
   );
-  const rssMb = mb(process.memoryUsage().rss);
+  const rssMb = stopSampling();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return { p50: percentileOf(latencies, 50), p99: percentileOf(latencies, 99), rssMb };
@@ -117,10 +136,9 @@ async function main(): Promise<void> {
     await server.as(adminToken).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
     const accounts = await createAccounts(server.url, adminToken, USERS);
     const rssBefore = mb(process.memoryUsage().rss);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, mb(process.memoryUsage().rss))), 100);
+    const stopSampling = peakRss();
     const result = SECONDS > 0 ? await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' }) : { requests: 0, errors: [], latencies: { signin: [], list: [], stream: [], upload: [] } };
-    clearInterval(sampler);
+    const rssPeak = stopSampling();
     const rssAfter = mb(process.memoryUsage().rss);
 
     const row = (name: string, values: number[]) => {
@@ -129,13 +147,15 @@ async function main(): Promise<void> {
       return `${name.padEnd(8)} n=${String(values.length).padStart(6)}  p50 ${p50.toFixed(1).padStart(7)} ms (${(p50 / bare.p50).toFixed(1)}x bare)  p99 ${p99.toFixed(1).padStart(7)} ms (${(p99 / bare.p99).toFixed(1)}x bare)`;
     };
     console.log(`bench:load  ${USERS} users x ${SECONDS} s  (client, service and fake provider in one process)`);
-    console.log(`bare      p50 ${bare.p50.toFixed(2)} ms  p99 ${bare.p99.toFixed(2)} ms  rss ${bare.rssMb.toFixed(0)} MB`);
+    console.log(`bare      p50 ${bare.p50.toFixed(2)} ms  p99 ${bare.p99.toFixed(2)} ms  peak rss ${bare.rssMb.toFixed(0)} MB  (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
     for (const op of ['signin', 'list', 'stream', 'upload'] as const) console.log(row(op, result.latencies[op]));
     console.log(`requests  ${result.requests} (${(result.requests / SECONDS).toFixed(0)}/s)  errors ${result.errors.length}`);
-    console.log(`rss       before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (${(rssPeak / bare.rssMb).toFixed(2)}x bare)`);
+    const peakRatio = rssPeak / bare.rssMb;
+    const peakMet = peakRatio <= PEAK_RSS_BUDGET;
+    console.log(`rss       before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (peak ${peakRatio.toFixed(2)}x bare peak; budget <= ${PEAK_RSS_BUDGET}x: ${peakMet ? 'met' : 'EXCEEDED'})`);
     for (const e of result.errors.slice(0, 10)) console.log(`error: ${e}`);
     const signinErrors = SIGNIN_SECONDS > 0 ? await signinRows(server.url, accounts) : 0;
-    process.exitCode = result.errors.length + signinErrors === 0 ? 0 : 1;
+    process.exitCode = result.errors.length + signinErrors === 0 && peakMet ? 0 : 1;
   } finally {
     await server.close();
     await openai.close();
