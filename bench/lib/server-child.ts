@@ -58,16 +58,21 @@ function answerLoopDelay(): void {
  */
 function answerProfiles(): void {
   if (!process.send) return;
-  const session = new Session();
-  session.connect();
+  // Connected at the first profile only: a run that never profiles keeps the process as it was.
+  let session: Session | undefined;
   process.on('message', (message: { type?: string; file?: string }) => {
     if (message?.type === 'profile-start') {
-      void session
+      if (!session) {
+        session = new Session();
+        session.connect();
+      }
+      const active = session;
+      void active
         .post('Profiler.enable')
-        .then(() => session.post('Profiler.start'))
+        .then(() => active.post('Profiler.start'))
         .then(() => process.send?.({ type: 'profile-started' }));
     }
-    if (message?.type === 'profile-stop' && message.file) {
+    if (message?.type === 'profile-stop' && message.file && session) {
       const file = message.file;
       void session.post('Profiler.stop').then(({ profile }) => {
         writeFileSync(file, JSON.stringify(profile));
