@@ -1,4 +1,5 @@
 import type * as FileTypeModule from 'file-type';
+import type * as UndiciModule from 'undici';
 import type * as YauzlModule from 'yauzl';
 import type * as YazlModule from 'yazl';
 import { loadExports } from './library-exports';
@@ -12,6 +13,11 @@ type FileType = Pick<typeof FileTypeModule, 'fileTypeFromBuffer' | 'fileTypeFrom
 let fileTypeModule: Promise<FileType> | undefined;
 /** file-type (magic-byte detection): uploads, profile images. */
 export const loadFileType = (): Promise<FileType> => (fileTypeModule ??= loadExports(import('file-type'), 'file-type', 'fileTypeFromBuffer', 'fileTypeFromFile'));
+
+type Undici = Pick<typeof UndiciModule, 'Agent' | 'request' | 'buildConnector'>;
+let undiciModule: Promise<Undici> | undefined;
+/** undici (1.1 MB, ≈ 8 MB of idle memory): streamed answers from providers, web search and page reads. */
+export const loadUndici = (): Promise<Undici> => (undiciModule ??= loadExports(import('undici'), 'undici', 'Agent', 'request', 'buildConnector'));
 
 type Yazl = Pick<typeof YazlModule, 'ZipFile'>;
 let yazlModule: Promise<Yazl> | undefined;

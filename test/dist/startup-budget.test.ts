@@ -22,7 +22,7 @@ const LOADED_ON_FIRST_USE = [
   // audio decoders, model files, tokenizers, NLP
   'ogg-opus-decoder', 'mpg123-decoder', '@wasm-audio-decoders/flac', '@huggingface/gguf', '@huggingface/tasks', 'js-tiktoken', 'compromise',
   // provider and tool clients, certificates, archives, QR codes, magic bytes
-  'openai', 'ollama', '@modelcontextprotocol/sdk', 'selfsigned', '@peculiar/x509', 'yazl', 'yauzl', 'qrcode', 'file-type',
+  'openai', 'ollama', 'undici', '@modelcontextprotocol/sdk', 'selfsigned', '@peculiar/x509', 'yazl', 'yauzl', 'qrcode', 'file-type',
   // PostgreSQL (a SQLite install never needs it)
   'pg', 'pg-types', '@socket.io/postgres-adapter',
   // UI-only libraries must never reach the service
