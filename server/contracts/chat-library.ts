@@ -75,7 +75,7 @@ export const ChatImportResult = z.object({
   /** The format it was read as, or `unknown`. */
   format: z.enum(['parley', 'open-webui', 'chatgpt', 'unknown']),
   status: z.enum(['imported', 'skipped']),
-  /** The new chat's id when imported. */
+  /** The new chat's id when imported; for a duplicate, the id of the chat already holding it. */
   id: z.string().nullable(),
   messages: z.number(),
   /** Messages left out (tool calls, images, empty system nodes, …). */
@@ -89,6 +89,8 @@ export type ChatImportResult = z.infer<typeof ChatImportResult>;
 export const ChatImportReport = z.object({
   imported: z.number(),
   skipped: z.number(),
+  /** How many of the skipped chats were already among the caller's chats (the same chat id: a re-import). */
+  duplicates: z.number(),
   chats: z.array(ChatImportResult),
 });
 export type ChatImportReport = z.infer<typeof ChatImportReport>;

@@ -59,8 +59,8 @@ export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: Prepared
       guard('tags', async () => {
         const tags = await tasks.tags(user, conversation, options);
         if (tags.length === 0) return;
-        await chats.setTags(saved.chatId, tags);
-        realtime.emitToUser(user.id, 'chat:tags', { ...base, tags });
+        const spelled = await chats.setTags(saved.chatId, tags);
+        realtime.emitToUser(user.id, 'chat:tags', { ...base, tags: spelled });
       }),
     guard('follow_ups', async () => {
       const followUps = await tasks.followUps(user, conversation, options);
