@@ -14,6 +14,8 @@ export const ChatSearchEntry = ChatListEntry.extend({
   snippet: z.string().nullable(),
   /** `[start, end)` character ranges of `snippet` that matched the words. */
   highlights: z.array(z.tuple([z.number(), z.number()])),
+  /** The message the snippet is from (opening the hit shows it); null when the title or only filters matched. */
+  message_id: z.string().nullable(),
 });
 export type ChatSearchEntry = z.infer<typeof ChatSearchEntry>;
 

@@ -80,9 +80,22 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(bad.body.detail).toContain('before:');
     });
 
+    it("names the matching message of each hit, so opening it can show that message; null for a title match", async () => {
+      const id = (await as(alice).post('/api/v1/chats/new', { title: 'Long thread' })).body.id as string;
+      const ids: string[] = [];
+      for (const content of ['first words', 'the zeppelin hangar question', 'later words']) ids.push((await as(alice).post(`/api/v1/chats/${id}/messages`, { role: 'user', content })).body.id);
+      const hit = (await as(alice).get('/api/v1/chats/search?text=zeppelin')).body.find((c: { id: string }) => c.id === id);
+      expect(hit).toMatchObject({ message_id: ids[1], snippet: 'the zeppelin hangar question' });
+      const title = (await as(alice).get('/api/v1/chats/search?text=Long%20thread')).body.find((c: { id: string }) => c.id === id);
+      expect(title.message_id).toBeNull();
+    });
+
     it('falls back to a substring search for text without letters or digits', async () => {
       const id = await chatWith(alice, 'Operators', 'In C++ you write i++ to add one');
-      expect((await as(alice).get('/api/v1/chats/search?text=%2B%2B')).body.map((c: { id: string }) => c.id)).toContain(id);
+      const hits = (await as(alice).get('/api/v1/chats/search?text=%2B%2B')).body;
+      expect(hits.map((c: { id: string }) => c.id)).toContain(id);
+      const message = (await as(alice).get(`/api/v1/chats/${id}`)).body.messages[0];
+      expect(hits.find((c: { id: string }) => c.id === id).message_id).toBe(message.id);
     });
 
     it('refuses strangers and pending accounts', async () => {
