@@ -83,6 +83,24 @@ test('a search hit in a long chat opens the chat at the matching message and mar
   }
 });
 
+test('a search hit in an older version of an edited answer shows that version and marks it', async ({ page, server, admin }) => {
+  await connect(server, admin);
+  const api = server.as(admin.token);
+  const chat = await chatWith(server, admin, 'Trip notes', 'Where should we stop on the way?');
+  const first = (await api.post(`/api/v1/chats/${chat}/messages`, { role: 'assistant', content: 'Stop at the old zeppelin hangar.' })).body;
+  await api.post(`/api/v1/chats/${chat}/messages/${first.id}`, { content: 'Stop at the lakeside bakery.' });
+  await signIn(page, admin.email, admin.password);
+  await page.goto(`/c/${chat}`);
+  await expect(page.getByText('Stop at the lakeside bakery.')).toBeVisible();
+
+  await page.getByLabel('Search chats').fill('zeppelin');
+  await page.getByTestId('search-hit').first().click();
+  const match = page.locator('.thread-row').filter({ hasText: 'old zeppelin hangar' });
+  await expect(match).toBeInViewport();
+  await expect(match).toHaveAttribute('data-search-hit', '');
+  await expect(page.getByText('Stop at the lakeside bakery.')).toHaveCount(0);
+});
+
 test('a chat goes into a folder with the keyboard and by drag and drop', async ({ page, server, admin }) => {
   await connect(server, admin);
   const first = await chatWith(server, admin, 'Quarterly report', 'Draft the summary');

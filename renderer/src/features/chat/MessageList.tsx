@@ -36,7 +36,7 @@ export function MessageList({
   });
 
   // Opened from a search hit: the thread shows that message instead of its end.
-  const jumping = useJumpToMessage(path, scroller, virtualizer);
+  const jumping = useJumpToMessage(path, conversation.nodes, actions.onVersion, scroller, virtualizer);
 
   const scrollToEnd = useCallback(() => {
     const el = scroller.current;

@@ -18,16 +18,29 @@ export function chatAt(chatId: string, messageId: string | null | undefined): st
 /**
  * Opening a chat at a message (`?message=` in the address, from a search hit): scrolls the thread so
  * that message is in the middle, marks it for a moment, and drops the parameter so a later reload
- * opens at the end as usual. Returns a ref that is true while such a jump is pending, for the
- * thread to skip its usual scroll to the end.
+ * opens at the end as usual; a message in a version not shown (an edited message) has its version
+ * shown first. Returns a ref that is true while such a jump is pending, for the thread to skip its
+ * usual scroll to the end.
  */
-export function useJumpToMessage(path: readonly MessageNode[], scroller: RefObject<HTMLDivElement | null>, virtualizer: Virtualizer<HTMLDivElement, Element>): RefObject<boolean> {
+export function useJumpToMessage(
+  path: readonly MessageNode[],
+  nodes: Readonly<Record<string, MessageNode>>,
+  showBranch: (messageId: string) => void,
+  scroller: RefObject<HTMLDivElement | null>,
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+): RefObject<boolean> {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const target = params.get(MESSAGE_PARAM);
   const index = target ? path.findIndex((n) => n.id === target) : -1;
-  const pending = useRef(index >= 0);
-  pending.current = index >= 0;
+  // A match in another version of an edited message: that version is shown first.
+  const elsewhere = target !== null && index < 0 && target in nodes;
+  const pending = useRef(index >= 0 || elsewhere);
+  pending.current = index >= 0 || elsewhere;
+
+  useEffect(() => {
+    if (elsewhere) showBranch(target);
+  }, [target, elsewhere, location.key]);
 
   useEffect(() => {
     if (!target || index < 0) return;

@@ -28,7 +28,8 @@ function ReportDialog({ report, onClose }: { report: ChatImportReport; onClose: 
       {report.duplicates > 0 && <p data-testid="import-duplicates">{t('library.importDuplicates', { count: report.duplicates })}</p>}
       <ul className="import-report">
         {report.chats.map((c) => (
-          <li key={c.index} className={c.status}>
+          // A chat skipped because it is already there (its id is given) is no failure.
+          <li key={c.index} className={c.status === 'skipped' && c.id !== null ? 'already-there' : c.status}>
             <strong>{c.title || `#${c.index + 1}`}</strong> · {t(`library.format.${c.format}`)} · {c.status === 'imported' ? t('library.importedMessages', { count: c.messages }) : t('library.skipped')}
             {c.skipped_messages > 0 && ` · ${t('library.skippedMessages', { count: c.skipped_messages })}`}
             {c.notes.length > 0 && (
