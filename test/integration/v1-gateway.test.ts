@@ -180,4 +180,20 @@ describe('the /v1 rate limit', () => {
     // The limit is on /v1 only.
     expect((await server.as(alice.token).get('/api/v1/models/list')).status).toBe(200);
   });
+
+  it('gives an account one budget for /v1 and /api/chat/completions, by key or by session', async () => {
+    const carol = await buildUser(server, admin);
+    const key = await keyOf(server, carol);
+    // The limit is checked before the body: an empty body answers 400 while within it.
+    expect((await server.as(key).get('/v1/models')).status).toBe(200);
+    expect((await server.as(key).post('/api/chat/completions', {})).status).toBe(400);
+    expect((await server.as(carol.token).post('/api/chat/completions', {})).status).toBe(400);
+    // Three requests spent: the key is refused on either path, and so is the session.
+    const byKey = await server.as(key).post('/api/chat/completions', {});
+    expect(byKey.status).toBe(429);
+    expect(Number(byKey.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await server.as(carol.token).post('/api/chat/completions', {})).status).toBe(429);
+    expect((await server.as(carol.token).get('/v1/models')).status).toBe(429);
+    expect((await server.as(key).get('/v1/models')).status).toBe(429);
+  });
 });
