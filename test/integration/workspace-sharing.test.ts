@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
+import { buildUser, createGroupInDb, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -15,21 +14,13 @@ describe('sharing rules of knowledge bases and models', () => {
   let bob: TestUser;
   let mallory: TestUser;
 
-  async function createGroup(members: TestUser[], permissions: Record<string, unknown>): Promise<string> {
-    const id = randomUUID();
-    const now = Math.floor(Date.now() / 1000);
-    await server.services.db('groups').insert({ id, name: `g-${id.slice(0, 6)}`, description: '', permissions: JSON.stringify(permissions), created_at: now, updated_at: now });
-    for (const member of members) await server.services.db('group_members').insert({ group_id: id, user_id: member.id, added_at: now });
-    return id;
-  }
-
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signupAdmin(server);
     alice = await buildUser(server, admin, 'user', 'Alice');
     bob = await buildUser(server, admin, 'user', 'Bob');
     mallory = await buildUser(server, admin, 'user', 'Mallory');
-    await createGroup([bob], { sharing: { public_knowledge: true } });
+    await createGroupInDb(server, [bob], { sharing: { public_knowledge: true } });
   });
   afterAll(async () => {
     await server.close();
