@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   const bare = await bareExpress();
   const openai = await startFakeOpenAI({ models: ['gpt-fake'] });
   openai.reply({ text: 'A short answer of about a dozen words streamed back to the user.' });
-  const server = await startTestServer({ envVars: { PARLEY_SIGNIN_RATE_LIMIT: '0' } });
+  const server = await startTestServer({ envVars: { PARLEY_SIGNIN_RATE_LIMIT: '0', PARLEY_V1_RATE_LIMIT: '0' } });
   try {
     const signup = await server.anon.post('/api/v1/auths/signup', { name: 'Admin', email: 'admin@example.com', password: 'admin-password' });
     const adminToken = signup.body.token as string;
