@@ -131,6 +131,7 @@ async function main(): Promise<void> {
     PARLEY_LOG_LEVEL: 'warn',
     PARLEY_SECRET_STORE: 'file',
     PARLEY_SIGNIN_RATE_LIMIT: '0',
+    PARLEY_V1_RATE_LIMIT: '0',
     PARLEY_SIGNUP_RATE_LIMIT: '0',
   });
   const pid = server.child.pid as number;

@@ -98,9 +98,12 @@ export function createUsersService(deps: UsersServiceDeps) {
       return { users: rows.map(presentListItem), count: rows.length };
     },
 
-    /** Verified users whose name or email contains `query`: id and name only. */
-    async search(query: string | undefined): Promise<{ users: Array<{ id: string; name: string }> }> {
-      const rows = await repo.search(query, SEARCH_LIMIT);
+    /**
+     * Verified users whose name contains `query` or whose email is `query` (admins: contains it):
+     * id and name only. A substring match on emails for everyone would be an address oracle.
+     */
+    async search(caller: SessionUser, query: string | undefined): Promise<{ users: Array<{ id: string; name: string }> }> {
+      const rows = await repo.search(query, SEARCH_LIMIT, caller.role === 'admin' ? 'substring' : 'whole');
       return { users: rows.map((r) => ({ id: r.id, name: r.name })) };
     },
 
