@@ -37,14 +37,19 @@ async function sendMessage(page: Page, text: string): Promise<void> {
   await input.press('Enter');
 }
 
-// Functions run in the page are written as strings (this project's test code has no DOM types).
+// Functions run in the page are mostly written as strings (this project's test code has no DOM types).
 
+/** An element as the page function below sees it (this project's test code has no DOM types). */
+interface PageElement {
+  parentElement: PageElement | null;
+}
 /** The product of an element's and its ancestors' opacity: 0 is invisible however "visible" it is. */
-const SHOWN_OPACITY = `(el) => {
+const shownOpacity = (el: PageElement) => {
+  const style = (globalThis as unknown as { getComputedStyle(e: PageElement): { opacity: string } }).getComputedStyle;
   let opacity = 1;
-  for (let at = el; at; at = at.parentElement) opacity *= Number(getComputedStyle(at).opacity);
+  for (let at: PageElement | null = el; at; at = at.parentElement) opacity *= Number(style(at).opacity);
   return opacity;
-}`;
+};
 
 test('a finished answer is announced once to screen readers, in short; nothing is announced while it streams', async ({ page, server, admin }) => {
   await ready(page, server, admin);
@@ -152,9 +157,9 @@ test('the version switch of an edited message is always shown and reachable with
   await page.getByLabel('Send a message').focus();
   const counter = page.getByTestId('message-user').first().getByText('2/2');
   await expect(counter).toBeVisible();
-  expect(await counter.evaluate(SHOWN_OPACITY)).toBe(1);
+  expect(await counter.evaluate(shownOpacity)).toBe(1);
   const previous = page.getByTestId('message-user').first().getByRole('button', { name: 'Previous version' });
-  expect(await previous.evaluate(SHOWN_OPACITY)).toBe(1);
+  expect(await previous.evaluate(shownOpacity)).toBe(1);
   await snap(page, 'chat-version-switch-shown');
 
   // Keyboard: Tab reaches the switch; Enter shows the first version.
@@ -304,13 +309,16 @@ test.describe('on a phone', () => {
         await sendMessage(page, q);
         await expect(page.getByTestId('message-assistant').last()).toContainText('Step 14');
       }
-      const scroller = page.locator('.thread-scroll');
       const jump = page.locator('.jump-latest');
-      const bottom = Number(await scroller.evaluate('(el) => el.scrollHeight - el.clientHeight'));
       let checked = 0;
       for (let up = 90; up <= 900; up += 15) {
-        await scroller.evaluate(`(el) => { el.scrollTop = ${bottom - up}; }`);
-        await expect(jump).toBeVisible();
+        // Measured from the end each time (the saved chat read back after the answer may re-measure the thread).
+        await expect
+          .poll(async () => {
+            await page.evaluate(`(() => { const el = document.querySelector('.thread-scroll'); el.scrollTop = el.scrollHeight - el.clientHeight - ${up}; })()`);
+            return jump.isVisible();
+          })
+          .toBe(true);
         expect(await covered(page, jump), `scrolled up ${up} px`).toEqual([]);
         checked += 1;
         if (up === 150) await snap(page, `${language === 'ar' ? 'i18n-ar-' : ''}phone-jump-to-latest`);
