@@ -60,12 +60,19 @@ test('a finished answer is announced once to screen readers, in short; nothing i
   await sendMessage(page, 'How do I brew green tea?');
   const answer = page.getByTestId('message-assistant').last();
   // Read in one go in the page: the answer shows words and still streams, and the region is silent.
-  const midStream = await page.waitForFunction(`(() => {
-    const node = [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1);
-    if (node?.getAttribute('aria-busy') !== 'true' || !node.textContent?.includes('Brew green tea')) return null;
-    return { said: document.querySelector('[data-testid="answer-announcer"]')?.textContent };
-  })()`);
-  expect(await midStream.jsonValue()).toEqual({ said: '' });
+  let midStream: { said: string | null } | undefined;
+  await expect
+    .poll(async () => {
+      const seen = await page.evaluate<{ streaming: boolean; said: string | null }>(`(() => {
+        const node = [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1);
+        const streaming = node?.getAttribute('aria-busy') === 'true' && !!node.textContent?.includes('Brew green tea');
+        return { streaming, said: document.querySelector('[data-testid="answer-announcer"]')?.textContent ?? null };
+      })()`);
+      if (seen.streaming) midStream = { said: seen.said };
+      return midStream !== undefined;
+    })
+    .toBe(true);
+  expect(midStream).toEqual({ said: '' });
   await expect(answer).toHaveAttribute('aria-busy', 'false');
   await expect(announcer).toHaveText(/^Answer from fake-gpt: Brew green tea at 80 °C for two minutes, then pour it at once\. Brew .*…$/);
   const said = (await announcer.textContent())!;
@@ -293,8 +300,10 @@ test.describe('on a phone', () => {
       const view = document.querySelector('.thread-scroll').getBoundingClientRect();
       for (const el of document.querySelectorAll('.msg-actions button, .versions button')) {
         const r = el.getBoundingClientRect();
-        if (r.bottom <= view.top || r.top >= view.bottom) continue;
-        if (r.left < b.x + b.width && b.x < r.right && r.top < b.y + b.height && b.y < r.bottom) hits.push(el.getAttribute('aria-label') + ' at ' + Math.round(r.top));
+        const top = Math.max(r.top, view.top);
+        const bottom = Math.min(r.bottom, view.bottom);
+        if (bottom <= top) continue;
+        if (r.left < b.x + b.width && b.x < r.right && top < b.y + b.height && b.y < bottom) hits.push(el.getAttribute('aria-label') + ' at ' + Math.round(r.top));
       }
       return hits;
     })()`);
