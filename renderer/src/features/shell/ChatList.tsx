@@ -120,13 +120,13 @@ export function ChatList({ search }: { search: string }) {
     if (index === undefined || next?.kind !== 'chat') return;
     setRove(next.chat.id);
     virtualizer.scrollToIndex(index, { align: 'auto' });
-    const focus = (tries: number) =>
-      requestAnimationFrame(() => {
-        const el = box.current?.querySelector<HTMLElement>(`[data-rove="${CSS.escape(next.chat.id)}"]`);
-        if (el) el.focus();
-        else if (tries > 0) focus(tries - 1);
-      });
-    focus(5);
+    // A row in the page takes the focus at once; one scrolled out of the window once it is rendered.
+    const focus = (tries: number) => {
+      const el = box.current?.querySelector<HTMLElement>(`[data-rove="${CSS.escape(next.chat.id)}"]`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    focus(6);
   };
 
   if (chats.isPending) return <div className="muted small" style={{ padding: 10 }}>{t('common.loading')}</div>;
@@ -196,9 +196,10 @@ function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; de
     if (refocus) link.current?.focus();
   };
   useDismiss(ref, menu, (reason) => closeMenu(reason === 'escape'));
-  const openMenu = () => {
+  /** Opens the menu; from the keyboard, with the focus on its first entry. */
+  const openMenu = (fromKeyboard: boolean) => {
     setMenu(true);
-    requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus());
+    if (fromKeyboard) requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus());
   };
   /** Up and down move between the menu's entries. */
   const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -276,7 +277,7 @@ function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; de
           onKeyDown={(e) => {
             if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
               e.preventDefault();
-              openMenu();
+              openMenu(true);
             }
           }}
         >
@@ -286,13 +287,13 @@ function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; de
       )}
       <ChatRowExtras chat={chat} />
       {!renaming && (
-        <button type="button" className="icon-btn small" tabIndex={-1} aria-haspopup="menu" aria-expanded={menu} aria-label={t('sidebar.chatActions', { title: chat.title })} onClick={() => (menu ? setMenu(false) : openMenu())}>
+        <button type="button" className="icon-btn small" tabIndex={-1} aria-haspopup="menu" aria-expanded={menu} aria-label={t('sidebar.chatActions', { title: chat.title })} onClick={() => (menu ? setMenu(false) : openMenu(false))}>
           <Icon name="more" size={16} />
         </button>
       )}
       {menu && (
         <div className="menu" role="menu" aria-label={t('sidebar.chatActions', { title: chat.title })} onKeyDown={onMenuKey}>
-          <button type="button" role="menuitem" className="menu-item" onClick={() => (closeMenu(true), pin.mutate())}>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => (setMenu(false), pin.mutate())}>
             <Icon name="pin" size={15} />
             {chat.pinned ? t('sidebar.unpin') : t('sidebar.pin')}
           </button>
@@ -300,7 +301,7 @@ function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; de
             <Icon name="pencil" size={15} />
             {t('sidebar.rename')}
           </button>
-          <ChatRowMenuItems chat={chat} close={() => closeMenu(true)} />
+          <ChatRowMenuItems chat={chat} close={() => setMenu(false)} />
           <button type="button" role="menuitem" className="menu-item" onClick={() => (setMenu(false), archive.mutate())}>
             <Icon name="archive" size={15} />
             {chat.archived ? t('sidebar.unarchive') : t('sidebar.archive')}
