@@ -79,6 +79,7 @@ test('rating: 👎 with a reason is saved and shown after a reload; with ENABLE_
   await answer.getByRole('button', { name: 'Bad answer' }).click();
   const why = page.getByRole('dialog', { name: 'Tell us more (optional)' });
   await why.getByRole('button', { name: 'Wrong facts' }).click();
+  await why.getByRole('button', { name: 'Save' }).click();
   await expect(why).toHaveCount(0);
   await expect(answer.getByRole('button', { name: 'Bad answer' })).toHaveAttribute('aria-pressed', 'true');
   const chatId = new URL(page.url()).pathname.split('/').at(-1)!;

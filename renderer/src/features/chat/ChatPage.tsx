@@ -21,6 +21,7 @@ import { CodeBlockContext } from '../../components/markdown/code-actions';
 import { useOpenArtifact } from '../artifacts/artifacts';
 
 const ArtifactPanel = lazy(() => import('../artifacts/ArtifactPanel'));
+import { AnswerAnnouncer } from './AnswerAnnouncer';
 import { ConnectionBanner } from './ConnectionBanner';
 import { EmptyChat } from './EmptyChat';
 import { MessageList } from './MessageList';
@@ -213,6 +214,7 @@ export default function ChatPage() {
         conversation && <MessageList conversation={conversation} path={path} modelNames={modelNames} actions={actions} ratings={ratingById} />
       )}
       {path.length > 0 || (!conversation && chatId) ? <div className="composer-wrap">{composer}</div> : null}
+      <AnswerAnnouncer conversation={conversation} modelNames={modelNames} />
       {help && (
         <Modal title={t('chat.shortcuts')} onClose={() => setHelp(false)}>
           <table className="table">

@@ -83,30 +83,34 @@ export function MessageList({
   }, [conversation.key]);
 
   return (
-    <div className="thread-scroll" ref={scroller} onScroll={onScroll}>
-      <div className="thread" style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="log" aria-live="off">
-        {virtualizer.getVirtualItems().map((item) => {
-          const node = path[item.index]!;
-          return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, insetInline: 0, transform: `translateY(${item.start}px)` }}>
-              <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={node.local ? { ...actions, onRate: undefined } : actions} rating={ratings?.get(node.id)} />
-            </div>
-          );
-        })}
+    <div className="thread-wrap">
+      <div className="thread-scroll" ref={scroller} onScroll={onScroll}>
+        <div className="thread" style={{ height: virtualizer.getTotalSize(), position: 'relative' }} role="log" aria-live="off">
+          {virtualizer.getVirtualItems().map((item) => {
+            const node = path[item.index]!;
+            return (
+              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="thread-row" style={{ position: 'absolute', top: 0, insetInline: 0, transform: `translateY(${item.start}px)` }}>
+                <MessageView node={node} siblings={siblingsOf(conversation, node)} isLast={item.index === path.length - 1} streaming={streaming} modelName={node.model ? modelNames.get(node.model) : undefined} actions={node.local ? { ...actions, onRate: undefined } : actions} rating={ratings?.get(node.id)} />
+              </div>
+            );
+          })}
+        </div>
       </div>
       {!atBottom && (
-        <button
-          type="button"
-          className="jump-latest"
-          onClick={() => {
-            pinned.current = true;
-            virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
-            requestAnimationFrame(scrollToEnd);
-          }}
-          aria-label={t('chat.jumpToLatest')}
-        >
-          <Icon name="arrowDown" size={16} />
-        </button>
+        <div className="jump-strip">
+          <button
+            type="button"
+            className="jump-latest"
+            onClick={() => {
+              pinned.current = true;
+              virtualizer.scrollToIndex(path.length - 1, { align: 'end' });
+              requestAnimationFrame(scrollToEnd);
+            }}
+            aria-label={t('chat.jumpToLatest')}
+          >
+            <Icon name="arrowDown" size={16} />
+          </button>
+        </div>
       )}
     </div>
   );

@@ -75,6 +75,14 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       setTimeout(() => setCopied(null), 1500);
     }
   };
+  const copyError = async () => {
+    const text = t('chat.error', { detail: node.error ?? '' });
+    if (await copyText(text)) {
+      setCopied('text');
+      actions.onCopy(text);
+      setTimeout(() => setCopied(null), 1500);
+    }
+  };
   const onCite = (e: MouseEvent) => {
     const target = (e.target as HTMLElement).closest<HTMLElement>('[data-cite]');
     if (target) setCite(Number(target.dataset.cite));
@@ -114,14 +122,16 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
             <div className="bubble-user" dir="auto">
               {node.content}
             </div>
-            <div className="msg-actions">
+            <div className="msg-foot">
               {versions}
+              <div className="msg-actions">
               <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editMessage')} title={t('chat.editMessage')}>
                 <Icon name="pencil" size={15} />
               </button>
               <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
                 <Icon name={copied ? 'check' : 'copy'} size={15} />
               </button>
+              </div>
             </div>
           </>
         )}
@@ -212,24 +222,38 @@ export const MessageView = memo(function MessageView({ node, siblings, isLast, s
       {node.sources && node.sources.length > 0 && <Sources sources={node.sources} />}
       {cite !== null && node.sources && <PassageDialog sources={node.sources} n={cite} onClose={() => setCite(null)} />}
       {node.done && !editing && (
-        <div className="msg-actions">
+        <div className="msg-foot">
           {versions}
-          <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editAnswer')} title={t('chat.editAnswer')}>
-            <Icon name="pencil" size={15} />
-          </button>
-          <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
-            <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
-          </button>
-          {node.content && <SaveToNote text={node.content} />}
-          <button type="button" className="icon-btn small" onClick={() => void copy('markdown')} aria-label={t('chat.copyMarkdown')} title={t('chat.copyMarkdown')}>
-            {copied === 'markdown' ? <Icon name="check" size={15} /> : <Icon name="markdown" size={15} />}
-          </button>
-          <ReadAloud text={() => body.current?.innerText ?? node.content} />
-          {actions.onRate && <RateAnswer value={rating} onRate={(value, reason) => actions.onRate?.(node.id, value, reason)} />}
-          <UsageInfo usage={node.usage} />
-          <button type="button" className="icon-btn small" onClick={() => actions.onRegenerate(node.id)} disabled={streaming} aria-label={t('chat.regenerate')} title={t('chat.regenerate')}>
-            <Icon name="refresh" size={15} />
-          </button>
+          {node.error ? (
+            // A failed answer has nothing to rate or read aloud: its error can be copied, and it can be asked again.
+            <div className="msg-actions">
+              <button type="button" className="icon-btn small" onClick={() => void copyError()} aria-label={t('chat.copyError')} title={t('chat.copyError')}>
+                <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
+              </button>
+              <button type="button" className="icon-btn small" onClick={() => actions.onRegenerate(node.id)} disabled={streaming} aria-label={t('chat.regenerate')} title={t('chat.regenerate')}>
+                <Icon name="refresh" size={15} />
+              </button>
+            </div>
+          ) : (
+            <div className="msg-actions">
+              <button type="button" className="icon-btn small" onClick={() => (setDraft(node.content), setEditing(true))} disabled={streaming} aria-label={t('chat.editAnswer')} title={t('chat.editAnswer')}>
+                <Icon name="pencil" size={15} />
+              </button>
+              <button type="button" className="icon-btn small" onClick={() => void copy('text')} aria-label={t('chat.copyMessage')} title={t('chat.copyMessage')}>
+                <Icon name={copied === 'text' ? 'check' : 'copy'} size={15} />
+              </button>
+              {node.content && <SaveToNote text={node.content} />}
+              <button type="button" className="icon-btn small" onClick={() => void copy('markdown')} aria-label={t('chat.copyMarkdown')} title={t('chat.copyMarkdown')}>
+                {copied === 'markdown' ? <Icon name="check" size={15} /> : <Icon name="markdown" size={15} />}
+              </button>
+              <ReadAloud text={() => body.current?.innerText ?? node.content} />
+              {actions.onRate && <RateAnswer value={rating} onRate={(value, reason) => actions.onRate?.(node.id, value, reason)} />}
+              <UsageInfo usage={node.usage} />
+              <button type="button" className="icon-btn small" onClick={() => actions.onRegenerate(node.id)} disabled={streaming} aria-label={t('chat.regenerate')} title={t('chat.regenerate')}>
+                <Icon name="refresh" size={15} />
+              </button>
+            </div>
+          )}
         </div>
       )}
       {node.done && node.memorySuggestions && node.memorySuggestions.length > 0 && <MemorySuggestions suggestions={node.memorySuggestions} />}

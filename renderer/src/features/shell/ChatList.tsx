@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink, useMatch, useNavigate } from 'react-router';
 import { CHAT_PAGE_SIZE } from '../../../../server/contracts/paging';
 import { chatsApi, type ChatListEntry } from '../../api/chats';
@@ -102,6 +102,33 @@ export function ChatList({ search }: { search: string }) {
     if (!showArchived && hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 8) void fetchNextPage();
   }, [showArchived, hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage]);
 
+  // One tab stop for the whole list (roving tabindex): the row last focused, else the open chat,
+  // else the first one shown; the arrow keys move between rows, Home/End to the ends.
+  const openChat = useMatch('/c/:chatId')?.params.chatId;
+  const [rove, setRove] = useState<string | null>(null);
+  const shownChats = items.map((item) => rows[item.index]).flatMap((row) => (row?.kind === 'chat' ? [row.chat.id] : []));
+  const tabbable = [rove, openChat].find((id) => id && shownChats.includes(id)) ?? shownChats[0];
+  const chatIndexes = rows.flatMap((row, index) => (row.kind === 'chat' ? [index] : []));
+  const onRowKey = (e: KeyboardEvent<HTMLUListElement>) => {
+    const id = (e.target as HTMLElement).dataset.rove;
+    if (!id || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    e.preventDefault();
+    const at = chatIndexes.findIndex((i) => rows[i]?.key === id);
+    const to = e.key === 'Home' ? 0 : e.key === 'End' ? chatIndexes.length - 1 : Math.min(chatIndexes.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    const index = chatIndexes[to];
+    const next = index === undefined ? undefined : rows[index];
+    if (index === undefined || next?.kind !== 'chat') return;
+    setRove(next.chat.id);
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    // A row in the page takes the focus at once; one scrolled out of the window once it is rendered.
+    const focus = (tries: number) => {
+      const el = box.current?.querySelector<HTMLElement>(`[data-rove="${CSS.escape(next.chat.id)}"]`);
+      if (el) el.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    focus(6);
+  };
+
   if (chats.isPending) return <div className="muted small" style={{ padding: 10 }}>{t('common.loading')}</div>;
   if (chats.isError) return <div className="muted small" style={{ padding: 10 }}>{isMissing(chats.error) ? t('sidebar.unavailable') : messageOf(chats.error)}</div>;
 
@@ -109,7 +136,7 @@ export function ChatList({ search }: { search: string }) {
     <>
       {rows.length === 0 && <div className="muted small" style={{ padding: 10 }}>{search.trim() ? t('sidebar.noMatch', { query: search.trim() }) : t('sidebar.empty')}</div>}
       <div ref={box} className="chat-rows" style={{ height: virtualizer.getTotalSize() }}>
-        <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('sidebar.chats')}>
+        <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('sidebar.chats')} onKeyDown={onRowKey}>
           {items.map((item) => {
             const row = rows[item.index]!;
             return (
@@ -130,7 +157,7 @@ export function ChatList({ search }: { search: string }) {
                 ) : row.kind === 'folder' ? (
                   <FolderRow folder={row.folder} depth={row.depth} />
                 ) : (
-                  <ChatRow chat={row.chat} depth={row.depth} />
+                  <ChatRow chat={row.chat} depth={row.depth} tabbable={row.chat.id === tabbable} onFocused={setRove} />
                 )}
               </li>
             );
@@ -146,7 +173,12 @@ export function ChatList({ search }: { search: string }) {
   );
 }
 
-function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
+/**
+ * One chat in the list: one tab stop (its link; `tabbable` says whether it is the list's stop).
+ * Its actions are in the menu behind the ⋯ button (shown on hover and focus), opened from the
+ * keyboard with the context-menu key or Shift+F10.
+ */
+function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; depth: number; tabbable: boolean; onFocused: (id: string) => void }) {
   const t = useT();
   const qc = useQueryClient();
   const toast = useToast();
@@ -157,8 +189,27 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(chat.title);
   const ref = useRef<HTMLDivElement>(null);
+  const link = useRef<HTMLAnchorElement>(null);
 
-  useDismiss(ref, menu, () => setMenu(false));
+  const closeMenu = (refocus: boolean) => {
+    setMenu(false);
+    if (refocus) link.current?.focus();
+  };
+  useDismiss(ref, menu, (reason) => closeMenu(reason === 'escape'));
+  /** Opens the menu; from the keyboard, with the focus on its first entry. */
+  const openMenu = (fromKeyboard: boolean) => {
+    setMenu(true);
+    if (fromKeyboard) requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus());
+  };
+  /** Up and down move between the menu's entries. */
+  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    e.stopPropagation();
+    const entries = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+    const at = entries.indexOf(document.activeElement as HTMLElement);
+    entries[(at + (e.key === 'ArrowDown' ? 1 : entries.length - 1)) % entries.length]?.focus();
+  };
 
   const patch = (changes: Partial<ChatListEntry>) => editPages(qc, (list) => list.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
   const onError = (error: unknown) => {
@@ -179,6 +230,7 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
 
   const finishRename = () => {
     setRenaming(false);
+    requestAnimationFrame(() => link.current?.focus());
     const next = title.trim();
     if (next && next !== chat.title) rename.mutate(next);
     else setTitle(chat.title);
@@ -213,19 +265,34 @@ function ChatRow({ chat, depth }: { chat: ChatListEntry; depth: number }) {
           }}
         />
       ) : (
-        <NavLink to={`/c/${chat.id}`} title={chat.title} onDoubleClick={() => setRenaming(true)}>
+        <NavLink
+          ref={link}
+          to={`/c/${chat.id}`}
+          title={chat.title}
+          tabIndex={tabbable ? 0 : -1}
+          data-rove={chat.id}
+          aria-keyshortcuts="Shift+F10"
+          onFocus={() => onFocused(chat.id)}
+          onDoubleClick={() => setRenaming(true)}
+          onKeyDown={(e) => {
+            if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+              e.preventDefault();
+              openMenu(true);
+            }
+          }}
+        >
           {chat.pinned && <Icon name="pin" size={12} style={{ marginInlineEnd: 6, verticalAlign: -1 }} />}
           {chat.title || t('chat.untitled')}
         </NavLink>
       )}
       <ChatRowExtras chat={chat} />
       {!renaming && (
-        <button type="button" className="icon-btn small" aria-haspopup="menu" aria-expanded={menu} aria-label={t('sidebar.chatActions', { title: chat.title })} onClick={() => setMenu((m) => !m)}>
+        <button type="button" className="icon-btn small" tabIndex={-1} aria-haspopup="menu" aria-expanded={menu} aria-label={t('sidebar.chatActions', { title: chat.title })} onClick={() => (menu ? setMenu(false) : openMenu(false))}>
           <Icon name="more" size={16} />
         </button>
       )}
       {menu && (
-        <div className="menu" role="menu">
+        <div className="menu" role="menu" aria-label={t('sidebar.chatActions', { title: chat.title })} onKeyDown={onMenuKey}>
           <button type="button" role="menuitem" className="menu-item" onClick={() => (setMenu(false), pin.mutate())}>
             <Icon name="pin" size={15} />
             {chat.pinned ? t('sidebar.unpin') : t('sidebar.pin')}

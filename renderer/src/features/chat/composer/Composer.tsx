@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { PickableModel } from '../../../api/models';
 import { Icon } from '../../../components/Icon';
 import { useT } from '../../../lib/i18n';
@@ -104,11 +104,37 @@ export function Composer({
     }
   };
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    if (e.dataTransfer.files.length) uploads.add(e.dataTransfer.files);
-  };
+  // Files dropped anywhere on the page while the message box is shown are attached to the message
+  // (the browser would otherwise open them in the tab, leaving the chat). A drop zone of its own
+  // (that calls preventDefault) keeps its drops.
+  const addFiles = useRef(uploads.add);
+  addFiles.current = uploads.add;
+  useEffect(() => {
+    const hasFiles = (e: globalThis.DragEvent) => !!e.dataTransfer?.types.includes('Files');
+    const onOver = (e: globalThis.DragEvent) => {
+      if (!hasFiles(e) || e.defaultPrevented) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    };
+    const onLeave = (e: globalThis.DragEvent) => {
+      if (!e.relatedTarget) setDragging(false);
+    };
+    const onDrop = (e: globalThis.DragEvent) => {
+      setDragging(false);
+      if (!hasFiles(e) || e.defaultPrevented) return;
+      e.preventDefault();
+      if (e.dataTransfer?.files.length) addFiles.current(e.dataTransfer.files);
+    };
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, []);
 
   useEffect(() => {
     if (!sendAfterInsert.current) return;
@@ -142,17 +168,7 @@ export function Composer({
   };
 
   return (
-    <div
-      className={`composer${dragging ? ' dragging' : ''}`}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) {
-          e.preventDefault();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={(e) => !e.currentTarget.contains(e.relatedTarget as Node) && setDragging(false)}
-      onDrop={onDrop}
-    >
+    <div className={`composer${dragging ? ' dragging' : ''}`}>
       {dragging && <div className="drop-hint">{t('chat.dropFiles')}</div>}
       <Attachments uploads={uploads.uploads} knowledge={knowledge} onRemoveUpload={uploads.remove} onRemoveKnowledge={(k) => onChoices({ knowledge: knowledge.filter((x) => x.id !== k.id) })} />
       {blindToImages && answering && (
