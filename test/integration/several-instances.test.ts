@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { memorySecretStore } from '../../server/secrets';
 import { FEED_APPLICATION_NAME } from '../../server/platform/db/table-changes-postgres';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
@@ -166,7 +166,8 @@ describe('two instances on one PostgreSQL database', () => {
 
     await closedWithin(current, () => b.as(admin.token).post(`/api/v1/users/${dana.id}/update`, { name: dana.name, email: dana.email, role: 'pending' }));
     await expect(connect(a, phone)).rejects.toThrow(/pending/i);
-    expect((await b.as(admin.token).get('/api/v1/users/active')).body.user_ids).not.toContain(dana.id);
+    // Presence on B hears of A's closed sockets through the database's notifications: asked until it has.
+    await vi.waitFor(async () => expect((await b.as(admin.token).get('/api/v1/users/active')).body.user_ids).not.toContain(dana.id), { timeout: 10_000, interval: 100 });
   });
 
   it('a note saved on A is found by search on B, its save reaches a follower on B, and a memory added on A is recalled on B', async () => {
