@@ -97,7 +97,7 @@ async function signinRows(url: string, accounts: LoadAccount[]): Promise<number>
   const ratio = b.p99 / a.p99;
   console.log(`chat TTFT (${CHATTERS} users streaming into their chats, ${SIGNIN_SECONDS} s each)`);
   console.log(`  idle                          n=${String(idle.samples.length).padStart(5)}  p50 ${a.p50.toFixed(1).padStart(6)} ms  p99 ${a.p99.toFixed(1).padStart(6)} ms`);
-  console.log(`  while ${String(accounts.length).padStart(3)} users sign in at once n=${String(loaded.samples.length).padStart(5)}  p50 ${b.p50.toFixed(1).padStart(6)} ms  p99 ${b.p99.toFixed(1).padStart(6)} ms  (${loaded.signins} sign-ins, ${(loaded.signins / SIGNIN_SECONDS).toFixed(0)}/s)`);
+  console.log(`  while ${String(accounts.length).padStart(3)} users sign in at once n=${String(loaded.samples.length).padStart(5)}  p50 ${b.p50.toFixed(1).padStart(6)} ms  p99 ${b.p99.toFixed(1).padStart(6)} ms  (${loaded.signins} sign-ins, ${(loaded.signins / SIGNIN_SECONDS).toFixed(0)}/s; ${loaded.refused} refused at once with 429)`);
   console.log(`  p99 with sign-ins / idle      ${ratio.toFixed(2)}x  (target <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}; phases interleaved ${SIGNIN_ROUNDS}x)`);
   const errors = [...idle.errors, ...loaded.errors];
   for (const e of errors.slice(0, 10)) console.log(`error: ${e}`);
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     const accounts = await createAccounts(server.url, adminToken, USERS);
     const rssBefore = rssMb(pid);
     const stopSampling = peakRss(pid);
-    const result = SECONDS > 0 ? await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' }) : { requests: 0, errors: [], latencies: { signin: [], list: [], stream: [], upload: [] } };
+    const result = SECONDS > 0 ? await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' }) : { requests: 0, errors: [], signinRetries: 0, latencies: { signin: [], list: [], stream: [], upload: [] } };
     const rssPeak = stopSampling();
     const rssAfter = rssMb(pid);
 
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     console.log(`bench:load  ${USERS} users x ${SECONDS} s  (the built service and the bare app each in a process of their own; clients and fake provider in this one)`);
     console.log(`bare      p50 ${bare.p50.toFixed(2)} ms  p99 ${bare.p99.toFixed(2)} ms  peak rss ${bare.rssMb.toFixed(0)} MB  (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
     for (const op of ['signin', 'list', 'stream', 'upload'] as const) console.log(row(op, result.latencies[op]));
-    console.log(`requests  ${result.requests} (${(result.requests / SECONDS).toFixed(0)}/s)  errors ${result.errors.length}`);
+    console.log(`requests  ${result.requests} (${(result.requests / SECONDS).toFixed(0)}/s)  errors ${result.errors.length}  sign-ins asked to retry (429, Retry-After) ${result.signinRetries}`);
     const peakRatio = rssPeak / bare.rssMb;
     const peakMet = peakRatio <= PEAK_RSS_BUDGET;
     console.log(`service rss  before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (peak ${peakRatio.toFixed(2)}x bare peak; budget <= ${PEAK_RSS_BUDGET}x: ${peakMet ? 'met' : 'EXCEEDED'})`);

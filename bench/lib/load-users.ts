@@ -1,7 +1,10 @@
 /**
  * Simulated LAN users for the load benchmark and its bounded test: all sign in at once, then each
  * loops (list chats, stream a completion saved into its chat, upload a small file every few
- * rounds) until the time is up. Every non-2xx answer or broken stream counts as an error.
+ * rounds) until the time is up. Every non-2xx answer or broken stream counts as an error, except
+ * a sign-in refused with 429 and Retry-After (more than `MAX_WAITING_PER_ADDRESS` sign-ins waiting
+ * from one address, which all the load users share): it is retried after the time the service
+ * names, as a script or a person told "try again in a few seconds" would, and counted apart.
  */
 
 /** One user's account. */
@@ -14,6 +17,8 @@ export interface LoadAccount {
 export interface LoadResult {
   requests: number;
   errors: string[];
+  /** Sign-ins the service asked to retry later (429 with Retry-After), then retried. */
+  signinRetries: number;
   /** Latencies per operation, milliseconds. */
   latencies: Record<'signin' | 'list' | 'stream' | 'upload', number[]>;
 }
@@ -70,14 +75,21 @@ export async function createAccounts(baseUrl: string, adminToken: string, count:
 
 /** Runs every account as a concurrent user against `baseUrl` for `seconds`. */
 export async function runLoad(baseUrl: string, accounts: LoadAccount[], options: { seconds: number; model: string }): Promise<LoadResult> {
-  const result: LoadResult = { requests: 0, errors: [], latencies: { signin: [], list: [], stream: [], upload: [] } };
+  const result: LoadResult = { requests: 0, errors: [], signinRetries: 0, latencies: { signin: [], list: [], stream: [], upload: [] } };
   const json = { 'content-type': 'application/json' };
   let deadline = Infinity;
 
   async function signin(account: LoadAccount): Promise<string> {
-    const body = (await timed(result.latencies.signin, async () =>
-      expectOk(await fetch(`${baseUrl}/api/v1/auths/signin`, { method: 'POST', headers: json, body: JSON.stringify(account) }), 'signin'),
-    )) as { token: string };
+    const body = (await timed(result.latencies.signin, async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        const res = await fetch(`${baseUrl}/api/v1/auths/signin`, { method: 'POST', headers: json, body: JSON.stringify(account) });
+        const retryAfter = Number(res.headers.get('retry-after'));
+        if (res.status !== 429 || !(retryAfter > 0) || attempt === 5) return expectOk(res, 'signin');
+        await res.text();
+        result.signinRetries += 1;
+        await new Promise((r) => setTimeout(r, retryAfter * 1000));
+      }
+    })) as { token: string };
     result.requests += 1;
     return body.token;
   }

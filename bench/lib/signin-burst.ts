@@ -2,6 +2,8 @@
  * Chat time to first token while many people sign in at once, against the same chats with no
  * sign-ins: a few users stream completions saved into their chats back to back while bursts of
  * simultaneous sign-ins (every account at once, again as soon as the burst is answered) run.
+ * All accounts sign in from one address, so past the per-address limit of waiting sign-ins the
+ * service refuses at once (429 with Retry-After): such answers are counted as refused, not errors.
  */
 import { percentileOf, type LoadAccount } from './load-users';
 
@@ -11,6 +13,8 @@ export interface TtftPhase {
   errors: string[];
   /** Sign-ins answered during the phase. */
   signins: number;
+  /** Sign-ins refused at once with 429 (more waiting from this address than the service queues). */
+  refused: number;
 }
 
 /** Milliseconds from sending a streamed completion to its first text, then reads it to the end. */
@@ -34,9 +38,10 @@ async function firstTokenMs(baseUrl: string, token: string, chatId: string, ques
   return first;
 }
 
-async function signIn(baseUrl: string, account: LoadAccount): Promise<string> {
+async function signIn(baseUrl: string, account: LoadAccount): Promise<string | 'refused'> {
   const res = await fetch(`${baseUrl}/api/v1/auths/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
   const text = await res.text();
+  if (res.status === 429 && res.headers.get('retry-after')) return 'refused';
   if (!res.ok) throw new Error(`signin: HTTP ${res.status} ${text.slice(0, 200)}`);
   return (JSON.parse(text) as { token: string }).token;
 }
@@ -46,7 +51,7 @@ async function signIn(baseUrl: string, account: LoadAccount): Promise<string> {
  * in all at once, over and over, for the same time.
  */
 export async function ttftPhase(baseUrl: string, chatters: Array<{ token: string; chatId: string }>, options: { seconds: number; model: string; burst?: LoadAccount[] }): Promise<TtftPhase> {
-  const phase: TtftPhase = { samples: [], errors: [], signins: 0 };
+  const phase: TtftPhase = { samples: [], errors: [], signins: 0, refused: 0 };
   const deadline = performance.now() + options.seconds * 1000;
   const chatting = chatters.map(async ({ token, chatId }, index) => {
     for (let round = 0; performance.now() < deadline; round += 1) {
@@ -61,7 +66,8 @@ export async function ttftPhase(baseUrl: string, chatters: Array<{ token: string
     while (options.burst && performance.now() < deadline) {
       const results = await Promise.allSettled(options.burst.map((a) => signIn(baseUrl, a)));
       for (const r of results) {
-        if (r.status === 'fulfilled') phase.signins += 1;
+        if (r.status === 'fulfilled' && r.value === 'refused') phase.refused += 1;
+        else if (r.status === 'fulfilled') phase.signins += 1;
         else phase.errors.push((r.reason as Error).message);
       }
     }
@@ -72,7 +78,7 @@ export async function ttftPhase(baseUrl: string, chatters: Array<{ token: string
 
 /** A phase with nothing measured yet. */
 export function emptyPhase(): TtftPhase {
-  return { samples: [], errors: [], signins: 0 };
+  return { samples: [], errors: [], signins: 0, refused: 0 };
 }
 
 /** Adds `more` into `into`. */
@@ -80,6 +86,7 @@ export function addPhase(into: TtftPhase, more: TtftPhase): void {
   into.samples.push(...more.samples);
   into.errors.push(...more.errors);
   into.signins += more.signins;
+  into.refused += more.refused;
 }
 
 /** p50 and p99 of a phase's samples. */
