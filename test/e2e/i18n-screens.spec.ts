@@ -117,8 +117,21 @@ async function overflowing(page: Page, english: Record<string, string>): Promise
         out.push(`${el.tagName.toLowerCase()}${cls} "${el.textContent.trim().slice(0, 50)}" ${el.scrollWidth}>${el.clientWidth}`);
       }
     }
+    // Any other box whose content spills out of it sideways (a row of buttons wider than its menu):
+    // the innermost such box, as its ancestors spill only because of it.
+    const SKIP = '.sr-only, [aria-hidden="true"], .markdown, .chat-item, .cm-editor, .swagger-host, pre, code, table, [data-user-text]';
+    const spilling = (Array.from(document.querySelectorAll('body *')) as any[]).filter((el) => {
+      if (el.scrollWidth <= el.clientWidth + 1 || el.clientWidth === 0 || el.closest(SKIP) || el.getClientRects().length === 0) return false;
+      const style = getComputedStyle(el);
+      return !['auto', 'scroll'].includes(style.overflowX) && style.textOverflow !== 'ellipsis' && style.display !== 'inline';
+    });
+    for (const el of spilling) {
+      if (spilling.some((other) => other !== el && el.contains(other))) continue;
+      const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      out.push(`${el.tagName.toLowerCase()}${cls} spills "${(el.textContent ?? '').trim().slice(0, 50)}" ${el.scrollWidth}>${el.clientWidth}`);
+    }
     // A button's or tab's label broken over two lines.
-    for (const el of Array.from(document.querySelectorAll('.btn, [role="tab"], .tab')) as any[]) {
+    for (const el of Array.from(document.querySelectorAll('.btn, [role="tab"], .tab, .segmented button, .menu-item')) as any[]) {
       if (el.closest('.sr-only, [aria-hidden="true"], .markdown, .chat-item, .suggestion') || el.getClientRects().length === 0) continue;
       const rects: any[] = [];
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
