@@ -3,6 +3,8 @@
  * concurrent rebuild of dist/ cannot break a run). Settings come from the environment as for the
  * CLI; the data dir is the first argument. Prints `Parley listening on <url>`.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../../server/start';
 
@@ -10,6 +12,7 @@ const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: process.
 console.log(`Parley listening on ${server.url}`);
 exitWithParent(() => server.close());
 answerLoopDelay();
+answerProfiles();
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));
 });
@@ -44,4 +47,37 @@ function answerLoopDelay(): void {
     }
   });
   process.channel?.unref();
+}
+
+/**
+ * With an IPC channel: `{type: 'profile-start'}` starts V8's CPU profiler (answering
+ * `{type: 'profile-started'}`), `{type: 'profile-stop',
+ * file}` stops it, writes the profile to `file` (a `.cpuprofile` Chrome DevTools and
+ * `bench/lib/cpu-profile.ts` read) and answers `{type: 'profile-written', file}`. A benchmark
+ * profiles one phase this way (what `--cpu-prof` gives for the whole process).
+ */
+function answerProfiles(): void {
+  if (!process.send) return;
+  // Connected at the first profile only: a run that never profiles keeps the process as it was.
+  let session: Session | undefined;
+  process.on('message', (message: { type?: string; file?: string }) => {
+    if (message?.type === 'profile-start') {
+      if (!session) {
+        session = new Session();
+        session.connect();
+      }
+      const active = session;
+      void active
+        .post('Profiler.enable')
+        .then(() => active.post('Profiler.start'))
+        .then(() => process.send?.({ type: 'profile-started' }));
+    }
+    if (message?.type === 'profile-stop' && message.file && session) {
+      const file = message.file;
+      void session.post('Profiler.stop').then(({ profile }) => {
+        writeFileSync(file, JSON.stringify(profile));
+        process.send?.({ type: 'profile-written', file });
+      });
+    }
+  });
 }

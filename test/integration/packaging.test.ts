@@ -117,7 +117,7 @@ describe('installer configuration (electron-builder.yml)', () => {
     const missing: string[] = [];
     for (const native of ['node-llama-cpp', '@fugood/whisper.node']) {
       const entry = lock.packages[`node_modules/${native}`];
-      expect(entry, native).toBeDefined();
+      if (!entry) throw new Error(`${native} is not in package-lock.json`);
       const builds = Object.entries(entry.optionalDependencies ?? {});
       expect(builds.length, native).toBeGreaterThan(3);
       for (const [name, range] of builds) {

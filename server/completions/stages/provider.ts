@@ -95,8 +95,8 @@ async function promptToolRounds(prepared: PreparedCompletion, messages: Provider
  * are in play: natively (the provider's `tools`), or through the prompt for models set to
  * `function_calling: 'prompt'` or whose provider refuses `tools`. Never throws for provider
  * trouble: the outcome says the answer was interrupted (client gone, or provider failure) and
- * keeps what arrived. `draft` holds the answer so far while it streams (text as it came: literals
- * stay literals until the text is read).
+ * keeps what arrived. `draft` holds the answer so far while it streams (the literals of a read
+ * decoded together as they arrive).
  */
 export async function answerStage(prepared: PreparedCompletion, signal: AbortSignal, emit: Emit, draft: AnswerText = new AnswerText()): Promise<AnswerOutcome> {
   const { resolved, params, tools } = prepared;
