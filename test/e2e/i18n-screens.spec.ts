@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import type { TestUser } from '../helpers/builders';
 import type { TestServer } from '../helpers/server';
+import { catalog, englishOnScreen } from './catalog-texts';
 import { expect, SCREENSHOTS, snap, test } from './fixtures';
 
 /**
@@ -15,7 +16,6 @@ import { expect, SCREENSHOTS, snap, test } from './fixtures';
  * PARLEY_I18N_LANGS=all runs every language here, PARLEY_I18N_LANGS=ko,zh-TW a few.
  */
 
-const locales = path.resolve(import.meta.dirname, '../../renderer/src/locales');
 const ALL = ['es', 'fr', 'pt-BR', 'it', 'nl', 'pl', 'tr', 'ru', 'uk', 'ja', 'ko', 'zh-CN', 'zh-TW', 'vi'];
 /** By default the languages whose texts run longest (fr, it), widest (Cyrillic, Polish, Vietnamese's stacked marks) and CJK. */
 const WIDEST = ['fr', 'it', 'pl', 'ru', 'uk', 'vi', 'ja'];
@@ -24,12 +24,6 @@ const LANGS = chosen === 'all' ? ALL : (chosen?.split(',').filter(Boolean) ?? WI
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-/** Every text of a language's catalogs, by key. */
-function catalog(code: string): Record<string, string> {
-  const dir = path.join(locales, code);
-  return Object.assign({}, ...readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'desktop.json').map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Record<string, string>));
-}
 
 /** The English text of each of the language's texts. */
 function sourceTexts(code: string): Record<string, string> {
@@ -165,24 +159,6 @@ async function overflowing(page: Page, english: Record<string, string>): Promise
     const wide = document.documentElement.scrollWidth - innerWidth;
     if (wide > 0) out.push(`page scrolls sideways by ${wide}px`);
     return [...new Set(out)];
-  }, english);
-}
-
-/** The visible texts that equal an English catalog text the language words differently. */
-async function englishOnScreen(page: Page, english: string[]): Promise<string[]> {
-  return page.evaluate((texts) => {
-    const { document } = globalThis as any;
-    const wanted = new Set(texts);
-    const found = new Set<string>();
-    for (const line of document.body.innerText.split('\n')) if (wanted.has(line.trim())) found.add(line.trim());
-    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')) as any[]) {
-      if (el.closest('.swagger-host')) continue;
-      for (const attr of ['aria-label', 'title', 'placeholder']) {
-        const value = el.getAttribute(attr);
-        if (value && wanted.has(value)) found.add(`${attr}="${value}"`);
-      }
-    }
-    return [...found];
   }, english);
 }
 
