@@ -147,7 +147,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-builtin-'));
 const modelPath = process.env.BENCH_GGUF ?? writeTinyGguf(path.join(dataDir, 'bench-medium.gguf'), { width: 256, blocks: 4, feedForward: 768 });
-const server = await startChild(['--import', 'tsx', serverChild, path.join(dataDir, 'data')], { PARLEY_LOG_LEVEL: 'warn', PARLEY_SECRET_STORE: 'file' }, { ipc: true }).catch((error: unknown) => {
+const server = await startChild(['--import', 'tsx', serverChild, path.join(dataDir, 'data')], { PARLEY_LOG_LEVEL: 'warn', PARLEY_SECRET_STORE: 'file', PARLEY_V1_RATE_LIMIT: '0' }, { ipc: true }).catch((error: unknown) => {
   rmSync(dataDir, { recursive: true, force: true });
   throw error;
 });

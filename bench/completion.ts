@@ -53,6 +53,8 @@ const server = await startChild(['--import', 'tsx', serverChild, dataDir], {
   PARLEY_SECRET_STORE: 'file',
   PARLEY_COMPAT_BASE_URL: fake.url,
   PARLEY_COMPAT_API_KEY: 'sk-bench',
+  // Throughput, not the per-account request limit, is measured here.
+  PARLEY_V1_RATE_LIMIT: '0',
 }, { ipc: PROFILE_DIR !== undefined }).catch((error: unknown) => {
   fake.stop();
   relay.stop();

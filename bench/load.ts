@@ -1,9 +1,10 @@
 /**
  * Load benchmark: 50 concurrent simulated LAN users (sign in, list chats, stream completions
  * saved into their chat from a loopback fake provider, upload small files) for 20 seconds.
- * A bare Express handler is measured first in the same process with the same concurrency, and
- * the figures are printed as ratios against it. Run with `npm run bench:load`
- * (BENCH_LOAD_USERS / BENCH_LOAD_SECONDS change the size; BENCH_LOAD_SECONDS=0 skips this
+ * A bare Express handler in a process of its own is measured first with the same concurrency,
+ * and the figures are printed as ratios against it; the service is the built one (dist/), also in
+ * a process of its own, and its peak RSS must stay within 1.5x the bare process's peak.
+ * Run with `npm run bench:load` (BENCH_LOAD_USERS / BENCH_LOAD_SECONDS change the size; BENCH_LOAD_SECONDS=0 skips this
  * phase). Then chat time to first token is measured idle and while every user signs in at once,
  * over and over (BENCH_SIGNIN_SECONDS each, 0 skips): the target is p99 within 2x of idle.
  * With BENCH_LOAD_INSTANCES=2 the same load runs instead against a throwaway PostgreSQL cluster:
@@ -11,14 +12,15 @@
  * as one table beside the bare Express control (bench/lib/instances-load.ts).
  * Exits non-zero on any error.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describeInstancesRows, runInstancesComparison } from './lib/instances-load';
 import { createAccounts, percentileOf, runLoad, type LoadAccount } from './lib/load-users';
 import { addPhase, describeTtft, emptyPhase, ttftPhase } from './lib/signin-burst';
+import { rssMb, startChild } from './lib/process';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai';
-import { startTestServer } from '../test/helpers/server';
+import { createClient } from '../test/helpers/client';
 
 const USERS = Number(process.env.BENCH_LOAD_USERS ?? 50);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
@@ -30,19 +32,33 @@ const SIGNIN_ROUNDS = 5;
 const INSTANCES = Number(process.env.BENCH_LOAD_INSTANCES ?? 1);
 /** Users chatting during the sign-in phases. */
 const CHATTERS = 5;
-const mb = (bytes: number) => bytes / 1048576;
+const root = path.resolve(import.meta.dirname, '..');
 
-/** p50/p99 of a bare Express JSON handler under `USERS` concurrent loops for a few seconds. */
+/** Peak RSS budget of the load run: Parley's peak over the bare run's peak, same process and clients. */
+const PEAK_RSS_BUDGET = 1.5;
+
+/** Samples a process's RSS every 100 ms until stopped; returns the highest value in MB. */
+function peakRss(pid: number): () => number {
+  let peak = rssMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  return () => {
+    clearInterval(sampler);
+    return Math.max(peak, rssMb(pid));
+  };
+}
+
+/**
+ * p50/p99 of a bare Express JSON handler under `USERS` concurrent loops for a few seconds, and its
+ * peak RSS meanwhile: "bare" is a Node process of its own serving one Express route
+ * (bench/lib/bare-json.mjs), started and loaded like the service, so both RSS figures are one
+ * server process's and the load clients count on neither side.
+ */
 async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number }> {
-  const app = express();
-  app.get('/chats', (_req, res) => {
-    res.json([{ id: '1', title: 'hello' }]);
-  });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/chats`;
+  const bare = await startChild([path.join(root, 'bench/lib/bare-json.mjs')]);
+  const url = `${bare.url}/chats`;
   const latencies: number[] = [];
-  const deadline = performance.now() + Math.min(5, SECONDS) * 1000;
+  const deadline = performance.now() + Math.max(1, Math.min(5, SECONDS)) * 1000;
+  const stopSampling = peakRss(bare.child.pid as number);
   await Promise.all(
     Array.from({ length: USERS }, async () => {
       while (performance.now() < deadline) {
@@ -52,10 +68,9 @@ async function bareExpress(): Promise<{ p50: number; p99: number; rssMb: number 
       }
     }),
   );
-  const rssMb = mb(process.memoryUsage().rss);
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return { p50: percentileOf(latencies, 50), p99: percentileOf(latencies, 99), rssMb };
+  const peak = stopSampling();
+  await bare.stop();
+  return { p50: percentileOf(latencies, 50), p99: percentileOf(latencies, 99), rssMb: peak };
 }
 
 /** Prints chat TTFT idle and under bursts of simultaneous sign-ins; returns the number of errors. */
@@ -110,34 +125,45 @@ async function main(): Promise<void> {
   const bare = await bareExpress();
   const openai = await startFakeOpenAI({ models: ['gpt-fake'] });
   openai.reply({ text: 'A short answer of about a dozen words streamed back to the user.' });
-  const server = await startTestServer({ envVars: { PARLEY_SIGNIN_RATE_LIMIT: '0' } });
+  // The built service (npm run bench:load builds it first) in a process of its own, as people run it.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-load-'));
+  const server = await startChild([path.join(root, 'dist/server/cli.js'), '--port', '0', '--data-dir', dataDir], {
+    PARLEY_LOG_LEVEL: 'warn',
+    PARLEY_SECRET_STORE: 'file',
+    PARLEY_SIGNIN_RATE_LIMIT: '0',
+    PARLEY_V1_RATE_LIMIT: '0',
+    PARLEY_SIGNUP_RATE_LIMIT: '0',
+  });
+  const pid = server.child.pid as number;
   try {
-    const signup = await server.anon.post('/api/v1/auths/signup', { name: 'Admin', email: 'admin@example.com', password: 'admin-password' });
+    const signup = await createClient(server.url).post('/api/v1/auths/signup', { name: 'Admin', email: 'admin@example.com', password: 'admin-password' });
     const adminToken = signup.body.token as string;
-    await server.as(adminToken).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
+    await createClient(server.url, adminToken).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
     const accounts = await createAccounts(server.url, adminToken, USERS);
-    const rssBefore = mb(process.memoryUsage().rss);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, mb(process.memoryUsage().rss))), 100);
+    const rssBefore = rssMb(pid);
+    const stopSampling = peakRss(pid);
     const result = SECONDS > 0 ? await runLoad(server.url, accounts, { seconds: SECONDS, model: 'gpt-fake' }) : { requests: 0, errors: [], latencies: { signin: [], list: [], stream: [], upload: [] } };
-    clearInterval(sampler);
-    const rssAfter = mb(process.memoryUsage().rss);
+    const rssPeak = stopSampling();
+    const rssAfter = rssMb(pid);
 
     const row = (name: string, values: number[]) => {
       const p50 = percentileOf(values, 50);
       const p99 = percentileOf(values, 99);
       return `${name.padEnd(8)} n=${String(values.length).padStart(6)}  p50 ${p50.toFixed(1).padStart(7)} ms (${(p50 / bare.p50).toFixed(1)}x bare)  p99 ${p99.toFixed(1).padStart(7)} ms (${(p99 / bare.p99).toFixed(1)}x bare)`;
     };
-    console.log(`bench:load  ${USERS} users x ${SECONDS} s  (client, service and fake provider in one process)`);
-    console.log(`bare      p50 ${bare.p50.toFixed(2)} ms  p99 ${bare.p99.toFixed(2)} ms  rss ${bare.rssMb.toFixed(0)} MB`);
+    console.log(`bench:load  ${USERS} users x ${SECONDS} s  (the built service and the bare app each in a process of their own; clients and fake provider in this one)`);
+    console.log(`bare      p50 ${bare.p50.toFixed(2)} ms  p99 ${bare.p99.toFixed(2)} ms  peak rss ${bare.rssMb.toFixed(0)} MB  (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
     for (const op of ['signin', 'list', 'stream', 'upload'] as const) console.log(row(op, result.latencies[op]));
     console.log(`requests  ${result.requests} (${(result.requests / SECONDS).toFixed(0)}/s)  errors ${result.errors.length}`);
-    console.log(`rss       before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (${(rssPeak / bare.rssMb).toFixed(2)}x bare)`);
+    const peakRatio = rssPeak / bare.rssMb;
+    const peakMet = peakRatio <= PEAK_RSS_BUDGET;
+    console.log(`service rss  before ${rssBefore.toFixed(0)} MB  peak ${rssPeak.toFixed(0)} MB  after ${rssAfter.toFixed(0)} MB  (peak ${peakRatio.toFixed(2)}x bare peak; budget <= ${PEAK_RSS_BUDGET}x: ${peakMet ? 'met' : 'EXCEEDED'})`);
     for (const e of result.errors.slice(0, 10)) console.log(`error: ${e}`);
     const signinErrors = SIGNIN_SECONDS > 0 ? await signinRows(server.url, accounts) : 0;
-    process.exitCode = result.errors.length + signinErrors === 0 ? 0 : 1;
+    process.exitCode = result.errors.length + signinErrors === 0 && peakMet ? 0 : 1;
   } finally {
-    await server.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
     await openai.close();
   }
 }

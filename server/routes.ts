@@ -13,7 +13,7 @@ import { PROFILE_IMAGE_MAX_BYTES } from './contracts/users';
 import { desktopHandoverRoutes, firstRunSetupRoutes } from './desktop';
 import { filesRoutes } from './files';
 import { foldersRoutes } from './folders';
-import { gatewayRoutes, openAiFallbacks, usageRoutes } from './gateway';
+import { accountRateLimit, gatewayRoutes, openAiFallbacks, usageRoutes } from './gateway';
 import { graphRoutes } from './graph';
 import { groupsRoutes } from './groups';
 import { imagesRoutes } from './images';
@@ -89,7 +89,9 @@ export function mountRoutes(app: Express, services: Services): void {
   app.use('/api/v1/channels', routerOf(services.channels.routes()));
   app.use('/api/v1/chats', routerOf(ratingsRoutes({ ratings: services.ratings, chats: services.chats })));
   app.use('/api/v1/files', routerOf(filesRoutes(services.files)));
-  app.use('/api/chat', routerOf(completionsRoutes(services.completions)));
+  // One request budget per account for /v1 and the UI's completions path.
+  const rateLimit = accountRateLimit(services.boot.v1RateLimit);
+  app.use('/api/chat', routerOf(completionsRoutes(services.completions, rateLimit)));
   app.use('/api/v1/tasks', routerOf(tasksRoutes(services.tasks)));
   app.use('/api/v1/tools', routerOf(toolsRoutes(services.tools.registry, services.tools.servers)));
   app.use('/api/v1/configs/tool_servers', routerOf(toolServersRoutes(services.tools.servers)));
@@ -110,7 +112,7 @@ export function mountRoutes(app: Express, services: Services): void {
         models: services.models,
         embedder: () => services.retrieval.embeddings.current(),
         usage: services.gateway.usage,
-        rateLimit: services.boot.v1RateLimit,
+        rateLimit,
         images: { generate: (user, request, options) => services.images.service.generate(user, request, options), bytes: services.images.bytes, enabled: () => services.images.service.enabledConfig() },
         more: (rateLimit) => audioGatewayRoutes(services.audio.service, rateLimit),
       }),

@@ -20,7 +20,7 @@ import type { ProcessStarter } from './platform/process-starter';
 import { restrictFiles, writePrivateFile } from './platform/private-files';
 import { createLogger } from './platform/log';
 import { defaultRendererDir } from './platform/paths';
-import { createPostgresCluster, createRealtimeHub } from './realtime';
+import { createRealtimeHub, loadPostgresCluster } from './realtime';
 import { watchTableChanges } from './platform/db/table-changes';
 import { INSTALL_ID, selectSecretStore, type SecretStore } from './secrets';
 import { buildServices, type Services } from './services';
@@ -129,7 +129,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       options.secrets ??
       (await selectSecretStore({ mode: boot.secretStore, dataDir: boot.dataDir, installId: id, masterKey: boot.secretKey, log }));
     // Several instances on one PostgreSQL: socket.io events and presence span them all.
-    const realtime = createRealtimeHub(log, boot.databaseUrl ? createPostgresCluster(boot.databaseUrl, log) : undefined);
+    const cluster = boot.databaseUrl ? (await loadPostgresCluster())(boot.databaseUrl, log) : undefined;
+    const realtime = createRealtimeHub(log, cluster);
     services = await buildServices({ boot, db, log, clock: options.clock ?? systemClock, secrets, realtime, instance, webTest: options.web, startProcess: options.startProcess });
     const app = createApp(services);
     const built = services;

@@ -71,6 +71,7 @@ export async function runInstancesComparison(options: { users: number; seconds: 
       PARLEY_SECRET_STORE: 'file',
       PARLEY_SECRET_KEY: randomBytes(32).toString('hex'),
       PARLEY_SIGNIN_RATE_LIMIT: '0',
+      PARLEY_V1_RATE_LIMIT: '0',
       PARLEY_LOG_LEVEL: 'warn',
     };
     const newDir = () => {

@@ -18,7 +18,7 @@ export interface Bench {
 /** Starts a service in a fresh data dir (or `dataDir`) and signs up (or, with `signup: false`, in) its admin. */
 export async function startBench(options: { dataDir?: string; env?: Record<string, string>; signup?: boolean } = {}): Promise<Bench> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'parley-bench-retrieval-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', logToStdout: false, secrets: memorySecretStore(), rendererDir: path.join(dataDir, 'none'), env: { PARLEY_SIGNUP_RATE_LIMIT: '0', ...options.env } });
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', logToStdout: false, secrets: memorySecretStore(), rendererDir: path.join(dataDir, 'none'), env: { PARLEY_SIGNUP_RATE_LIMIT: '0', PARLEY_V1_RATE_LIMIT: '0', ...options.env } });
   let token = '';
   const post = async (p: string, body: unknown) =>
     (await fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json() as Promise<any>;

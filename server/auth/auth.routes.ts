@@ -39,8 +39,8 @@ export function authRoutes(auth: AuthService): Routes {
         return result.body;
       },
     ),
-    route({ method: 'get', path: '/', guard: 'session', summary: 'The current session with effective permissions; refreshes it', response: SessionResponse }, async ({ req, res, auth: session }) => {
-      const result = await auth.refresh(session);
+    route({ method: 'get', path: '/', guard: 'session', summary: 'The current session with effective permissions (the presented token; none is minted)', response: SessionResponse }, async ({ req, res, auth: session }) => {
+      const result = await auth.current(session);
       if (session.via === 'jwt') setSessionCookie(req, res, result.token, result.expiresAt);
       return result.body;
     }),

@@ -70,10 +70,14 @@ export function createAuthService(deps: AuthServiceDeps) {
     const lifetime = parseDuration(settings.JWT_EXPIRES_IN);
     const issued = await tokens.issue(user.id, clock.now(), lifetime === undefined ? 7 * 86_400 : lifetime);
     await repo.recordIssued(issued.tokenId, user.id, issued.expiresAt, clock.now());
+    return { body: await sessionBody(user, issued.token, issued.expiresAt, withExtras), token: issued.token, expiresAt: issued.expiresAt };
+  }
+
+  async function sessionBody(user: SessionUser, token: string, expiresAt: number | null, withExtras: boolean): Promise<SessionResponse> {
     const body: SessionResponse = {
-      token: issued.token,
+      token,
       token_type: 'Bearer',
-      expires_at: issued.expiresAt,
+      expires_at: expiresAt,
       id: user.id,
       name: user.name,
       email: user.email,
@@ -81,7 +85,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       profile_image_url: safeImageUrl(user.profile_image_url),
     };
     if (withExtras) body.permissions = await deps.permissions.effective(user);
-    return { body, token: issued.token, expiresAt: issued.expiresAt };
+    return body;
   }
 
   async function createUser(input: { name: string; email: string; password: string | null; role: AuthConfig['DEFAULT_USER_ROLE']; profileImageUrl?: string }): Promise<UserRow> {
@@ -198,8 +202,14 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /** The current session with a fresh token. */
-    async refresh(auth: AuthContext) {
-      return session(auth.user, true);
+    /**
+     * The current session with effective permissions: the credential the caller presented, as
+     * Open WebUI answers it. Nothing is minted or stored per call (a new token per call let any
+     * account grow `issued_tokens` by thousands a second); the cookie is set again as it is.
+     */
+    async current(auth: AuthContext): Promise<{ body: SessionResponse; token: string; expiresAt: number | null }> {
+      const expiresAt = auth.via === 'jwt' ? (auth.tokenExpiresAt ?? null) : null;
+      return { body: await sessionBody(auth.user, auth.credential, expiresAt, true), token: auth.credential, expiresAt };
     },
 
     /** Ends the session: the presented token stops working at once, and its live connections close. */

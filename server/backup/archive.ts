@@ -1,9 +1,9 @@
 import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import yauzl from 'yauzl';
-import yazl from 'yazl';
+import type yauzl from 'yauzl';
 import { restrictFiles } from '../platform/private-files';
+import { loadYauzl, loadYazl } from '../platform/lazy-libraries';
 
 /** What a backup archive says about itself. */
 export interface BackupManifest {
@@ -27,7 +27,8 @@ export function listFiles(dir: string, base: string): string[] {
 
 /** Writes a ZIP of `files` (relative to `base`), with `extra` entries given as buffers; readable by this OS account only (0600). */
 export async function writeZip(target: string, base: string, files: string[], extra: Record<string, Buffer>): Promise<void> {
-  const zip = new yazl.ZipFile();
+  const { ZipFile } = await loadYazl();
+  const zip = new ZipFile();
   for (const [name, data] of Object.entries(extra)) zip.addBuffer(data, name);
   for (const file of files) {
     const full = path.join(base, file);
@@ -57,8 +58,9 @@ export function isSafeEntryName(name: string): boolean {
  * and more bytes than allowed — counted while inflating, so a lying header cannot pass.
  */
 export async function extractZip(source: string, target: string, limits: ExtractLimits): Promise<string[]> {
+  const { open } = await loadYauzl();
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(source, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, file) => (err || !file ? reject(err ?? new Error('unreadable archive')) : resolve(file))),
+    open(source, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, file) => (err || !file ? reject(err ?? new Error('unreadable archive')) : resolve(file))),
   );
   const written: string[] = [];
   let total = 0;

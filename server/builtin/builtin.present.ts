@@ -1,8 +1,12 @@
 import type { BuiltinModel } from '../contracts/builtin';
 import type { BuiltinModelRow } from './builtin.repo';
+import { redactUrl, redactUrlsIn } from './download-url';
 
-/** Row → wire shape of a library entry. */
-export function presentBuiltinModel(row: BuiltinModelRow): BuiltinModel {
+/**
+ * Row → wire shape of a library entry. `full` (admins) shows the download URL as given; others
+ * see it without user, password and query values (a signed link's token).
+ */
+export function presentBuiltinModel(row: BuiltinModelRow, full = true): BuiltinModel {
   return {
     id: row.id,
     name: row.name,
@@ -15,8 +19,8 @@ export function presentBuiltinModel(row: BuiltinModelRow): BuiltinModel {
     ram_estimate: row.ram_estimate,
     kind: row.kind,
     status: row.status,
-    error: row.error,
-    source_url: row.source_url,
+    error: full || row.error === null ? row.error : redactUrlsIn(row.error),
+    source_url: full || row.source_url === null ? row.source_url : redactUrl(row.source_url),
     sha256: row.sha256,
     created_at: row.created_at,
     updated_at: row.updated_at,

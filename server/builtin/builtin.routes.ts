@@ -59,7 +59,7 @@ function receiveModel(req: Request, builtin: Builtin, user: RouteUser): Promise<
 export function builtinRoutes(builtin: Builtin): Routes {
   const { library } = builtin;
   return [
-    route({ method: 'get', path: '/models', guard: 'user', summary: 'Built-in (GGUF) models on this machine', response: z.array(BuiltinModel) }, () => library.list()),
+    route({ method: 'get', path: '/models', guard: 'user', summary: 'Built-in (GGUF) models on this machine', response: z.array(BuiltinModel) }, ({ user }) => library.list(user.role === 'admin')),
     route({ method: 'get', path: '/recommended', guard: 'user', summary: 'Recommended built-in models to download', response: z.array(RecommendedModel) }, async () => recommendedFor()),
     route({ method: 'post', path: '/models/import', guard: 'admin', consumes: 'multipart', summary: 'Import a GGUF file', response: BuiltinModel }, async ({ req, user }) => {
       if (!req.is('application/json')) return receiveModel(req, builtin, user);
@@ -70,7 +70,7 @@ export function builtinRoutes(builtin: Builtin): Routes {
     route({ method: 'post', path: '/models/download', guard: 'admin', body: BuiltinDownloadRequest, invalid: 400, summary: 'Download a model from a URL', response: BuiltinModel }, ({ user, body }) =>
       library.download({ ...body, caller: { id: user.id } }),
     ),
-    route({ method: 'get', path: '/models/:id', guard: 'user', summary: 'A built-in model', response: BuiltinModel }, ({ params }) => library.get(params.id)),
+    route({ method: 'get', path: '/models/:id', guard: 'user', summary: 'A built-in model', response: BuiltinModel }, ({ user, params }) => library.get(params.id, user.role === 'admin')),
     route({ method: 'post', path: '/models/:id', guard: 'admin', body: BuiltinModelUpdate, invalid: 400, summary: 'Rename a built-in model or change its settings', response: BuiltinModel }, ({ params, body }) =>
       library.update(params.id, body),
     ),

@@ -1,5 +1,11 @@
-import { gguf, GGMLFileQuantizationType } from '@huggingface/gguf';
+import type * as GgufModule from '@huggingface/gguf';
+import { loadExports } from '../platform/library-exports';
 import type { BuiltinModelKind } from '../contracts/builtin';
+
+type Gguf = Pick<typeof GgufModule, 'gguf' | 'GGMLFileQuantizationType'>;
+let ggufModule: Promise<Gguf> | undefined;
+// @huggingface/gguf (and the task tables it carries) loads when a model file is first read, not at start-up.
+const loadGguf = () => (ggufModule ??= loadExports(import('@huggingface/gguf'), '@huggingface/gguf', 'gguf', 'GGMLFileQuantizationType'));
 
 /** What the GGUF header says about a model, as the library shows it. */
 export interface GgufInfo {
@@ -40,6 +46,7 @@ const num = (value: unknown): number | undefined => {
  * llama.cpp needs before it may be given the file. Throws GgufError for anything else.
  */
 export async function readGgufInfo(file: string, fileSize: number): Promise<GgufInfo> {
+  const { gguf, GGMLFileQuantizationType } = await loadGguf();
   let header;
   try {
     header = await gguf(file, { allowLocalFile: true });

@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { offlineRefusal, outboundFetch } from '../platform/net/outbound';
+import { splitCredentials } from './download-url';
 
 /** A download failed for a reason worth showing; `retryable` ones are resumed (HTTP range). */
 export class DownloadError extends Error {
@@ -29,8 +30,22 @@ export interface DownloadOptions {
   onProgress: DownloadProgress;
   /** Keeps this many bytes free on the disk (default 256 MB). */
   reserveBytes?: number;
+  /** The largest file taken (default {@link MAX_MODEL_BYTES}). */
+  maxBytes?: number;
   fetchImpl?: typeof fetch;
 }
+
+/**
+ * The largest model file a download may write (256 GiB, above any quantized model a desktop
+ * runs): a server that streams without a length (chunked) is cut off there, and before that
+ * when the disk's spare room would go.
+ */
+export const MAX_MODEL_BYTES = 256 * 1024 ** 3;
+
+/** How often (in bytes) a download of unknown size checks the disk still has room. */
+const SPACE_CHECK_BYTES = 64 * 1024 * 1024;
+
+const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MB`;
 
 const sizeOf = async (file: string): Promise<number> => (await stat(file).catch(() => undefined))?.size ?? 0;
 
@@ -44,7 +59,6 @@ export async function freeBytes(dir: string): Promise<number> {
 export async function ensureSpace(dir: string, needed: number, reserve = 256 * 1024 * 1024): Promise<void> {
   const free = await freeBytes(dir);
   if (needed + reserve > free) {
-    const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MB`;
     throw new DownloadError(`Not enough disk space: the model needs ${mb(needed)} more and ${mb(free)} are free (keeping ${mb(reserve)} spare)`, false);
   }
 }
@@ -58,15 +72,18 @@ export async function ensureSpace(dir: string, needed: number, reserve = 256 * 1
 export async function downloadOnce(options: DownloadOptions): Promise<number> {
   const doFetch = options.fetchImpl ?? outboundFetch('model-download');
   const have = await sizeOf(options.file);
+  const maxBytes = options.maxBytes ?? MAX_MODEL_BYTES;
+  // fetch refuses a URL holding `user:pass@` (and its error repeats the URL): they go as a header.
+  const { url, authorization } = splitCredentials(options.url);
   let response: Response;
   try {
-    response = await doFetch(options.url, { signal: options.signal, redirect: 'follow', headers: have > 0 ? { Range: `bytes=${have}-` } : {} });
+    response = await doFetch(url, { signal: options.signal, redirect: 'follow', headers: { ...(have > 0 ? { Range: `bytes=${have}-` } : {}), ...(authorization ? { Authorization: authorization } : {}) } });
   } catch (error) {
     if (options.signal.aborted) throw error;
     // Offline: not a failure to retry later, a refusal to say.
     const refused = offlineRefusal(error);
     if (refused) throw new DownloadError(refused.message, false);
-    throw new DownloadError(`Could not reach ${new URL(options.url).host}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`, true);
+    throw new DownloadError(`Could not reach ${new URL(url).host}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`, true);
   }
   if (response.status === 416 && have > 0) {
     // Nothing after what we have: the file is already complete.
@@ -82,14 +99,32 @@ export async function downloadOnce(options: DownloadOptions): Promise<number> {
   const length = Number(response.headers.get('content-length') ?? NaN);
   const rangeTotal = Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN);
   const total = Number.isFinite(rangeTotal) ? rangeTotal : Number.isFinite(length) ? start + length : 0;
+  if (total > maxBytes) {
+    await response.body.cancel();
+    throw new DownloadError(`The file is ${mb(total)}, more than the ${mb(maxBytes)} a model may have`, false);
+  }
   if (total > 0) await ensureSpace(path.dirname(options.file), total - start, options.reserveBytes);
 
   let received = start;
   let lastReport = 0;
   options.onProgress(received, total);
+  let nextSpaceCheck = received + SPACE_CHECK_BYTES;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       received += chunk.length;
+      // Without a length the server could send forever: stop at the cap, and before the disk fills.
+      if (received > maxBytes) {
+        callback(new DownloadError(`The server sent more than the ${mb(maxBytes)} a model may have`, false));
+        return;
+      }
+      if (total === 0 && received >= nextSpaceCheck) {
+        nextSpaceCheck = received + SPACE_CHECK_BYTES;
+        ensureSpace(path.dirname(options.file), SPACE_CHECK_BYTES, options.reserveBytes).then(
+          () => callback(null, chunk),
+          (error: unknown) => callback(error as Error),
+        );
+        return;
+      }
       const now = Date.now();
       if (now - lastReport >= 250) {
         lastReport = now;
@@ -99,9 +134,10 @@ export async function downloadOnce(options: DownloadOptions): Promise<number> {
     },
   });
   try {
-    await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createWriteStream(options.file, { flags: resumed ? 'a' : 'w' }), { signal: options.signal });
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createWriteStream(options.file, { flags: resumed ? 'a' : 'w', mode: 0o600 }), { signal: options.signal });
   } catch (error) {
     if (options.signal.aborted) throw error;
+    if (error instanceof DownloadError) throw error;
     options.onProgress(received, total);
     throw new DownloadError(`The connection broke after ${received} bytes: ${(error as Error).message}`, true);
   }

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+
 /** Names of model files in the library: which files it takes, their stems, a download's file name. */
 
 /** Model files the library takes: GGUF (llama.cpp) and whisper.cpp's ggml `.bin`. */
@@ -18,3 +20,14 @@ export const fileNameOfUrl = (url: string) => {
   const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? 'model.gguf');
   return MODEL_FILE.test(last) ? last : `${last}.gguf`;
 };
+
+/** A file name for `base` that no file in `dir` has yet (`name-2.gguf`, …), safe on every OS. */
+export async function freeFileName(dir: string, base: string): Promise<string> {
+  const taken = new Set(await readdir(dir).catch(() => [] as string[]));
+  const extension = extensionOf(base);
+  const stem = base.replace(MODEL_FILE, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'model';
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? `${stem}${extension}` : `${stem}-${n}${extension}`;
+    if (!taken.has(name)) return name;
+  }
+}

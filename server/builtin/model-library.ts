@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
-import { copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, rename, rm, stat } from 'node:fs/promises';
 import { assertOutboundAllowed } from '../platform/net/outbound';
-import { ensurePrivateDir } from '../platform/private-files';
+import { ensurePrivateDir, restrictFiles } from '../platform/private-files';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,12 +12,14 @@ import { randomToken } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import type { BuiltinModelRow, BuiltinRepo } from './builtin.repo';
 import { presentBuiltinModel } from './builtin.present';
-import { readGgufInfo, GgufError } from './gguf-info';
-import { isWhisperFile, readWhisperFile, WhisperFileError } from './whisper-file';
+import { GgufError } from './gguf-info';
+import { WhisperFileError } from './whisper-file';
+import { inspectModelFile } from './model-inspect';
 import { DownloadError, downloadOnce, ensureSpace, sha256Of, sleep } from './model-download';
 import { RECOMMENDED_MODELS } from './recommended-models';
 import type { RuntimeModel } from './runtime/protocol';
-import { MODEL_FILE, extensionOf, fileNameOfUrl, slug } from './model-file-names';
+import { MODEL_FILE, fileNameOfUrl, freeFileName, slug } from './model-file-names';
+import { redactUrlsIn } from './download-url';
 
 export interface ModelLibraryDeps {
   repo: BuiltinRepo;
@@ -35,6 +37,8 @@ export interface ModelLibraryDeps {
   retries?: number;
   retryBackoffMs?: number;
   fetchImpl?: typeof fetch;
+  /** The largest file a download may write (default MAX_MODEL_BYTES). */
+  maxDownloadBytes?: number;
   /** Files recognised by their SHA-256 when imported (default: the recommended list's pinned files). */
   pinned?: ReadonlyArray<Pick<RecommendedModel, 'name' | 'kind' | 'sha256'>>;
 }
@@ -68,32 +72,8 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     }
   }
 
-  async function uniqueFileName(base: string): Promise<string> {
-    const taken = new Set(await readdir(dir).catch(() => [] as string[]));
-    const extension = extensionOf(base);
-    const stem = base.replace(MODEL_FILE, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'model';
-    for (let n = 1; ; n += 1) {
-      const name = n === 1 ? `${stem}${extension}` : `${stem}-${n}${extension}`;
-      if (!taken.has(name)) return name;
-    }
-  }
-
-  /** Reads a file's header and loads it once: GGUF in the llama runtime, whisper files on the speech engine. */
-  async function inspect(file: string, size: number): Promise<Pick<BuiltinModelRow, 'architecture' | 'context_length' | 'quantization' | 'ram_estimate' | 'kind'> & { name: string | null }> {
-    if (await isWhisperFile(file)) {
-      if (!deps.speech) throw new WhisperFileError('transcription models are not available in this service');
-      const info = await readWhisperFile(file);
-      try {
-        await deps.speech.probe(file);
-      } catch (error) {
-        throw new WhisperFileError((error as Error).message);
-      }
-      return { name: `Whisper ${info.size}${info.multilingual ? '' : ' (English)'}`, architecture: 'whisper', context_length: null, quantization: info.quantization, ram_estimate: info.ram_estimate, kind: 'transcription' };
-    }
-    const info = await readGgufInfo(file, size);
-    await deps.probe(file);
-    return info;
-  }
+  const uniqueFileName = (base: string) => freeFileName(dir, base);
+  const inspect = (file: string, size: number) => inspectModelFile(file, size, deps);
 
   /** Reads the header, probes the file, and moves it into the library as a ready entry. */
   async function admit(temp: string, input: { fileName: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
@@ -152,10 +132,14 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     try {
       info = await inspect(part, size);
     } catch (error) {
+      if (signal.aborted) throw error;
       throw new DownloadError(`The downloaded file is not a loadable model: ${(error as Error).message}`, false);
     }
+    // Cancelled while the file was being probed: it must not land in the library as an orphan.
+    signal.throwIfAborted();
     const fileName = await uniqueFileName(row.file_name);
     await rename(part, path.join(dir, fileName));
+    restrictFiles(path.join(dir, fileName));
     await repo.update(row.id, {
       status: 'ready',
       file_name: fileName,
@@ -199,7 +183,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       await repo.update(row.id, { status: 'downloading', error: null, updated_at: clock.now() });
       for (let attempt = 0; ; attempt += 1) {
         try {
-          const size = await downloadOnce({ url: row.source_url!, file: partPath(row.id), signal, onProgress: progress, fetchImpl: deps.fetchImpl });
+          const size = await downloadOnce({ url: row.source_url!, file: partPath(row.id), signal, onProgress: progress, fetchImpl: deps.fetchImpl, maxBytes: deps.maxDownloadBytes });
           clearTimeout(trailing);
           await repo.update(row.id, { downloaded: size, size, updated_at: clock.now() });
           await finishDownload((await repo.find(row.id)) ?? row, signal);
@@ -211,15 +195,16 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
             return;
           }
           const retryable = error instanceof DownloadError && error.retryable;
-          const message = error instanceof Error ? error.message : String(error);
+          // Shown to every user and logged: a token or password in the URL is not repeated.
+          const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
           if (retryable && attempt < retries) {
             log.info({ id: row.id, reason: message }, 'model download interrupted: resuming');
             await sleep(backoff * 2 ** attempt, signal);
             continue;
           }
           // A broken connection can be resumed later; a wrong file cannot.
-          await repo.update(row.id, { status: retryable ? 'paused' : 'failed', error: message, updated_at: clock.now() });
           if (!retryable) await rm(partPath(row.id), { force: true });
+          await repo.update(row.id, { status: retryable ? 'paused' : 'failed', error: message, updated_at: clock.now() });
           log.warn({ id: row.id, reason: message }, 'model download stopped');
           return;
         }
@@ -255,12 +240,13 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       }
     },
 
-    async list(): Promise<BuiltinModel[]> {
-      return (await repo.list()).map(presentBuiltinModel);
+    /** Every entry; `full` (admins) shows download URLs as given, others see them redacted. */
+    async list(full: boolean): Promise<BuiltinModel[]> {
+      return (await repo.list()).map((row) => presentBuiltinModel(row, full));
     },
 
-    async get(id: string): Promise<BuiltinModel> {
-      return presentBuiltinModel(await mustFind(id));
+    async get(id: string, full: boolean): Promise<BuiltinModel> {
+      return presentBuiltinModel(await mustFind(id), full);
     },
 
     /** Ready models of a kind, as the runtime needs them. */
@@ -285,7 +271,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       }
       const temp = path.join(dir, `upload-${randomToken(8)}.part`);
       try {
-        await pipeline(stream, createWriteStream(temp));
+        await pipeline(stream, createWriteStream(temp, { mode: 0o600 }));
       } catch (error) {
         await rm(temp, { force: true });
         throw badRequest(`The upload broke off: ${(error as Error).message}`, 'REQUEST_ABORTED');
@@ -307,6 +293,7 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
           throw badRequest(error.message, 'NO_DISK_SPACE');
         });
         await copyFile(source, temp);
+        restrictFiles(temp); // a linked file keeps its owner's mode; the 0700 folder keeps others out
       }
       return admit(temp, { ...input, fileName: path.basename(source) });
     },
@@ -314,7 +301,12 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
     /** Starts a download; progress shows in the entry. */
     async download(input: { url: string; sha256?: string; name?: string; kind?: BuiltinModelKind; caller: LibraryCaller }): Promise<BuiltinModel> {
       await assertOutboundAllowed('model-download', input.url); // offline: 403 at once, no entry left
-      const fileName = fileNameOfUrl(input.url);
+      let fileName: string;
+      try {
+        fileName = fileNameOfUrl(input.url);
+      } catch {
+        throw badRequest("Field 'url': its path holds a malformed percent-escape", 'BAD_URL');
+      }
       const now = clock.now();
       const row: BuiltinModelRow = {
         id: await uniqueId(input.name ?? fileName),
@@ -364,7 +356,14 @@ export function createModelLibrary(deps: ModelLibraryDeps) {
       if (row.status === 'ready') throw conflict(`'${id}' is already downloaded: delete it instead`, 'NOT_DOWNLOADING');
       await stopDownload(id, false);
       await rm(partPath(id), { force: true });
+      // The download may have finished while it was stopping: its file goes with the entry.
+      const after = await repo.find(id);
+      if (after?.status === 'ready') {
+        deps.unload(id);
+        await rm(filePath(after), { force: true });
+      }
       await repo.remove(id);
+      changed();
     },
 
     /** Renames an entry or changes its kind. */

@@ -5,6 +5,7 @@ import { badRequest } from '../platform/http/errors';
 import { presentChatEntry } from './chats.present';
 import type { ChatsRepo } from './chats.repo';
 import type { ChatCaller, ChatsService } from './chats.service';
+import { tagKey, TagSpellings, uniqueTags } from './tag-names';
 
 const MAX_TAGS = 50;
 
@@ -22,22 +23,31 @@ export function createChatOrganizingService(deps: { repo: ChatsRepo; chats: Chat
   }
 
   return {
-    /** Adds a tag (lower-cased; already there is fine). */
+    /**
+     * Adds a tag in the case written, or in the spelling the caller already uses for it (tags match
+     * whatever their case, and a stored tag's name never changes); already there is fine.
+     */
     async addTag(caller: ChatCaller, chatId: string, name: string): Promise<ChatListEntry> {
-      const tag = name.toLowerCase();
-      return setTags(caller, chatId, (tags) => (tags.includes(tag) ? tags : [...tags, tag]));
+      const tag = new TagSpellings(await repo.tagColumns(caller.id)).spell(name);
+      return setTags(caller, chatId, (tags) => (tags.some((t) => tagKey(t) === tagKey(tag)) ? tags : [...tags, tag]));
     },
 
+    /** Removes a tag, whatever the case it is named in. */
     async removeTag(caller: ChatCaller, chatId: string, name: string): Promise<ChatListEntry> {
-      const tag = name.toLowerCase();
-      return setTags(caller, chatId, (tags) => tags.filter((t) => t !== tag));
+      return setTags(caller, chatId, (tags) => tags.filter((t) => tagKey(t) !== tagKey(name)));
     },
 
-    /** Every tag on the caller's chats with how many chats carry it, most used first. */
+    /** Every tag on the caller's chats (case-insensitively one, in its first spelling) with how many chats carry it, most used first. */
     async allTags(caller: ChatCaller): Promise<ChatTagCount[]> {
-      const counts = new Map<string, number>();
-      for (const column of await repo.tagColumns(caller.id)) for (const t of new Set(readJson<string[]>(column, []))) counts.set(t, (counts.get(t) ?? 0) + 1);
-      return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+      const counts = new Map<string, { name: string; count: number }>();
+      for (const column of await repo.tagColumns(caller.id)) {
+        for (const name of uniqueTags(readJson<string[]>(column, []))) {
+          const entry = counts.get(tagKey(name));
+          if (entry) entry.count += 1;
+          else counts.set(tagKey(name), { name, count: 1 });
+        }
+      }
+      return [...counts.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
     },
 
     /** Files the chat in one of the caller's folders, or takes it out (null). */

@@ -26,6 +26,7 @@ import type { AttachmentsRepo } from './attachments.repo';
 import { chatForbidden, chatNotFound, messageNotFound } from './chat-errors';
 import { latestLeafUnder, presentChat, presentChatEntry, presentMessage } from './chats.present';
 import type { ChatRow, ChatsRepo, MessageRow, NewMessageRow } from './chats.repo';
+import { TagSpellings } from './tag-names';
 
 /** The caller, as chat rules see them. */
 export interface ChatCaller {
@@ -337,8 +338,13 @@ export function createChatsService(deps: {
       return repo.updateWhereTitle(chatId, DEFAULT_CHAT_TITLE, { title });
     },
 
-    async setTags(chatId: string, tags: readonly string[]): Promise<void> {
-      await repo.update(chatId, { tags: writeJson(tags) });
+    /** Sets generated tags, each in the spelling the owner already uses for it (matched whatever its case); returns what was saved. */
+    async setTags(chatId: string, tags: readonly string[]): Promise<string[]> {
+      const row = await repo.findById(chatId);
+      if (!row) return [];
+      const spelled = new TagSpellings(await repo.tagColumns(row.user_id)).spellAll(tags);
+      await repo.update(chatId, { tags: writeJson(spelled) });
+      return spelled;
     },
 
     async setFollowUps(messageId: string, followUps: readonly string[]): Promise<void> {

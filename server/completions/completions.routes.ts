@@ -5,6 +5,7 @@ import { route, type Routes } from '../platform/http/route';
 import type { CompletionResult, CompletionsService } from './completions.service';
 import type { PreparedCompletion } from './pipeline-types';
 import type { RunningAnswer } from './running-answers';
+import type { RateLimit } from '../gateway';
 import { ChunkWriter } from './chunk-writer';
 
 function providerFailed(message: string): HttpError {
@@ -62,13 +63,15 @@ async function jsonAnswer(service: CompletionsService, prepared: PreparedComplet
 }
 
 /** POST /api/chat/completions (section 4.5, section 6 point 1). Mounted at `/api/chat`. */
-export function completionsRoutes(service: CompletionsService): Routes {
+export function completionsRoutes(service: CompletionsService, rateLimit: RateLimit): Routes {
   return [
     route(
       {
         method: 'post',
         path: '/completions',
         guard: 'user',
+        // The same per-account budget as /v1: an API key gains nothing by calling this path instead.
+        authorize: rateLimit,
         body: CompletionRequest,
         invalid: 400,
         produces: 'json-or-event-stream',

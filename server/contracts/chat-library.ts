@@ -14,6 +14,8 @@ export const ChatSearchEntry = ChatListEntry.extend({
   snippet: z.string().nullable(),
   /** `[start, end)` character ranges of `snippet` that matched the words. */
   highlights: z.array(z.tuple([z.number(), z.number()])),
+  /** The message the snippet is from (opening the hit shows it); null when the title or only filters matched. */
+  message_id: z.string().nullable(),
 });
 export type ChatSearchEntry = z.infer<typeof ChatSearchEntry>;
 
@@ -75,7 +77,7 @@ export const ChatImportResult = z.object({
   /** The format it was read as, or `unknown`. */
   format: z.enum(['parley', 'open-webui', 'chatgpt', 'unknown']),
   status: z.enum(['imported', 'skipped']),
-  /** The new chat's id when imported. */
+  /** The new chat's id when imported; for a duplicate, the id of the chat already holding it. */
   id: z.string().nullable(),
   messages: z.number(),
   /** Messages left out (tool calls, images, empty system nodes, …). */
@@ -89,6 +91,8 @@ export type ChatImportResult = z.infer<typeof ChatImportResult>;
 export const ChatImportReport = z.object({
   imported: z.number(),
   skipped: z.number(),
+  /** How many of the skipped chats were already among the caller's chats (the same chat id: a re-import). */
+  duplicates: z.number(),
   chats: z.array(ChatImportResult),
 });
 export type ChatImportReport = z.infer<typeof ChatImportReport>;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
+import { loadFileType } from '../platform/lazy-libraries';
 
 /** How many leading bytes are read to decide a file's type. Office files (ZIP) need a few entries' worth. */
 export const SNIFF_BYTES = 64 * 1024;
@@ -75,7 +75,7 @@ function looksLikeText(head: Uint8Array, complete: boolean): boolean {
  * Everything else (executables, archives, unknown binaries) is refused.
  */
 export async function sniffType(head: Uint8Array, filename: string, complete: boolean): Promise<SniffResult> {
-  const detected = await fileTypeFromBuffer(head);
+  const detected = await (await loadFileType()).fileTypeFromBuffer(head);
   const text = looksLikeText(head, complete);
   // Valid UTF-8 text wins over magic-byte guesses (a text starting with "G" looks like an MPEG
   // transport stream, one starting with "GIF8" like an image), except for formats that are text by design.

@@ -4,6 +4,7 @@ import type { V1ChatCompletion, V1ChatCompletionRequest } from '../contracts/ope
 import { ChunkWriter, type ClientTools, type CompletionResult, type CompletionsService, type PreparedCompletion } from '../completions';
 import { HttpError } from '../platform/http/errors';
 import type { RouteAuth } from '../platform/http/route';
+import { usageOf } from './token-estimate';
 import type { UsageRecorder } from './usage';
 
 /** What the /v1 chat endpoint needs. */
@@ -48,7 +49,7 @@ async function streamAnswer(deps: ChatCompletionsDeps, prepared: PreparedComplet
     if (!stream.hasStarted) throw providerFailed(outcome.interrupted.message);
     await stream.error(outcome.interrupted.message);
   } else {
-    await stream.finish(outcome.finishReason, body.stream_options?.include_usage ? (outcome.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }) : undefined);
+    await stream.finish(outcome.finishReason, body.stream_options?.include_usage ? usageOf(body.messages, outcome) : undefined);
   }
   stream.end();
   return result;
@@ -72,7 +73,7 @@ async function jsonAnswer(deps: ChatCompletionsDeps, prepared: PreparedCompletio
         finish_reason: outcome.finishReason,
       },
     ],
-    usage: outcome.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: usageOf(body.messages, outcome),
     ...(result.sources.length > 0 ? { sources: result.sources } : {}),
   };
   res.json(answer);
@@ -95,6 +96,7 @@ export async function chatCompletions(deps: ChatCompletionsDeps, { auth, body, r
   try {
     result = body.stream ? await streamAnswer(deps, prepared, body, res, controller.signal) : await jsonAnswer(deps, prepared, body, res, controller.signal);
   } finally {
-    await deps.usage.record(auth.user.id, body.model, result?.outcome.usage);
+    // A stream the client left has no provider usage: what was sent is estimated, not recorded as zero.
+    await deps.usage.record(auth.user.id, body.model, result ? usageOf(body.messages, result.outcome) : undefined);
   }
 }

@@ -3,6 +3,7 @@ import type { V1EmbeddingsRequest, V1EmbeddingsResponse } from '../contracts/ope
 import { HttpError, badRequest } from '../platform/http/errors';
 import type { RouteAuth } from '../platform/http/route';
 import type { Embedder } from '../retrieval';
+import { estimateTokens } from './token-estimate';
 import type { UsageRecorder } from './usage';
 
 /** What the /v1 embeddings endpoint needs: the configured embedding engine. */
@@ -11,8 +12,6 @@ export interface EmbeddingsDeps {
   usage: UsageRecorder;
 }
 
-/** Tokens are not reported by every engine: estimated as one per four characters. */
-const estimateTokens = (texts: readonly string[]) => texts.reduce((sum, t) => sum + Math.ceil(t.length / 4), 0);
 
 /** Little-endian float32 bytes in base64, as OpenAI's `encoding_format: base64`. */
 export function base64Vector(vector: Float32Array): string {

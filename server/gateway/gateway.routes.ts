@@ -7,13 +7,13 @@ import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
 import { embeddings, type EmbeddingsDeps } from './embeddings';
 import { imageGenerations, type V1ImagesDeps } from './images';
 import { presentV1Model } from './models-list';
-import { v1RateLimit, type RateLimit } from './rate-limit';
+import type { RateLimit } from './rate-limit';
 
 /** What the /v1 routes need. */
 export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
   models: Pick<Models, 'available'>;
-  /** Requests per minute per key; 0 = unlimited. */
-  rateLimit: number;
+  /** The per-account request limit (shared with `/api/chat/completions`). */
+  rateLimit: RateLimit;
   /** Image generation (the images domain); refusals (off, no permission) come from it. */
   images: V1ImagesDeps & { enabled(): Promise<unknown> };
   /** More /v1 routes (`/v1/audio/*`), given the gateway's rate limit as their `authorize`. */
@@ -26,7 +26,7 @@ export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {
  * checked before the body, errors in OpenAI's shape.
  */
 export function gatewayRoutes(deps: GatewayRoutesDeps): Routes {
-  const rateLimit = v1RateLimit(deps.rateLimit);
+  const { rateLimit } = deps;
   return [
     route({ method: 'get', path: '/models', guard: 'user', authorize: rateLimit, summary: 'Models the caller may use (OpenAI list)', response: V1ModelList }, async ({ user }) => ({
       object: 'list' as const,

@@ -8,15 +8,17 @@ import type { RouteAuth } from '../platform/http/route';
 export type RateLimit = (ctx: { auth: RouteAuth; res: Response }) => Promise<void>;
 
 /**
- * Per-key request limit of the /v1 API: `perMinute` requests per API key (a session counts as
- * its user's own key) per rolling minute; 0 turns it off. Over the limit: 429 with Retry-After.
+ * Per-account request limit of the /v1 API and `/api/chat/completions`: `perMinute` requests per
+ * account per rolling minute, one budget whether the account calls with its API key or a session
+ * (separate budgets doubled it, and the UI's path had none); 0 turns it off. Over the limit: 429
+ * with Retry-After. Make one and give it to every route it guards.
  */
-export function v1RateLimit(perMinute: number): RateLimit {
+export function accountRateLimit(perMinute: number): RateLimit {
   if (perMinute <= 0) return async () => undefined;
   let limiter: Promise<RateLimiterMemory> | undefined;
   const load = () => (limiter ??= loadExports(import('rate-limiter-flexible'), 'rate-limiter-flexible', 'RateLimiterMemory').then(({ RateLimiterMemory: Limiter }) => new Limiter({ keyPrefix: 'v1', points: perMinute, duration: 60 })));
   return async ({ auth, res }) => {
-    const key = `${auth.via}:${auth.user.id}`;
+    const key = auth.user.id;
     try {
       const state = await (await load()).consume(key, 1);
       res.set('x-ratelimit-limit-requests', String(perMinute));

@@ -1,10 +1,10 @@
-import yazl from 'yazl';
 import { z } from 'zod';
 import { KnowledgeCreate, KnowledgeDetail, KnowledgeFilePreview, KnowledgeFileRequest, KnowledgeSummary, KnowledgeUpdate } from '../contracts/knowledge';
 import type { FilesService } from '../files';
 import { contentDisposition, uniqueEntryNames } from '../platform/http/download';
 import { route, type RouteUser, type Routes } from '../platform/http/route';
 import { knowledgeCreateForbidden, type KnowledgeService } from './knowledge.service';
+import { loadYazl } from '../platform/lazy-libraries';
 
 /** Section 4.6 (without the graph endpoints). Mounted at `/api/knowledge` and `/api/v1/knowledge`. */
 export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: FilesService }): Routes {
@@ -65,7 +65,8 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; files: File
     ),
     route({ method: 'get', path: '/:id/export', guard: 'user', produces: 'zip', summary: 'Download a knowledge base’s files as a ZIP' }, async ({ res, user, params }) => {
       const { name, files: rows } = await knowledge.exportFiles(user, params.id);
-      const zip = new yazl.ZipFile();
+      const { ZipFile } = await loadYazl();
+      const zip = new ZipFile();
       const names = uniqueEntryNames(rows.map((f) => f.filename));
       rows.forEach((file, i) => zip.addReadStream(files.openStream(file.id), names[i]!, { mtime: new Date(file.created_at * 1000), size: file.size }));
       zip.end();

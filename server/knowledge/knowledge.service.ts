@@ -1,4 +1,5 @@
 import { ANALYSIS_LANGUAGES, type AnalysisLanguage, type KnowledgeCreate, type KnowledgeDetail, type KnowledgeFilePreview, type KnowledgeSummary, type KnowledgeUpdate } from '../contracts/knowledge';
+import type { AccessControl } from '../contracts/access';
 import type { QueryCollectionRequest, QueryCollectionResponse } from '../contracts/retrieval';
 import type { Role } from '../contracts/auth';
 import type { FileRow, FilesService } from '../files';
@@ -6,7 +7,7 @@ import type { Clock } from '../platform/clock';
 import { badRequest, forbidden, notFound } from '../platform/http/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
-import { canAccess, type PermissionsService, type Principal } from '../permissions';
+import { canAccess, storedAccess, type PermissionsService, type Principal } from '../permissions';
 import type { CollectionFiles, FileChunk, RetrievalService, SearchHit, SearchOptions } from '../retrieval';
 import type { FileLists } from './file-lists';
 import type { KnowledgeRepo, KnowledgeRow } from './knowledge.repo';
@@ -67,6 +68,13 @@ export function createKnowledgeService(deps: {
   const { repo, collections, retrieval, fileLists, files, permissions, clock } = deps;
   const removedHooks: FileRemovedHook[] = [];
 
+  /**
+   * The access list to store: making a base public (null) needs `sharing.public_knowledge`
+   * (admins always); without it the base stays private, unless it already was public.
+   */
+  const accessToStore = async (caller: KnowledgeCaller, value: AccessControl | undefined, current?: string | null): Promise<string | null> =>
+    value === null && current === null ? null : storedAccess((key) => permissions.allows(caller, key), value, 'sharing.public_knowledge');
+
   const allowed = (who: Principal, row: KnowledgeRow, mode: 'read' | 'write') => canAccess(who, { user_id: row.user_id, access_control: accessOf(row) }, mode);
 
   /** The base and the caller's principal if the caller may read it (404 otherwise: private ids do not leak). */
@@ -124,7 +132,7 @@ export function createKnowledgeService(deps: {
         user_id: caller.id,
         name: body.name,
         description: body.description,
-        access_control: body.access_control === null ? null : JSON.stringify(body.access_control ?? {}),
+        access_control: await accessToStore(caller, body.access_control),
         meta: '{}',
         created_at: now,
         updated_at: now,
@@ -147,7 +155,9 @@ export function createKnowledgeService(deps: {
       const row = await require(caller, id, 'write');
       const patch: Partial<KnowledgeRow> = { name: body.name, updated_at: clock.now() };
       if (body.description !== undefined) patch.description = body.description;
-      if (body.access_control !== undefined) patch.access_control = body.access_control === null ? null : JSON.stringify(body.access_control);
+      // Who may read and write a base is its owner's (or an admin's) to say: a writer's list is ignored.
+      const ownerOrAdmin = caller.role === 'admin' || caller.id === row.user_id;
+      if (body.access_control !== undefined && ownerOrAdmin) patch.access_control = await accessToStore(caller, body.access_control, row.access_control);
       await repo.update(id, patch);
       if (body.language !== undefined && body.language !== (await retrieval.languageOf(id))) await retrieval.setLanguage(id, body.language);
       return detail({ ...row, ...patch });

@@ -137,7 +137,9 @@ export function createModelsService(deps: ModelsServiceDeps) {
       if (body.base_model_id === id) throw unprocessable("Field 'base_model_id': must differ from the model's own id");
       if (caller.role !== 'admin' && (row.base_model_id === null || body.base_model_id === null || (await deps.isBaseModelId(id)))) throw modelUpdateForbidden();
       if (body.base_model_id !== null && body.base_model_id !== row.base_model_id) await checkNewBase(caller, id, body.base_model_id);
-      const access = await allowedAccess(caller, body.access_control, accessControlOf(row));
+      // Who may read and write a model is its owner's (or an admin's) to say: a writer's list is ignored.
+      const ownerOrAdmin = caller.role === 'admin' || caller.id === row.user_id;
+      const access = ownerOrAdmin ? await allowedAccess(caller, body.access_control, accessControlOf(row)) : accessControlOf(row);
       const updated = await repo.update(id, {
         name: body.name,
         base_model_id: body.base_model_id,

@@ -1,9 +1,9 @@
-import yazl from 'yazl';
 import { z } from 'zod';
 import { Note, NoteAssistRequest, NoteAssistResult, NoteForm, NoteListQuery, NoteSearchQuery, NoteSearchResult, NoteUpdateForm, type NoteAssistAction } from '../contracts/notes';
 import { contentDisposition, uniqueEntryNames } from '../platform/http/download';
 import { route, type RouteUser, type Routes } from '../platform/http/route';
 import { notesForbidden, type NoteCaller, type NotesService } from './notes.service';
+import { loadYazl } from '../platform/lazy-libraries';
 
 /** What the notes routes call: the notes service, and the task model for `assist`. */
 export interface NotesRoutesDeps {
@@ -33,7 +33,8 @@ export function notesRoutes(deps: NotesRoutesDeps): Routes {
     ),
     route({ method: 'get', path: '/export', ...GUARD, authorize: enabled, summary: "The caller's own notes as Markdown files in a ZIP", produces: 'zip' }, async ({ user, res }) => {
       const mine = await notes.ownMarkdown(user);
-      const zip = new yazl.ZipFile();
+      const { ZipFile } = await loadYazl();
+      const zip = new ZipFile();
       const names = uniqueEntryNames(mine.map((n) => `${n.title || 'Untitled'}.md`));
       mine.forEach((note, i) => zip.addBuffer(Buffer.from(note.text), names[i]!, { mtime: new Date(note.updatedAt * 1000) }));
       zip.end();

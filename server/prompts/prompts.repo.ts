@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db/knex';
 
-/** A row of `prompts`. */
+/** A row of `prompts`: unique by (user_id, command). */
 export interface PromptRow {
   command: string;
   user_id: string;
@@ -14,20 +14,24 @@ export interface PromptRow {
 export function createPromptsRepo(db: Db) {
   return {
     async all(): Promise<PromptRow[]> {
-      return db<PromptRow>('prompts').orderBy('command', 'asc');
+      return db<PromptRow>('prompts').orderBy('command', 'asc').orderBy('timestamp', 'asc').orderBy('user_id', 'asc');
     },
-    async find(command: string): Promise<PromptRow | undefined> {
-      return db<PromptRow>('prompts').where({ command }).first();
+    /** Every owner's prompt with this command, oldest first. */
+    async withCommand(command: string): Promise<PromptRow[]> {
+      return db<PromptRow>('prompts').where({ command }).orderBy('timestamp', 'asc').orderBy('user_id', 'asc');
+    },
+    async findOwn(userId: string, command: string): Promise<PromptRow | undefined> {
+      return db<PromptRow>('prompts').where({ user_id: userId, command }).first();
     },
     async insert(row: PromptRow): Promise<void> {
       await db('prompts').insert(row);
     },
-    /** Replaces the prompt `command` (the row may get a new command). */
-    async replace(command: string, row: PromptRow): Promise<void> {
-      await db('prompts').where({ command }).update(row);
+    /** Replaces `owner`'s prompt `command` (the row may get a new command). */
+    async replace(owner: string, command: string, row: PromptRow): Promise<void> {
+      await db('prompts').where({ user_id: owner, command }).update(row);
     },
-    async delete(command: string): Promise<void> {
-      await db('prompts').where({ command }).delete();
+    async delete(owner: string, command: string): Promise<void> {
+      await db('prompts').where({ user_id: owner, command }).delete();
     },
   };
 }

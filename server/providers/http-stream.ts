@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { ProviderKind } from '../contracts/providers';
+import { loadUndici } from '../platform/lazy-libraries';
 import { assertOutboundAllowed } from '../platform/net/outbound';
 import { abortError, isAbortError, ProviderError } from './provider';
 
@@ -20,9 +21,23 @@ export interface StreamResponse {
   body: Readable;
 }
 
-/** Keep-alive connections of one provider, reused across requests. No time limits: a local model may think for minutes. */
-export function createStreamAgent(): Agent {
-  return new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
+/**
+ * Keep-alive connections of one provider, reused across requests. No time limits: a local model
+ * may think for minutes. Made at the provider's first request, when undici loads (not at start-up).
+ */
+export interface StreamAgent {
+  dispatcher(): Promise<Agent>;
+  close(): Promise<void>;
+}
+
+export function createStreamAgent(): StreamAgent {
+  let agent: Promise<Agent> | undefined;
+  return {
+    dispatcher: () => (agent ??= loadUndici().then(({ Agent: Dispatcher }) => new Dispatcher({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 }))),
+    close: async () => {
+      if (agent) await (await agent).close();
+    },
+  };
 }
 
 /**
@@ -30,12 +45,13 @@ export function createStreamAgent(): Agent {
  * destroys the request (the provider sees the disconnect) and rejects, or makes the body
  * throw, with an AbortError. A connection failure rejects with the socket error.
  */
-export async function postJson(url: URL, headers: Record<string, string>, body: unknown, agent: Agent, signal?: AbortSignal): Promise<StreamResponse> {
+export async function postJson(url: URL, headers: Record<string, string>, body: unknown, agent: StreamAgent, signal?: AbortSignal): Promise<StreamResponse> {
   if (signal?.aborted) throw abortError();
+  const [{ request }, dispatcher] = await Promise.all([loadUndici(), agent.dispatcher()]);
   try {
     const response = await request(url, {
       method: 'POST',
-      dispatcher: agent,
+      dispatcher,
       headers: { 'content-type': 'application/json', accept: 'text/event-stream, application/x-ndjson, application/json', ...headers },
       body: JSON.stringify(body),
       ...(signal ? { signal } : {}),
@@ -82,7 +98,7 @@ export interface UpstreamStream<T> {
   url: URL;
   headers: Record<string, string>;
   body: unknown;
-  agent: Agent;
+  agent: StreamAgent;
   /** The message of a non-2xx answer, from its status and body text. */
   errorMessage(status: number, text: string): string;
   /** The pieces of the body, one batch per network read; throws ProviderErrors for errors in the stream. */

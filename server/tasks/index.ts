@@ -5,3 +5,4 @@ export { tasksRoutes } from './tasks.routes';
 export { extractJsonField, extractJsonValues, extractStringList } from './json-extract';
 export { renderTemplate, contentText, type TemplateMessage } from './template';
 export { DEFAULT_TOOLS_FUNCTION_CALLING_PROMPT } from './default-prompts';
+export { fallbackTitle } from './task-output';

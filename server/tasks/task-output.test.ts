@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFollowUps, parseTitle } from './task-output';
+import { fallbackTitle, parseFollowUps, parseTitle } from './task-output';
 
 describe('parseFollowUps', () => {
   it('takes the questions of the JSON follow_ups array', () => {
@@ -29,5 +29,20 @@ describe('parseTitle', () => {
   it('takes the JSON title, and a plain first line without Markdown marks when there is no JSON', () => {
     expect(parseTitle('{"title": "Bread Baking Basics"}')).toBe('Bread Baking Basics');
     expect(parseTitle('A **short** answer with `code` and a list:\n\n- one')).toBe('A short answer with code and a list');
+  });
+});
+
+describe('fallbackTitle', () => {
+  it('takes the first question whole when short, and cuts a long one at a word with an ellipsis', () => {
+    expect(fallbackTitle([{ role: 'system', content: 'Be brief' }, { role: 'user', content: '  How do I\n bake bread?  ' }])).toBe('How do I bake bread?');
+    const cut = fallbackTitle([{ role: 'user', content: 'Could you explain how sourdough fermentation works in a cold kitchen?' }]);
+    expect(cut).toBe('Could you explain how sourdough fermentation…');
+    expect(cut.length).toBeLessThanOrEqual(50);
+    expect(fallbackTitle([{ role: 'user', content: 'x'.repeat(80) }])).toBe(`${'x'.repeat(49)}…`);
+    expect(fallbackTitle([{ role: 'assistant', content: 'Hi' }])).toBe('New Chat');
+  });
+
+  it('parseTitle gives no title for junk, so the fallback is used', () => {
+    for (const junk of ['', '...', '```json\n{}\n```', '{"title": 42}', '<think>hmm</think>', '[1]']) expect(parseTitle(junk), junk).toBeUndefined();
   });
 });

@@ -8,11 +8,23 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** A title from the first user message, when no model writes one. */
+/** Longest fallback title, cut at a word boundary. */
+const FALLBACK_MAX = 50;
+
+/** `text` cut to at most `max` characters at the last word boundary (mid-word only for one long word), with an ellipsis when cut. */
+function clipAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = head.lastIndexOf(' ');
+  const cut = space >= max / 2 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
+}
+
+/** A title from the first user message, when no model writes one (turned off, failed, empty or junk answer). */
 export function fallbackTitle(messages: readonly TemplateMessage[]): string {
   const first = messages.find((m) => m.role === 'user');
   const text = contentText(first?.content).replace(/\s+/g, ' ').trim();
-  return text ? clip(text, 50) : 'New Chat';
+  return text ? clipAtWord(text, FALLBACK_MAX) : 'New Chat';
 }
 
 /** The title in a task answer: the JSON `title`, else its first plain line. */
@@ -29,7 +41,9 @@ export function parseTitle(raw: string): string | undefined {
   }
   // Markdown emphasis and code marks are not part of a title shown as plain text.
   title = title?.replace(/\*\*|__|`/g, '').replace(/^["'*\s]+|["'*\s.:]+$/g, '').replace(/\s+/g, ' ');
-  return title ? clip(title, TITLE_MAX) : undefined;
+  // Junk (only punctuation or symbols, a stray JSON fragment) is no title.
+  if (!title || !/[\p{L}\p{N}]/u.test(title) || /^\{|^\[.*\]$/.test(title)) return undefined;
+  return clip(title, TITLE_MAX);
 }
 
 /** Tags from a task answer (`{"tags": [...]}`), at most 6. */

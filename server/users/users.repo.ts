@@ -137,9 +137,18 @@ export function createUsersRepo(db: Db) {
     async all(): Promise<UserRow[]> {
       return db<UserRow>('users').orderBy('created_at', 'asc').orderBy('id', 'asc');
     },
-    /** Verified users whose name or email contains `query`, by name. */
-    async search(query: string | undefined, limit: number): Promise<Array<Pick<UserRow, 'id' | 'name'>>> {
-      return filtered(db, { query })
+    /**
+     * Verified users, by name. `emails: 'substring'` (admins) matches names and emails containing
+     * `query`; `emails: 'whole'` matches names containing it and only the whole address, so a
+     * search cannot be used to discover addresses a letter at a time.
+     */
+    async search(query: string | undefined, limit: number, emails: 'substring' | 'whole'): Promise<Array<Pick<UserRow, 'id' | 'name'>>> {
+      const text = query?.trim();
+      const q =
+        emails === 'substring' || !text
+          ? filtered(db, { query })
+          : db('users').where((w) => w.whereRaw("lower(users.name) LIKE lower(?) ESCAPE '\\'", [likePattern(text)]).orWhere('users.email', text.toLowerCase()));
+      return q
         .whereNot('users.role', 'pending')
         .select<Array<Pick<UserRow, 'id' | 'name'>>>('users.id', 'users.name')
         .orderByRaw('lower(users.name) asc')

@@ -29,8 +29,8 @@ export function usersRoutes(users: UsersService, options: { maxImageBytes: numbe
   return [
     route({ method: 'get', path: '/', guard: 'admin', query: UserListQuery, summary: 'Users, paged and filtered', response: UserListResponse }, ({ query }) => users.list(query)),
     route({ method: 'get', path: '/all', guard: 'admin', summary: 'All users', response: UserListResponse }, () => users.all()),
-    route({ method: 'get', path: '/search', guard: 'user', query: UserSearchQuery, summary: 'Find users by name or email (for sharing pickers)', response: UserSearchResponse }, ({ query }) =>
-      users.search(query.query),
+    route({ method: 'get', path: '/search', guard: 'user', query: UserSearchQuery, summary: 'Find users by name or email (for sharing pickers)', response: UserSearchResponse }, ({ user, query }) =>
+      users.search(user, query.query),
     ),
     route({ method: 'get', path: '/active', guard: 'user', summary: 'Ids of users connected right now', response: ActiveUsers }, async () => users.activeUserIds()),
 

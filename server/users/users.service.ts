@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Permissions } from '../contracts/permissions';
 import {
   DEFAULT_PROFILE_IMAGE_URL,
@@ -25,6 +24,7 @@ import { createUserDeletionHooks } from './user-deletion';
 import { isPrimaryAdmin, presentListItem, presentUser, safeImageUrl } from './users.present';
 import type { SessionUser } from '../session';
 import type { UserRow, UsersRepo } from './users.repo';
+import { loadFileType } from '../platform/lazy-libraries';
 
 /** Finds the owner of a shared chat (`shared-{chat_id}`); undefined when there is no such share. */
 export type SharedChatOwnerResolver = (chatId: string) => Promise<string | undefined>;
@@ -98,9 +98,12 @@ export function createUsersService(deps: UsersServiceDeps) {
       return { users: rows.map(presentListItem), count: rows.length };
     },
 
-    /** Verified users whose name or email contains `query`: id and name only. */
-    async search(query: string | undefined): Promise<{ users: Array<{ id: string; name: string }> }> {
-      const rows = await repo.search(query, SEARCH_LIMIT);
+    /**
+     * Verified users whose name contains `query` or whose email is `query` (admins: contains it):
+     * id and name only. A substring match on emails for everyone would be an address oracle.
+     */
+    async search(caller: SessionUser, query: string | undefined): Promise<{ users: Array<{ id: string; name: string }> }> {
+      const rows = await repo.search(query, SEARCH_LIMIT, caller.role === 'admin' ? 'substring' : 'whole');
       return { users: rows.map((r) => ({ id: r.id, name: r.name })) };
     },
 
@@ -140,7 +143,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     /** Stores an uploaded profile image after checking its bytes really are an image. */
     async uploadProfileImage(userId: string, file: UploadedFile): Promise<ProfileImageUpload> {
       if (file.bytes.length === 0) throw badRequest('The file is empty', 'FILE_NOT_IMAGE');
-      const type = await fileTypeFromBuffer(file.bytes);
+      const type = await (await loadFileType()).fileTypeFromBuffer(file.bytes);
       if (!type || !type.mime.startsWith('image/')) {
         throw badRequest(`The file is not an image${type ? ` (it is ${type.mime})` : ''}`, 'FILE_NOT_IMAGE');
       }
@@ -152,7 +155,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     async profileImage(storagePath: string): Promise<StoredImage & { mime: string }> {
       const image = images.parse(storagePath);
       if (!(await images.exists(image))) throw notFound('Image not found', 'IMAGE_NOT_FOUND');
-      const type = await fileTypeFromFile(image.absolute);
+      const type = await (await loadFileType()).fileTypeFromFile(image.absolute);
       if (!type || !type.mime.startsWith('image/')) throw notFound('Image not found', 'IMAGE_NOT_FOUND');
       return { ...image, mime: type.mime };
     },

@@ -42,6 +42,65 @@ test('searching finds a word inside a message, shows the passage highlighted, an
   await expect(page.getByTestId('message-assistant').last()).toContainText('Lapland has reindeer sledding');
 });
 
+test('a search hit in a long chat opens the chat at the matching message and marks it for a moment, in English and German', async ({ page, browser, server, admin }) => {
+  await connect(server, admin);
+  const contents = Array.from({ length: 80 }, (_, i) => `Message ${i + 1}: ${i % 2 ? 'an answer about the weather, which is mild and grey today.' : 'a question about the weather this week?'}`);
+  contents[11] = 'Message 12: where is the old zeppelin hangar near the lake?';
+  const chat = await chatWith(server, admin, 'Weather diary', ...contents);
+  const messageId = ((await server.as(admin.token).get(`/api/v1/chats/${chat}`)).body.messages as Array<{ id: string; content: string }>).find((m) => m.content.includes('zeppelin'))!.id;
+
+  const openHit = async (p: typeof page, searchLabel: string, name: string) => {
+    await p.getByLabel(searchLabel).fill('zeppelin');
+    await p.getByTestId('search-hit').first().click();
+    const match = p.locator('.thread-row').filter({ hasText: 'old zeppelin hangar' });
+    await expect(match).toBeInViewport();
+    await expect(match).toHaveAttribute('data-search-hit', '');
+    await expect(p.getByText('Message 80:')).not.toBeInViewport();
+    await snap(p, name);
+    // The mark fades, and the address no longer names the message (a reload opens at the end as usual).
+    await expect(match).not.toHaveAttribute('data-search-hit', '', { timeout: 5000 });
+    await expect(p).toHaveURL(new RegExp(`/c/${chat}$`));
+    await expect(match).toBeInViewport();
+  };
+
+  await signIn(page, admin.email, admin.password);
+  await page.goto(`/c/${chat}`);
+  await expect(page.getByText('Message 80:')).toBeInViewport();
+  await openHit(page, 'Search chats', 'library-search-jump');
+  expect((await server.as(admin.token).get(`/api/v1/chats/search?text=zeppelin`)).body[0].message_id).toBe(messageId);
+
+  const context = await browser.newContext({ baseURL: server.url, locale: 'de-DE' });
+  try {
+    const german = await context.newPage();
+    await german.goto('/');
+    await german.getByLabel('E-Mail').fill(admin.email);
+    await german.getByLabel('Passwort').fill(admin.password);
+    await german.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(german.getByRole('button', { name: 'Neuer Chat' })).toBeVisible();
+    await openHit(german, 'Chats durchsuchen', 'i18n-de-library-search-jump');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a search hit in an older version of an edited answer shows that version and marks it', async ({ page, server, admin }) => {
+  await connect(server, admin);
+  const api = server.as(admin.token);
+  const chat = await chatWith(server, admin, 'Trip notes', 'Where should we stop on the way?');
+  const first = (await api.post(`/api/v1/chats/${chat}/messages`, { role: 'assistant', content: 'Stop at the old zeppelin hangar.' })).body;
+  await api.post(`/api/v1/chats/${chat}/messages/${first.id}`, { content: 'Stop at the lakeside bakery.' });
+  await signIn(page, admin.email, admin.password);
+  await page.goto(`/c/${chat}`);
+  await expect(page.getByText('Stop at the lakeside bakery.')).toBeVisible();
+
+  await page.getByLabel('Search chats').fill('zeppelin');
+  await page.getByTestId('search-hit').first().click();
+  const match = page.locator('.thread-row').filter({ hasText: 'old zeppelin hangar' });
+  await expect(match).toBeInViewport();
+  await expect(match).toHaveAttribute('data-search-hit', '');
+  await expect(page.getByText('Stop at the lakeside bakery.')).toHaveCount(0);
+});
+
 test('a chat goes into a folder with the keyboard and by drag and drop', async ({ page, server, admin }) => {
   await connect(server, admin);
   const first = await chatWith(server, admin, 'Quarterly report', 'Draft the summary');
@@ -100,9 +159,9 @@ test('a share link opens a read-only copy for a colleague signed in on another b
   }
 });
 
-test('exporting all chats and importing the file gives the same chats back, with a report', async ({ page, server, admin }) => {
+test('exporting all chats and importing the file gives the same chats back, with a report; chats already there are not duplicated', async ({ page, server, admin }) => {
   await connect(server, admin);
-  await chatWith(server, admin, 'Recipe ideas', 'Something with lentils?', 'A lentil soup with cumin.');
+  const original = await chatWith(server, admin, 'Recipe ideas', 'Something with lentils?', 'A lentil soup with cumin.');
   await signIn(page, admin.email, admin.password);
 
   const downloading = page.waitForEvent('download');
@@ -111,11 +170,23 @@ test('exporting all chats and importing the file gives the same chats back, with
   const exported = JSON.parse(readFileSync(file, 'utf8')) as Array<{ title: string }>;
   expect(exported.map((c) => c.title)).toEqual(['Recipe ideas']);
 
+  // The chats are still here: the report says so and nothing is doubled.
+  await page.getByTestId('import-input').setInputFiles(file);
+  await expect(page.getByTestId('import-summary')).toHaveText('0 imported, 1 skipped');
+  await expect(page.getByTestId('import-duplicates')).toHaveText('1 chat was already in your chats, so it was not imported again');
+  await snap(page, 'library-import-duplicates');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('chat-row').filter({ hasText: 'Recipe ideas' })).toHaveCount(1);
+
+  // Once deleted, the same file brings it back.
+  expect((await server.as(admin.token).delete(`/api/v1/chats/${original}`)).status).toBe(200);
+  await page.reload();
   await page.getByTestId('import-input').setInputFiles(file);
   await expect(page.getByTestId('import-summary')).toHaveText('1 imported, 0 skipped');
+  await expect(page.getByTestId('import-duplicates')).toHaveCount(0);
   await snap(page, 'library-import-report');
   await page.keyboard.press('Escape');
-  await expect(page.getByTestId('chat-row').filter({ hasText: 'Recipe ideas' })).toHaveCount(2);
+  await expect(page.getByTestId('chat-row').filter({ hasText: 'Recipe ideas' })).toHaveCount(1);
   const copy = ((await server.as(admin.token).get('/api/v1/chats/all')).body as Array<{ id: string; title: string; messages: Array<{ content: string }> }>).at(-1)!;
   expect(copy.messages.map((m) => m.content)).toEqual(['Something with lentils?', 'A lentil soup with cumin.']);
 });

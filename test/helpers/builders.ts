@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../server/platform/db/knex';
 import type { ServiceClients } from './client';
 
 let counter = 0;
@@ -34,4 +36,13 @@ export async function buildUser(server: ServiceClients, admin: TestUser, role: '
   const signin = await server.anon.post('/api/v1/auths/signin', { email, password });
   if (signin.status !== 200) throw new Error(`sign-in failed: ${signin.status} ${signin.text}`);
   return { ...signin.body, password, token: signin.body.token };
+}
+
+/** Creates a group holding `members` with `permissions`, straight in the database (for tests of other domains). */
+export async function createGroupInDb(server: { services: { db: Db } }, members: TestUser[], permissions: Record<string, unknown> = {}): Promise<string> {
+  const id = randomUUID();
+  const now = Math.floor(Date.now() / 1000);
+  await server.services.db('groups').insert({ id, name: `g-${id.slice(0, 6)}`, description: '', permissions: JSON.stringify(permissions), created_at: now, updated_at: now });
+  for (const member of members) await server.services.db('group_members').insert({ group_id: id, user_id: member.id, added_at: now });
+  return id;
 }

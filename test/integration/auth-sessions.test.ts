@@ -28,6 +28,25 @@ describe('sessions after a password change', () => {
     expect(await works(await signin(user.email, 'a new password'))).toBe(200);
   });
 
+  it('answers GET /auths/ with the presented session and stores no new token per call', async () => {
+    const user = await buildUser(server, admin, 'user');
+    const session = await signin(user.email, user.password);
+    const issued = async () => Number(((await server.services.db('issued_tokens').where({ user_id: user.id }).count({ n: '*' })) as Array<{ n: number }>)[0]!.n);
+    const before = await issued();
+    // The attack: a loop of GET /auths/ grew issued_tokens by one row per call.
+    const answers = await Promise.all(Array.from({ length: 40 }, () => server.as(session).get('/api/v1/auths/')));
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ token: session, id: user.id, permissions: expect.any(Object) });
+    }
+    expect(await issued()).toBe(before);
+    // The cookie session is answered the same way, and the cookie carries the same token.
+    const byCookie = await server.anon.get('/api/v1/auths/', { headers: { cookie: `token=${session}` } });
+    expect(byCookie.status).toBe(200);
+    expect(byCookie.body.token).toBe(session);
+    expect(await issued()).toBe(before);
+  });
+
   it('ends every session of the user when an admin sets their password', async () => {
     const user = await buildUser(server, admin, 'user');
     const session = await signin(user.email, user.password);

@@ -69,7 +69,7 @@ describe('chat library: search, folders, tags, share, export/import', () => {
     it('filters by tag: and by dates, and refuses a bad date with 400', async () => {
       const tagged = await chatWith(alice, 'Tagged chat', 'quarterly numbers');
       await chatWith(alice, 'Untagged chat', 'quarterly numbers');
-      expect((await as(alice).post(`/api/v1/chats/${tagged}/tags`, { name: 'Finance' })).body.tags).toEqual(['finance']);
+      expect((await as(alice).post(`/api/v1/chats/${tagged}/tags`, { name: 'Finance' })).body.tags).toEqual(['Finance']);
       const byTag = await as(alice).get('/api/v1/chats/search?text=tag:finance');
       expect(byTag.body.map((c: { id: string }) => c.id)).toEqual([tagged]);
       expect((await as(alice).get('/api/v1/chats/search?text=quarterly%20tag:finance')).body.map((c: { id: string }) => c.id)).toEqual([tagged]);
@@ -80,9 +80,22 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(bad.body.detail).toContain('before:');
     });
 
+    it("names the matching message of each hit, so opening it can show that message; null for a title match", async () => {
+      const id = (await as(alice).post('/api/v1/chats/new', { title: 'Long thread' })).body.id as string;
+      const ids: string[] = [];
+      for (const content of ['first words', 'the zeppelin hangar question', 'later words']) ids.push((await as(alice).post(`/api/v1/chats/${id}/messages`, { role: 'user', content })).body.id);
+      const hit = (await as(alice).get('/api/v1/chats/search?text=zeppelin')).body.find((c: { id: string }) => c.id === id);
+      expect(hit).toMatchObject({ message_id: ids[1], snippet: 'the zeppelin hangar question' });
+      const title = (await as(alice).get('/api/v1/chats/search?text=Long%20thread')).body.find((c: { id: string }) => c.id === id);
+      expect(title.message_id).toBeNull();
+    });
+
     it('falls back to a substring search for text without letters or digits', async () => {
       const id = await chatWith(alice, 'Operators', 'In C++ you write i++ to add one');
-      expect((await as(alice).get('/api/v1/chats/search?text=%2B%2B')).body.map((c: { id: string }) => c.id)).toContain(id);
+      const hits = (await as(alice).get('/api/v1/chats/search?text=%2B%2B')).body;
+      expect(hits.map((c: { id: string }) => c.id)).toContain(id);
+      const message = (await as(alice).get(`/api/v1/chats/${id}`)).body.messages[0];
+      expect(hits.find((c: { id: string }) => c.id === id).message_id).toBe(message.id);
     });
 
     it('refuses strangers and pending accounts', async () => {
@@ -97,9 +110,12 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       const id = await chatWith(alice, 'Tags', 'x');
       await as(alice).post(`/api/v1/chats/${id}/tags`, { name: 'Work' });
       await as(alice).post(`/api/v1/chats/${id}/tags`, { name: 'work' });
-      expect((await as(alice).get(`/api/v1/chats/${id}`)).body.tags).toEqual(['work']);
+      expect((await as(alice).get(`/api/v1/chats/${id}`)).body.tags).toEqual(['Work']);
+      const other = await chatWith(alice, 'More tags', 'y');
+      expect((await as(alice).post(`/api/v1/chats/${other}/tags`, { name: 'WORK' })).body.tags).toEqual(['Work']);
       const all = await as(alice).get('/api/v1/chats/all/tags');
-      expect(all.body).toEqual(expect.arrayContaining([{ name: 'work', count: 1 }]));
+      expect(all.body).toEqual(expect.arrayContaining([{ name: 'Work', count: 2 }]));
+      expect((await as(alice).raw('DELETE', `/api/v1/chats/${other}/tags`, JSON.stringify({ name: 'work' }), { 'content-type': 'application/json' })).body.tags).toEqual([]);
       expect((await as(bob).post(`/api/v1/chats/${id}/tags`, { name: 'x' })).status).toBe(403);
       expect((await as(admin).post(`/api/v1/chats/${id}/tags`, { name: 'x' })).status).toBe(403);
       expect((await as(alice).post(`/api/v1/chats/${id}/tags`, { name: '' })).status).toBe(422);
@@ -220,11 +236,18 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(all.status).toBe(200);
       expect(all.body).toHaveLength(1);
 
-      const report = await api.post('/api/v1/chats/import', { chats: all.body });
+      // Into the same account it is the same chat: skipped, never a second copy.
+      const same = await api.post('/api/v1/chats/import', { chats: all.body });
+      expect(same.body).toMatchObject({ imported: 0, skipped: 1, duplicates: 1 });
+      expect(same.body.chats[0]).toMatchObject({ status: 'skipped', id, notes: ['Skipped: already in your chats'] });
+      expect((await api.get('/api/v1/chats/all')).body).toHaveLength(1);
+
+      const elsewhere = server.as((await buildUser(server, admin)).token);
+      const report = await elsewhere.post('/api/v1/chats/import', { chats: all.body });
       expect(report.status).toBe(200);
-      expect(report.body).toMatchObject({ imported: 1, skipped: 0 });
+      expect(report.body).toMatchObject({ imported: 1, skipped: 0, duplicates: 0 });
       expect(report.body.chats[0]).toMatchObject({ format: 'parley', status: 'imported', messages: 3, skipped_messages: 0 });
-      const copy = (await api.get(`/api/v1/chats/${report.body.chats[0].id}`)).body;
+      const copy = (await elsewhere.get(`/api/v1/chats/${report.body.chats[0].id}`)).body;
       const original = (await api.get(`/api/v1/chats/${id}`)).body;
       expect(copy.title).toBe('Branchy');
       expect(copy.tags).toEqual(['kept']);
@@ -256,7 +279,9 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(leaf).toBeDefined();
       expect((await elsewhere.get(`/api/v1/chats/${report.chats[0].id}`)).body.folder_id).toBe(leaf.id);
 
+      expect((await api.delete(`/api/v1/chats/${id}`)).status).toBe(200);
       const again = (await api.post('/api/v1/chats/import', { chats: exported })).body;
+      expect(again.imported).toBe(1);
       expect((await api.get(`/api/v1/chats/${again.chats[0].id}`)).body.folder_id).toBe(plans.id);
       expect((await api.get('/api/v1/folders/')).body).toHaveLength(2);
     });
@@ -291,6 +316,51 @@ describe('chat library: search, folders, tags, share, export/import', () => {
       expect(saved.messages[1].sources[0].source.name).toBe('Baking notes');
       expect(saved.messages[1].model).toBe('llama3.1:8b');
       expect(saved).toMatchObject({ pinned: true, tags: ['baking'], created_at: 1717000000 });
+    });
+
+    it('keeps the case of imported tags, matching tags the user has whatever their case, without renaming them', async () => {
+      const user = await buildUser(server, admin);
+      const api = server.as(user.token);
+      const mine = await chatWith(user, 'Mine', 'x');
+      await api.post(`/api/v1/chats/${mine}/tags`, { name: 'Baking' });
+      const entry = (id: string, tags: unknown[]) => ({
+        id,
+        title: `Chat ${id}`,
+        meta: { tags },
+        chat: { title: `Chat ${id}`, history: { currentId: 'm1', messages: { m1: { id: 'm1', parentId: null, role: 'user', content: 'Hi', timestamp: 1717000000 } } } },
+      });
+      const report = await api.post('/api/v1/chats/import', { chats: [entry('owui-1', ['BAKING', 'Sourdough', 'sourdough', { name: 'Project X' }]), entry('owui-2', ['project x'])] });
+      expect(report.body).toMatchObject({ imported: 2, skipped: 0 });
+      expect((await api.get(`/api/v1/chats/${report.body.chats[0].id}`)).body.tags).toEqual(['Baking', 'Sourdough', 'Project X']);
+      expect((await api.get(`/api/v1/chats/${report.body.chats[1].id}`)).body.tags).toEqual(['Project X']);
+      expect((await api.get(`/api/v1/chats/${mine}`)).body.tags).toEqual(['Baking']);
+      const all = (await api.get('/api/v1/chats/all/tags')).body;
+      expect(all).toEqual(expect.arrayContaining([{ name: 'Baking', count: 2 }, { name: 'Project X', count: 2 }, { name: 'Sourdough', count: 1 }]));
+      expect((await api.get('/api/v1/chats/search?text=tag:sourdough')).body.map((c: { id: string }) => c.id)).toEqual([report.body.chats[0].id]);
+    });
+
+    it('a second import of the same file (Open WebUI, ChatGPT, Parley) duplicates no chat and says how many were skipped', async () => {
+      const user = await buildUser(server, admin);
+      const api = server.as(user.token);
+      const files = [...fixture('open-webui-export.json'), ...fixture('chatgpt-conversations.json')];
+      const first = (await api.post('/api/v1/chats/import', { chats: files })).body;
+      expect(first).toMatchObject({ imported: 2, skipped: 1, duplicates: 0 });
+      const again = (await api.post('/api/v1/chats/import', { chats: files })).body;
+      expect(again).toMatchObject({ imported: 0, skipped: 3, duplicates: 2 });
+      expect(again.chats.filter((c: { status: string; id: string | null }) => c.id !== null).map((c: { id: string }) => c.id)).toEqual(first.chats.filter((c: { id: string | null }) => c.id !== null).map((c: { id: string }) => c.id));
+      expect((await api.get('/api/v1/chats/all')).body).toHaveLength(2);
+
+      // Its own export of those imports is recognised too, and a chat twice in one file is imported once.
+      const exported = (await api.get('/api/v1/chats/all')).body;
+      expect((await api.post('/api/v1/chats/import', { chats: exported })).body).toMatchObject({ imported: 0, duplicates: 2 });
+      const twice = (await server.as((await buildUser(server, admin)).token).post('/api/v1/chats/import', { chats: [exported[0], exported[0]] })).body;
+      expect(twice).toMatchObject({ imported: 1, skipped: 1, duplicates: 1 });
+
+      // Someone else importing the same file gets their own copies.
+      const bobReport = (await as(bob).post('/api/v1/chats/import', { chats: files })).body;
+      expect(bobReport).toMatchObject({ imported: 2, duplicates: 0 });
+      expect(bobReport.chats[0].id).not.toBe(first.chats[0].id);
+      expect((await as(bob).get(`/api/v1/chats/${first.chats[0].id}`)).status).toBe(403);
     });
 
     it('imports ChatGPT conversations.json, skipping tool calls and image-only messages with a note', async () => {

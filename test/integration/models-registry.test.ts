@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '../../server/contracts/permissions';
-import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
+import { buildUser, createGroupInDb, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const q = (id: string) => `?id=${encodeURIComponent(id)}`;
@@ -28,14 +27,7 @@ describe('custom models (4.4)', () => {
   let carol: TestUser;
   let groupId: string;
 
-  /** Creates a group holding `members` straight in the database (the groups API is another domain). */
-  async function createGroup(members: TestUser[], permissions: Record<string, unknown> = {}): Promise<string> {
-    const id = randomUUID();
-    const now = Math.floor(Date.now() / 1000);
-    await server.services.db('groups').insert({ id, name: `g-${id.slice(0, 6)}`, description: '', permissions: JSON.stringify(permissions), created_at: now, updated_at: now });
-    for (const member of members) await server.services.db('group_members').insert({ group_id: id, user_id: member.id, added_at: now });
-    return id;
-  }
+  const createGroup = (members: TestUser[], permissions: Record<string, unknown> = {}) => createGroupInDb(server, members, permissions);
 
   beforeAll(async () => {
     server = await startTestServer();

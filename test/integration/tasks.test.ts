@@ -1,3 +1,4 @@
+import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUser, signupAdmin, type TestUser } from '../helpers/builders';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -36,7 +37,19 @@ describe('task pipeline', () => {
     openai = await startFakeOpenAI({ key: 'sk-tasks', models: ['gpt-fake', 'gpt-task'] });
     await server.as(admin.token).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: ['sk-tasks'], COMPAT_API_CONFIGS: {} });
   });
+  const sockets: Socket[] = [];
+  /** A real socket.io connection of the user, once accepted. */
+  function connect(token: string): Promise<Socket> {
+    const socket = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token } });
+    sockets.push(socket);
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  }
+
   afterAll(async () => {
+    for (const s of sockets) s.disconnect();
     await server?.close();
     await openai?.close();
   });
@@ -181,28 +194,43 @@ describe('task pipeline', () => {
       expect(taskRequests().map((r) => r.body.model)).toEqual(['gpt-task', 'gpt-task', 'gpt-task']);
     });
 
-    it('never fails the chat when a task fails', async () => {
+    it('never fails the chat when a task fails, and names it after its question, pushed to the owner like a generated title', async () => {
       openai.reply((body) => (lastUserText(body).includes('### Task') ? { status: 500, error: 'task model down' } : { text: 'Still here.' }));
+      const socket = await connect(alice.token);
+      const pushed = new Promise<{ chat_id: string; title: string }>((resolve) => socket.once('chat:title', resolve));
       const chat = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
       const res = await chatWith(alice, { messages: [{ role: 'user', content: 'Hello?' }], chat_id: chat });
       const frames = res.text.split('\n\n').filter((f) => f.startsWith('data: {')).map((f) => JSON.parse(f.slice(6)));
       expect(frames.map((f) => f.choices[0]?.delta?.content ?? '').join('')).toBe('Still here.');
       expect(res.text.trim().endsWith('data: [DONE]')).toBe(true);
       const saved = (await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body;
-      expect(saved.title).toBe('New Chat');
+      expect(saved.title).toBe('Hello?');
+      expect(await pushed).toMatchObject({ chat_id: chat, title: 'Hello?' });
       expect(saved.messages[1]).toMatchObject({ content: 'Still here.', status: 'complete', follow_ups: [] });
+      expect((await server.as(alice.token).get('/api/v1/chats/')).body.find((c: { id: string }) => c.id === chat).title).toBe('Hello?');
     });
 
-    it('titles a chat on a later answer when its first answer got no title, and never over a rename', async () => {
+    it('names the chat after the start of its first question, cut at a word, when the task model answers nothing usable', async () => {
+      const question = 'Could you explain how sourdough fermentation works in a cold kitchen during the winter months?';
+      for (const junk of ['', '   ', '```json\n{}\n```', '{"title": 42}', '...', '<think>hmm</think>']) {
+        openai.reply((body) => (lastUserText(body).includes('short title') ? { text: junk } : { text: 'Slowly.' }));
+        const chat = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
+        await chatWith(alice, { messages: [{ role: 'user', content: question }], chat_id: chat });
+        const title = (await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title as string;
+        expect(title, `task answer ${JSON.stringify(junk)}`).toBe('Could you explain how sourdough fermentation…');
+      }
+    });
+
+    it('keeps the fallback title on later answers, and never names over a rename', async () => {
       openai.reply((body) => (lastUserText(body).includes('### Task') ? { status: 500, error: 'task model down' } : { text: 'Still here.' }));
       const chat = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
       await chatWith(alice, { messages: [{ role: 'user', content: 'How do I bake bread?' }], chat_id: chat });
-      expect((await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title).toBe('New Chat');
+      expect((await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title).toBe('How do I bake bread?');
       openai.reset();
       openai.reply(messyModel);
       const again = [{ role: 'user', content: 'How do I bake bread?' }, { role: 'assistant', content: 'Still here.' }, { role: 'user', content: 'Tell me more' }];
       await chatWith(alice, { messages: again, chat_id: chat });
-      expect((await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title).toBe('Bread Baking Basics');
+      expect((await server.as(alice.token).get(`/api/v1/chats/${chat}`)).body.title).toBe('How do I bake bread?');
 
       const renamed = (await server.as(alice.token).post('/api/v1/chats/new', {})).body.id;
       expect((await server.as(alice.token).post(`/api/v1/chats/${renamed}`, { title: 'Sourdough diary' })).status).toBe(200);

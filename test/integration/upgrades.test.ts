@@ -63,6 +63,8 @@ export const COVERED: Record<string, string> = {
   '202611281303-postgres-notes-memories-change-notices': 'PostgreSQL only: triggers',
   '202611282001-create-channels': 'schema',
   '202611282101-create-app-versions': 'schema; records the version that opened the data (checked below)',
+  '202611290101-prompts-per-owner':
+    'rebuilds prompts keyed by (owner, command), rows copied as they are: the fixtures hold no prompts, so test/integration/prompts-per-owner.test.ts migrates a database with prompts from the migration before',
 };
 
 const fixtures = loadFixtures();

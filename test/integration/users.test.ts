@@ -145,8 +145,8 @@ describe('user list, search and the caller’s own data', () => {
     expect(all.body.users).toHaveLength(total());
   });
 
-  it('lets any verified user search people by name or email, seeing only id and name', async () => {
-    const res = await server.as(alice.token).get(`${U}/search?query=carol.MIXED`);
+  it('lets any verified user search people by name or whole email, seeing only id and name', async () => {
+    const res = await server.as(alice.token).get(`${U}/search?query=${encodeURIComponent(' Carol.MIXED@example.com ')}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ users: [{ id: seeded[11]!.id, name: 'Member 011' }] });
     const byName = await server.as(alice.token).get(`${U}/search?query=member%2000`);
@@ -156,6 +156,17 @@ describe('user list, search and the caller’s own data', () => {
     expect(byName.body.users.map((u: { name: string }) => u.name)).not.toContain('Member 000');
     expect((await server.as(pending.token).get(`${U}/search?query=a`)).status).toBe(403);
     expect((await server.anon.get(`${U}/search?query=a`)).status).toBe(401);
+  });
+
+  it('does not let a user discover addresses by email substrings; an admin may', async () => {
+    // An address oracle: "carol." → a hit says some address starts that way, and its owner's name.
+    for (const probe of ['carol.MIXED', 'carol.mixed@example.co', '@example.com', 'seed-0', 'example']) {
+      const res = await server.as(alice.token).get(`${U}/search?query=${encodeURIComponent(probe)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.users).toEqual([]);
+    }
+    const byAdmin = await server.as(admin.token).get(`${U}/search?query=carol.MIXED`);
+    expect(byAdmin.body).toEqual({ users: [{ id: seeded[11]!.id, name: 'Member 011' }] });
   });
 
   it('saves UI settings whole per user, replacing the previous object', async () => {

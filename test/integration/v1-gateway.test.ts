@@ -140,6 +140,33 @@ describe('/v1 embeddings, knowledge sources and the admin usage table', () => {
     expect((await server.as(admin.token).get('/api/v1/usage?days=0')).status).toBe(400);
   });
 
+  it('records the tokens a stream sent before its client left', async () => {
+    const dave = await buildUser(server, admin, 'user', 'Dave');
+    const key = await keyOf(server, dave);
+    // 40 slow pieces; usage would only come with the last one, which the client never waits for.
+    upstream.reply({ pieces: Array.from({ length: 40 }, (_, i) => `word${i} `), delayMs: 60, usage: { prompt_tokens: 5, completion_tokens: 40, total_tokens: 45 } });
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'gpt-fake', stream: true, messages: [{ role: 'user', content: 'Tell me a long story about the sea and its ships' }] }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    let seen = '';
+    while (!seen.includes('word5')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await upstream.waitForAbort();
+    const row = async () => ((await server.as(admin.token).get('/api/v1/usage')).body.rows as any[]).find((r) => r.user_id === dave.id);
+    await expect.poll(row, { timeout: 5000 }).toMatchObject({ model: 'gpt-fake', requests: 1 });
+    const recorded = await row();
+    // What was streamed (about six pieces) and the question are counted, not zero.
+    expect(recorded.completion_tokens).toBeGreaterThan(0);
+    expect(recorded.completion_tokens).toBeLessThan(40);
+    expect(recorded.prompt_tokens).toBeGreaterThan(0);
+    expect(recorded.total_tokens).toBe(recorded.prompt_tokens + recorded.completion_tokens);
+  });
+
   it('embeds through a configured provider engine', async () => {
     const set = await server.as(admin.token).post('/api/v1/retrieval/embedding/update', { embedding_engine: 'compat', embedding_model: 'fake-embed' });
     expect(set.status, set.text).toBe(200);
@@ -179,5 +206,21 @@ describe('the /v1 rate limit', () => {
     await expect(bobClient.models.list()).resolves.toBeDefined();
     // The limit is on /v1 only.
     expect((await server.as(alice.token).get('/api/v1/models/list')).status).toBe(200);
+  });
+
+  it('gives an account one budget for /v1 and /api/chat/completions, by key or by session', async () => {
+    const carol = await buildUser(server, admin);
+    const key = await keyOf(server, carol);
+    // The limit is checked before the body: an empty body answers 400 while within it.
+    expect((await server.as(key).get('/v1/models')).status).toBe(200);
+    expect((await server.as(key).post('/api/chat/completions', {})).status).toBe(400);
+    expect((await server.as(carol.token).post('/api/chat/completions', {})).status).toBe(400);
+    // Three requests spent: the key is refused on either path, and so is the session.
+    const byKey = await server.as(key).post('/api/chat/completions', {});
+    expect(byKey.status).toBe(429);
+    expect(Number(byKey.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await server.as(carol.token).post('/api/chat/completions', {})).status).toBe(429);
+    expect((await server.as(carol.token).get('/v1/models')).status).toBe(429);
+    expect((await server.as(key).get('/v1/models')).status).toBe(429);
   });
 });

@@ -24,6 +24,8 @@ export interface ChatSearchHit {
   row: ChatRow;
   /** The best matching message passage; null when only the title or the filters matched. */
   passage: string | null;
+  /** The id of the message the passage is from (null with no passage). */
+  messageId: string | null;
   /** How it was found: words (word starts, accents ignored; FTS5 or the word index) or LIKE substrings. */
   via: 'words' | 'like';
 }
@@ -214,15 +216,16 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
     const rows = (await db({ c: 'chats' }).select(db.raw(COLS), 'c.rowid as cr').whereIn('c.rowid', page)) as Array<ChatRow & { cr: number }>;
     const byRowid = new Map(rows.map(({ cr, ...row }) => [cr, row as ChatRow]));
     const rowids = page.map((cr) => ranked.get(cr)!).filter((r) => r >= 0);
-    const contents = new Map<number, string>();
+    const contents = new Map<number, { id: string; content: string }>();
     if (rowids.length > 0) {
-      const found = (await db('chat_messages').whereIn('rowid', rowids).select('rowid as r', 'content')) as Array<{ r: number; content: string }>;
-      for (const f of found) contents.set(f.r, f.content);
+      const found = (await db('chat_messages').whereIn('rowid', rowids).select('rowid as r', 'id', 'content')) as Array<{ r: number; id: string; content: string }>;
+      for (const f of found) contents.set(f.r, f);
     }
     return page.flatMap((cr) => {
       const row = byRowid.get(cr);
       const r = ranked.get(cr)!;
-      return row ? [{ row, passage: r >= 0 ? (contents.get(r) ?? null) : null, via: 'words' as const }] : [];
+      const message = r >= 0 ? contents.get(r) : undefined;
+      return row ? [{ row, passage: message?.content ?? null, messageId: message?.id ?? null, via: 'words' as const }] : [];
     });
   }
 
@@ -235,16 +238,16 @@ export function createChatSearchRepo(db: Db, options: { useFts?: boolean } = {})
       });
     }
     const rows = (await filters(q, c)) as ChatRow[];
-    if (rows.length === 0 || c.words.length === 0) return rows.map((row) => ({ row, passage: null, via: 'like' as const }));
+    if (rows.length === 0 || c.words.length === 0) return rows.map((row) => ({ row, passage: null, messageId: null, via: 'like' as const }));
     const first = likePattern(c.words[0]!);
     const hits = await db('chat_messages')
       .whereIn('chat_id', rows.map((r) => r.id))
       .whereRaw("lower(content) LIKE ? ESCAPE '\\'", [first])
       .orderBy('seq', 'asc')
-      .select<{ chat_id: string; content: string }[]>('chat_id', 'content');
-    const best = new Map<string, string>();
-    for (const h of hits) if (!best.has(h.chat_id)) best.set(h.chat_id, h.content);
-    return rows.map((row) => ({ row, passage: best.get(row.id) ?? null, via: 'like' as const }));
+      .select<{ chat_id: string; id: string; content: string }[]>('chat_id', 'id', 'content');
+    const best = new Map<string, { id: string; content: string }>();
+    for (const h of hits) if (!best.has(h.chat_id)) best.set(h.chat_id, h);
+    return rows.map((row) => ({ row, passage: best.get(row.id)?.content ?? null, messageId: best.get(row.id)?.id ?? null, via: 'like' as const }));
   }
 
   return {

@@ -18,9 +18,9 @@ function plainSnippet(content: string, words: readonly string[]): { text: string
 
 function present(hit: ChatSearchHit, words: readonly string[]): ChatSearchEntry {
   const entry = presentChatEntry(hit.row);
-  if (hit.passage === null) return { ...entry, snippet: null, highlights: [] };
+  if (hit.passage === null) return { ...entry, snippet: null, highlights: [], message_id: null };
   const { text, highlights } = hit.via === 'words' ? matchedPassage(hit.passage, ftsTerms(words)) : plainSnippet(hit.passage, words);
-  return { ...entry, snippet: text, highlights };
+  return { ...entry, snippet: text, highlights, message_id: hit.messageId };
 }
 
 /** Search over a user's chats: words in titles and messages, `tag:` and date filters, 60 per page. */

@@ -15,9 +15,10 @@ const CLOCK_SKEW_SECONDS = 300;
 
 /**
  * Turns an imported chat into rows for `userId`: skipped nodes drop out and their children hang
- * on the nearest kept ancestor; siblings keep their time order; the shown branch is kept.
+ * on the nearest kept ancestor; siblings keep their time order; the shown branch is kept. The
+ * chat gets `chatId` (fresh unless given).
  */
-export function buildRows(userId: string, source: ImportedChat, nowMs: number): BuiltChat {
+export function buildRows(userId: string, source: ImportedChat, nowMs: number, chatId: string = newId()): BuiltChat {
   const byId = new Map<string, ImportedNode>();
   for (const n of source.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
 
@@ -45,7 +46,6 @@ export function buildRows(userId: string, source: ImportedChat, nowMs: number): 
   const now = Math.floor(nowMs / 1000);
   // A time later than now (beyond a clock's small skew) is impossible: read as unknown, as a missing one is.
   const plausible = (at: number | null | undefined): number | null => (at !== null && at !== undefined && at <= now + CLOCK_SKEW_SECONDS ? at : null);
-  const chatId = newId();
   const newIds = new Map<string, string>();
   const messages: NewMessageRow[] = [];
   const stack: Array<{ node: ImportedNode; parent: string | null }> = [...(children.get(null) ?? [])].reverse().map((node) => ({ node, parent: null }));

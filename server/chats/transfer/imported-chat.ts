@@ -1,3 +1,5 @@
+import { uniqueTags } from '../tag-names';
+
 /** A message read from any export format, before it gets Parley ids. */
 export interface ImportedNode {
   /** The id in the source file (only used to link parents). */
@@ -21,6 +23,8 @@ export interface ImportedNode {
 
 /** A chat read from any export format. */
 export interface ImportedChat {
+  /** The chat's id in the source file (a re-import of the same chat is recognised by it); null when it has none. */
+  source_id: string | null;
   title: string;
   created_at: number | null;
   updated_at: number | null;
@@ -57,9 +61,14 @@ export function seconds(value: unknown): number | null {
   return Math.floor(value > 1e12 ? value / 1000 : value);
 }
 
-/** Tags from strings or `{name}` objects, lower-cased and unique. */
+/** Tags from strings or `{name}` objects, in the case they were written, unique whatever their case. */
 export function tagList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  const names = value.map((t) => (typeof t === 'string' ? t : str(obj(t)?.name))).map((t) => t.trim().toLowerCase()).filter(Boolean);
-  return [...new Set(names)].slice(0, 50);
+  return uniqueTags(value.map((t) => (typeof t === 'string' ? t : str(obj(t)?.name))).map((t) => t.slice(0, 100))).slice(0, 50);
+}
+
+/** A source chat id: a non-empty string of at most 200 characters, else null. */
+export function sourceId(...values: unknown[]): string | null {
+  for (const v of values) if (typeof v === 'string' && v.trim() && v.length <= 200) return v.trim();
+  return null;
 }

@@ -1,4 +1,4 @@
-import { ImportSkip, obj, seconds, str, type ImportedChat, type ImportedNode } from './imported-chat';
+import { ImportSkip, obj, seconds, sourceId, str, type ImportedChat, type ImportedNode } from './imported-chat';
 
 /** True for an entry of ChatGPT's conversations.json: `{mapping: {id: {message, parent, children}}, current_node}`. */
 export function isChatGpt(entry: Record<string, unknown>): boolean {
@@ -60,6 +60,7 @@ export function readChatGpt(entry: Record<string, unknown>): ImportedChat {
     }
   }
   return {
+    source_id: sourceId(entry.conversation_id, entry.id),
     title: str(entry.title),
     created_at: seconds(entry.create_time),
     updated_at: seconds(entry.update_time),

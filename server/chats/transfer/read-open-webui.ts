@@ -1,4 +1,4 @@
-import { ImportSkip, obj, seconds, str, tagList, type ImportedChat, type ImportedNode } from './imported-chat';
+import { ImportSkip, obj, seconds, sourceId, str, tagList, type ImportedChat, type ImportedNode } from './imported-chat';
 
 /**
  * True for an Open WebUI export entry: `{chat: {history: {messages, currentId}}, …}` (its
@@ -51,6 +51,7 @@ export function readOpenWebUi(entry: Record<string, unknown>): ImportedChat {
   }
   const meta = obj(entry.meta);
   return {
+    source_id: sourceId(entry.id, chat.id),
     title: str(entry.title) || str(chat.title),
     created_at: seconds(entry.created_at) ?? seconds(chat.timestamp),
     updated_at: seconds(entry.updated_at) ?? seconds(chat.timestamp),

@@ -1,4 +1,4 @@
-import { ImportSkip, obj, seconds, str, tagList, type ImportedChat, type ImportedNode } from './imported-chat';
+import { ImportSkip, obj, seconds, sourceId, str, tagList, type ImportedChat, type ImportedNode } from './imported-chat';
 
 const ROLES = new Set(['system', 'user', 'assistant']);
 
@@ -44,6 +44,7 @@ export function readParley(entry: Record<string, unknown>): ImportedChat {
     });
   }
   return {
+    source_id: sourceId(entry.id),
     title: str(entry.title),
     created_at: seconds(entry.created_at),
     updated_at: seconds(entry.updated_at),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChatImportReport, ChatImportResult, ExportedChat } from '../../contracts/chat-library';
 import type { Clock } from '../../platform/clock';
 import { forbidden } from '../../platform/http/errors';
@@ -6,12 +7,23 @@ import type { AttachmentsRepo } from '../attachments.repo';
 import { presentChat } from '../chats.present';
 import type { ChatRow, ChatsRepo } from '../chats.repo';
 import type { ChatCaller, ChatsService } from '../chats.service';
+import { TagSpellings } from '../tag-names';
 import { buildRows } from './build-rows';
 import { ImportSkip, obj, str, type ImportedChat } from './imported-chat';
 import { chatToMarkdown } from './markdown';
 import { isChatGpt, readChatGpt } from './read-chatgpt';
 import { isOpenWebUi, readOpenWebUi } from './read-open-webui';
 import { isParleyExport, readParley } from './read-parley';
+
+/**
+ * The id an imported chat gets: the same for the same user and source chat, so a second import of
+ * a file finds the chats the first one made (a UUID made from a hash of both).
+ */
+export function importedChatId(userId: string, sourceId: string): string {
+  const hex = createHash('sha256').update(`parley-import\0${userId}\0${sourceId}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** Export (Parley JSON, lossless; Markdown) and import (Parley, Open WebUI, ChatGPT). Both need `chat.export`. */
 export function createTransferService(deps: {
@@ -43,6 +55,15 @@ export function createTransferService(deps: {
     };
   }
 
+  /** The id of the caller's chat that `sourceId` names (the chat itself, or its earlier import), if any. */
+  async function alreadyImported(caller: ChatCaller, sourceId: string): Promise<string | undefined> {
+    for (const id of [sourceId, importedChatId(caller.id, sourceId)]) {
+      const row = await repo.findById(id);
+      if (row?.user_id === caller.id) return row.id;
+    }
+    return undefined;
+  }
+
   return {
     /** Checks `chat.export` (routes call it before validating the body). */
     requireAllowed: allowed,
@@ -69,10 +90,16 @@ export function createTransferService(deps: {
       return list.map(chatToMarkdown).join('\n---\n\n');
     },
 
-    /** Imports chats in any known format as new chats of the caller; reports each one. */
+    /**
+     * Imports chats in any known format as new chats of the caller; reports each one. A chat already
+     * among the caller's chats (its own export, or imported before) is skipped as a duplicate. Tags
+     * keep their case; one matching a tag the caller has (in any case) takes its spelling.
+     */
     async import(caller: ChatCaller, entries: readonly unknown[]): Promise<ChatImportReport> {
       await allowed(caller);
       const results: ChatImportResult[] = [];
+      const spellings = new TagSpellings(await repo.tagColumns(caller.id));
+      let duplicates = 0;
       for (const [index, raw] of entries.entries()) {
         const entry = obj(raw);
         const base = { index, title: str(entry?.title) || str(obj(entry?.chat)?.title), id: null, messages: 0, skipped_messages: 0 };
@@ -89,7 +116,13 @@ export function createTransferService(deps: {
           results.push({ ...base, format, status: 'skipped', notes: [`Skipped: ${error.message}`] });
           continue;
         }
-        const built = buildRows(caller.id, read, clock.nowMs());
+        const existing = read.source_id === null ? undefined : await alreadyImported(caller, read.source_id);
+        if (existing !== undefined) {
+          duplicates += 1;
+          results.push({ ...base, title: read.title, format, status: 'skipped', id: existing, notes: ['Skipped: already in your chats'] });
+          continue;
+        }
+        const built = buildRows(caller.id, { ...read, tags: spellings.spellAll(read.tags) }, clock.nowMs(), read.source_id === null ? undefined : importedChatId(caller.id, read.source_id));
         if (built.messages.length === 0) {
           results.push({ ...base, title: read.title, format, status: 'skipped', skipped_messages: read.skipped, notes: ['Skipped: no message could be read', ...read.notes] });
           continue;
@@ -99,7 +132,7 @@ export function createTransferService(deps: {
         results.push({ ...base, title: built.chat.title, format, status: 'imported', id: built.chat.id, messages: built.messages.length, skipped_messages: read.skipped, notes: read.notes });
       }
       const imported = results.filter((r) => r.status === 'imported').length;
-      return { imported, skipped: results.length - imported, chats: results };
+      return { imported, skipped: results.length - imported, duplicates, chats: results };
     },
   };
 }

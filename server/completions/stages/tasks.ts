@@ -1,8 +1,7 @@
 import type { ChatsService } from '../../chats';
 import type { Logger } from '../../platform/log';
 import type { RealtimeHub } from '../../realtime';
-import type { TasksService } from '../../tasks';
-import type { TemplateMessage } from '../../tasks';
+import { fallbackTitle, type TasksService, type TemplateMessage } from '../../tasks';
 import type { AnswerOutcome, PreparedCompletion } from '../pipeline-types';
 import type { SavedTurn } from './persist';
 
@@ -16,7 +15,7 @@ export interface AfterAnswerDeps {
 
 /**
  * Stage 7, run after the client got its answer: the chat's title while it still has the default
- * one (the owner's own name always wins), tags after its first answer, follow-up suggestions after every answer. Each task is on its own: a failure is
+ * one (the owner's own name always wins; when the task model fails, the start of the first question), tags after its first answer, follow-up suggestions after every answer. Each task is on its own: a failure is
  * logged and never reaches the chat. Results are saved and pushed to the user's sockets.
  */
 export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: PreparedCompletion, outcome: AnswerOutcome, saved: SavedTurn, signal: AbortSignal): Promise<void> {
@@ -48,15 +47,20 @@ export async function afterAnswerStage(deps: AfterAnswerDeps, prepared: Prepared
   await Promise.all([
     untitled &&
       guard('title', async () => {
-        const title = await tasks.title(user, conversation, options);
+        // A failing task model (error, time-out) still names the chat: after the first words of its question.
+        const title = await tasks.title(user, conversation, options).catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          log.warn({ err: error, task: 'title', chatId: saved.chatId }, 'title task failed, the chat is named after its first message');
+          return fallbackTitle(conversation);
+        });
         if (await chats.setGeneratedTitle(saved.chatId, title)) realtime.emitToUser(user.id, 'chat:title', { ...base, title });
       }),
     first &&
       guard('tags', async () => {
         const tags = await tasks.tags(user, conversation, options);
         if (tags.length === 0) return;
-        await chats.setTags(saved.chatId, tags);
-        realtime.emitToUser(user.id, 'chat:tags', { ...base, tags });
+        const spelled = await chats.setTags(saved.chatId, tags);
+        realtime.emitToUser(user.id, 'chat:tags', { ...base, tags: spelled });
       }),
     guard('follow_ups', async () => {
       const followUps = await tasks.followUps(user, conversation, options);

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import pg from 'pg';
 import { migrationSource, migrationSourceOf, type MigrationList } from './migrations';
+import { pgDriver } from './pg-driver';
 
 export type Db = Knex;
 
@@ -89,6 +89,7 @@ function withoutNul(value: unknown): unknown {
 }
 
 function openPostgres(url: string, poolSize: number, options: { applicationName?: string; readOnly: boolean; log: Pick<Knex.Config, 'log'> }): Db {
+  const pg = pgDriver();
   const db = knexFactory({
     ...options.log,
     client: 'pg',

@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db } from './knex';
+import { pgDriver } from './pg-driver';
 
 /** The channel the `parley_table_changes` triggers notify, with the changed table's name as payload. */
 export const TABLE_CHANGES_CHANNEL = 'parley_table_changes';
@@ -61,7 +62,7 @@ export function startPostgresChangeFeed(connectionString: string, onChange: (tab
   function connect(): void {
     retryTimer = undefined;
     if (stopped) return;
-    const conn = new pg.Client({ connectionString, application_name: FEED_APPLICATION_NAME });
+    const conn = new (pgDriver().Client)({ connectionString, application_name: FEED_APPLICATION_NAME });
     client = conn;
     conn.on('error', () => lost(conn));
     conn.on('end', () => lost(conn));

@@ -37,7 +37,7 @@ const USER_AGENT = 'Parley web search';
  */
 export function createEngineHttp(options: { gate: OutboundGate; limits?: Partial<RequestLimits> }): EngineHttp {
   const limits = { ...ENGINE_LIMITS, ...options.limits };
-  let agent: Agent | undefined;
+  let agent: Promise<Agent> | undefined;
   const send = async (request: EngineRequest, accept: string): Promise<Buffer> => {
     agent ??= createGuardedAgent({ purpose: 'web-engine', gate: options.gate });
     const headers: Record<string, string> = { accept, 'user-agent': USER_AGENT, ...request.headers };
@@ -49,7 +49,7 @@ export function createEngineHttp(options: { gate: OutboundGate; limits?: Partial
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(request.form).toString();
     }
-    const response = await boundedRequest(agent, request.url, { method: request.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: request.signal }, limits);
+    const response = await boundedRequest(await agent, request.url, { method: request.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: request.signal }, limits);
     return response.body;
   };
   return {
@@ -67,7 +67,7 @@ export function createEngineHttp(options: { gate: OutboundGate; limits?: Partial
     async close() {
       const open = agent;
       agent = undefined;
-      await open?.close();
+      await (await open)?.close();
     },
   };
 }

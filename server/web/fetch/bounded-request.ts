@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { request, type Agent } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from '../../platform/lazy-libraries';
 import { asWebFetchError, WebFetchError } from './fetch-errors';
 
 /** Limits every request of web search obeys. */
@@ -110,6 +111,7 @@ export async function boundedRequest(agent: Agent, target: string | URL, init: B
   let headers = init.headers ?? {};
   try {
     for (let hop = 0; ; hop += 1) {
+      const { request } = await loadUndici();
       const response = await request(url, {
         dispatcher: agent,
         method,

@@ -1,5 +1,6 @@
 import net from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
+import { loadUndici } from '../../platform/lazy-libraries';
 import { bareAddress, type AddressPolicy } from './address-policy';
 import { WebFetchError } from './fetch-errors';
 import { systemResolve, type Resolve } from './resolver';
@@ -32,9 +33,10 @@ export interface GuardedAgentOptions {
  * they checked (no second lookup a rebinding DNS server could answer differently). TLS still
  * verifies the certificate for the host name (undici takes the server name from the Host).
  */
-export function createGuardedAgent(options: GuardedAgentOptions): Agent {
+export async function createGuardedAgent(options: GuardedAgentOptions): Promise<Agent> {
+  const { Agent: Dispatcher, buildConnector: connector } = await loadUndici();
   const resolve = options.resolve ?? systemResolve;
-  const base = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000 });
+  const base = connector({ timeout: options.connectTimeoutMs ?? 10_000 });
   const connect: buildConnector.connector = (target, callback) => {
     const host = bareAddress(target.hostname);
     const pick = async (): Promise<string> => {
@@ -58,5 +60,5 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
       },
     );
   };
-  return new Agent({ connect, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
+  return new Dispatcher({ connect, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
 }

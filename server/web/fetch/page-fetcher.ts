@@ -64,12 +64,12 @@ export function createPageFetcher(options: PageFetcherOptions) {
     if (policyFor?.key !== key) policyFor = { key, policy: addressPolicy(networks) };
     return policyFor.policy;
   };
-  let agent: Agent | undefined;
+  let agent: Promise<Agent> | undefined;
   const agentOf = () => (agent ??= createGuardedAgent({ purpose: 'web-page', gate: options.gate, policy, resolve: options.resolve }));
   return {
     /** Fetches one page; throws a {@link WebFetchError} saying why not. */
     async fetch(url: string, signal?: AbortSignal): Promise<FetchedPage> {
-      const response = await boundedRequest(agentOf(), url, { headers: { accept: ACCEPT, 'user-agent': USER_AGENT }, signal, acceptType: isReadableType }, limits);
+      const response = await boundedRequest(await agentOf(), url, { headers: { accept: ACCEPT, 'user-agent': USER_AGENT }, signal, acceptType: isReadableType }, limits);
       if (response.mediaType !== 'application/pdf' && looksBinary(response.body)) throw new WebFetchError('NOT_TEXT', 'Only text can be read (this page is binary)');
       return { url: response.url, mediaType: response.mediaType || 'text/plain', charset: response.charset, body: response.body };
     },
@@ -77,7 +77,7 @@ export function createPageFetcher(options: PageFetcherOptions) {
     async close(): Promise<void> {
       const open = agent;
       agent = undefined;
-      await open?.close();
+      await (await open)?.close();
     },
   };
 }

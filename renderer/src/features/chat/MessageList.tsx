@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useT } from '../../lib/i18n';
+import { useJumpToMessage } from './jump-to-message';
 import { MessageView, type MessageActions } from './MessageView';
 import { siblingsOf, type Conversation, type MessageNode } from './store';
 
@@ -34,6 +35,9 @@ export function MessageList({
     getItemKey: (i) => path[i]?.id ?? i,
   });
 
+  // Opened from a search hit: the thread shows that message instead of its end.
+  const jumping = useJumpToMessage(path, conversation.nodes, actions.onVersion, scroller, virtualizer);
+
   const scrollToEnd = useCallback(() => {
     const el = scroller.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -51,7 +55,7 @@ export function MessageList({
 
   const last = path[path.length - 1];
   useEffect(() => {
-    if (pinned.current) requestAnimationFrame(scrollToEnd);
+    if (pinned.current && !jumping.current) requestAnimationFrame(scrollToEnd);
     // The arrow shows only while there is more below (a shorter thread or another chat clears it).
     requestAnimationFrame(() => setAtBottom(nearEnd()));
   }, [path.length, last?.content, last?.error, last?.followUps, scrollToEnd]);
@@ -68,6 +72,7 @@ export function MessageList({
   }, [conversation.streamingId]);
 
   useEffect(() => {
+    if (jumping.current) return;
     pinned.current = true;
     setAtBottom(true);
     requestAnimationFrame(() => {

@@ -25,9 +25,11 @@ function ReportDialog({ report, onClose }: { report: ChatImportReport; onClose: 
   return (
     <Modal title={t('library.importReport')} onClose={onClose} wide>
       <p data-testid="import-summary">{t('library.importSummary', { imported: report.imported, skipped: report.skipped })}</p>
+      {report.duplicates > 0 && <p data-testid="import-duplicates">{t('library.importDuplicates', { count: report.duplicates })}</p>}
       <ul className="import-report">
         {report.chats.map((c) => (
-          <li key={c.index} className={c.status}>
+          // A chat skipped because it is already there (its id is given) is no failure.
+          <li key={c.index} className={c.status === 'skipped' && c.id !== null ? 'already-there' : c.status}>
             <strong>{c.title || `#${c.index + 1}`}</strong> · {t(`library.format.${c.format}`)} · {c.status === 'imported' ? t('library.importedMessages', { count: c.messages }) : t('library.skipped')}
             {c.skipped_messages > 0 && ` · ${t('library.skippedMessages', { count: c.skipped_messages })}`}
             {c.notes.length > 0 && (
@@ -67,11 +69,12 @@ export function LibraryActions() {
     setBusy(true);
     try {
       const list = chatsIn(parsed);
-      const total: ChatImportReport = { imported: 0, skipped: 0, chats: [] };
+      const total: ChatImportReport = { imported: 0, skipped: 0, duplicates: 0, chats: [] };
       for (let i = 0; i < list.length; i += BATCH) {
         const part = await libraryApi.import(list.slice(i, i + BATCH));
         total.imported += part.imported;
         total.skipped += part.skipped;
+        total.duplicates += part.duplicates;
         total.chats.push(...part.chats.map((c) => ({ ...c, index: c.index + i })));
       }
       setReport(total);

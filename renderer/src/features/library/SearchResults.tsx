@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { NavLink } from 'react-router';
 import { libraryApi, type ChatSearchEntry } from '../../api/library';
 import { messageOf } from '../../components/Feedback';
+import { chatAt } from '../chat/jump-to-message';
 import { useT } from '../../lib/i18n';
 import { TagChips } from './TagChips';
 
@@ -36,7 +37,7 @@ export function SearchResults({ text, onTag }: { text: string; onTag: (tag: stri
     <ul className="search-results" aria-label={t('library.results')} aria-busy={results.isFetching}>
       {results.data.map((hit: ChatSearchEntry) => (
         <li key={hit.id}>
-          <NavLink to={`/c/${hit.id}`} className="search-hit" data-testid="search-hit">
+          <NavLink to={chatAt(hit.id, hit.message_id)} className="search-hit" data-testid="search-hit">
             <span className="search-hit-title truncate">{hit.title || t('chat.untitled')}</span>
             {hit.snippet && (
               <span className="search-hit-snippet">

@@ -34,6 +34,7 @@ import * as createMemories from './202611281302-create-memories';
 import * as postgresNotesMemoriesChangeNotices from './202611281303-postgres-notes-memories-change-notices';
 import * as createChannels from './202611282001-create-channels';
 import * as createAppVersions from './202611282101-create-app-versions';
+import * as promptsPerOwner from './202611290101-prompts-per-owner';
 
 /** A migration: append-only, named `YYYYMMDDHHmm-what-changes`. */
 export interface Migration {
@@ -87,6 +88,7 @@ export const MIGRATIONS: MigrationList = [
   ['202611281303-postgres-notes-memories-change-notices', postgresNotesMemoriesChangeNotices],
   ['202611282001-create-channels', createChannels],
   ['202611282101-create-app-versions', createAppVersions],
+  ['202611290101-prompts-per-owner', promptsPerOwner],
 ];
 
 /** knex migration source over a static list (every migration unless a test gives its own). */
