@@ -1,18 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import type { TestUser } from '../helpers/builders';
 import type { TestServer } from '../helpers/server';
+import { catalog, englishOnScreen } from './catalog-texts';
 import { expect, signIn, snap, test } from './fixtures';
-
-const locales = path.resolve(import.meta.dirname, '../../renderer/src/locales');
-
-/** Every text of a language's catalogs, by key. */
-function catalog(code: string): Record<string, string> {
-  const dir = path.join(locales, code);
-  return Object.assign({}, ...readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Record<string, string>));
-}
 
 /**
  * English UI texts that a German screen must not show: every English catalog text without
@@ -25,25 +16,6 @@ function englishOnly(): string[] {
   return Object.entries(en)
     .filter(([key, text]) => !text.includes('{{') && de[key] !== text && /\p{L}{3}/u.test(text))
     .map(([, text]) => text);
-}
-
-/** The visible texts of the page that equal an English catalog text: whole lines, and labels, titles and placeholders. */
-async function englishOnScreen(page: Page, english: string[]): Promise<string[]> {
-  return page.evaluate((texts) => {
-    // Runs in the page (DOM types are not part of this Node project).
-    const { document } = globalThis as any;
-    const wanted = new Set(texts);
-    const found = new Set<string>();
-    for (const line of document.body.innerText.split('\n')) if (wanted.has(line.trim())) found.add(line.trim());
-    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')) as any[]) {
-      if (el.closest('.swagger-host')) continue;
-      for (const attr of ['aria-label', 'title', 'placeholder']) {
-        const value = el.getAttribute(attr);
-        if (value && wanted.has(value)) found.add(`${attr}="${value}"`);
-      }
-    }
-    return [...found];
-  }, english);
 }
 
 let openai: FakeOpenAI;

@@ -107,7 +107,7 @@ export function AccessEditor({
         </p>
       )}
       {!isPublic && (
-        <div className="form-grid">
+        <div className="form-grid access-grid">
           <PeoplePicker label={t('workspace.readPeople')} selected={read.user_ids} onChange={(ids) => set({ read: { ...read, user_ids: ids } })} />
           <PeoplePicker label={t('workspace.writePeople')} selected={write.user_ids} onChange={(ids) => set({ write: { ...write, user_ids: ids } })} />
           {(groups.data ?? []).length > 0 && (

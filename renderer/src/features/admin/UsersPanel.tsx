@@ -74,7 +74,8 @@ export function UsersPanel() {
         </div>
       )}
       <div className="row wrap mb">
-        <div className="grow" style={{ minWidth: 200, maxWidth: 360 }}>
+        {/* 300px before it grows: on a phone the search takes its own line, wide enough for its placeholder in every language. */}
+        <div className="grow" style={{ flex: '1 1 300px', maxWidth: 360 }}>
           <input className="input" type="search" placeholder={t('admin.searchUsers')} aria-label={t('admin.searchUsers')} value={query} onChange={(e) => setQuery(e.target.value)} />
         </div>
         {groups.data && groups.data.length > 0 && (

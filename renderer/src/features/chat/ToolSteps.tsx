@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { MessageToolStep } from '../../api/chats';
 import { Icon } from '../../components/Icon';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatDuration, formatNumber } from '../../lib/format';
 import { useT } from '../../lib/i18n';
 
 type StepFile = NonNullable<MessageToolStep['files']>[number];
@@ -25,8 +25,9 @@ function codeOf(step: MessageToolStep): string {
   }
 }
 
+/** A step's time in the UI's language: "850 ms", "1.5 s" ("1,5 s" in German). i18n fix (langs). */
 function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+  return ms < 1000 ? formatDuration(ms) : formatNumber(ms / 1000, { style: 'unit', unit: 'second', unitDisplay: 'short', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 const isPicture = (file: StepFile) => /^image\/(png|jpeg|gif|webp|svg\+xml)$/.test(file.type);
