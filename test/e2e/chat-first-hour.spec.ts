@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI, type FakeReply } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type ChatBody, type FakeOpenAI, type FakeReply, lastUserText as lastUser } from '../fixtures/fake-openai';
 import { expect, signIn, snap, test, sendMessage } from './fixtures';
 
 // What a new user does in their first hour, clicked and typed as they would.
@@ -12,7 +12,6 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 const systemText = (body: ChatBody | undefined) => (body?.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
 
 /** Answers chat messages with `answer`, and the title task with a JSON title. */

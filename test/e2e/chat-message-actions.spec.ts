@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type FakeOpenAI, lastUserText as lastUser } from '../fixtures/fake-openai';
 import { expect, signIn, snap, test, sendMessage } from './fixtures';
 
 let openai: FakeOpenAI;
@@ -10,7 +10,6 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 
 async function ready(page: Page, server: { as(token: string): { post(path: string, body: unknown): Promise<unknown> } }, admin: { token: string; email: string; password: string }) {
   await server.as(admin.token).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });

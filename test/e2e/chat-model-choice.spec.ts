@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type ChatBody, type FakeOpenAI, lastUserText as lastUser } from '../fixtures/fake-openai';
 import { expect, signIn, snap, test } from './fixtures';
 
 let first: FakeOpenAI;
@@ -13,7 +13,6 @@ test.afterEach(async () => {
   await second.close().catch(() => undefined);
 });
 
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 const reply = (text: string) => (body: ChatBody) => (lastUser(body).includes('### Task') ? { text: '{"title": "A chat"}' } : { text });
 
 async function ready(page: Page, server: { as(token: string): { post(path: string, body: unknown): Promise<unknown> } }, admin: { token: string; email: string; password: string }) {

@@ -1,4 +1,4 @@
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type FakeOpenAI, lastUserText as lastUser } from '../fixtures/fake-openai';
 import { expect, signIn, snap, test } from './fixtures';
 
 // Tools turned on in the composer: their calls show as steps, stay with the chat, and the choice lasts.
@@ -11,7 +11,6 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 const TOOL = 'class Tools:\n    def add(self, a: int, b: int) -> int:\n        """Add two whole numbers."""\n        return a + b\n';
 
 test('tools turned on in a new chat stay on; each call shows as a step with arguments and result, kept after a reload', async ({ page, server, admin }) => {

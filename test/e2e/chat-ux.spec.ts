@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type ChatBody, type FakeOpenAI, lastUserText as lastUser } from '../fixtures/fake-openai';
 import type { TestUser } from '../helpers/builders';
 import type { TestServer } from '../helpers/server';
 import { expect, snap, test } from './fixtures';
@@ -16,7 +16,6 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 const isTask = (body: ChatBody) => lastUser(body).includes('### Task');
 
 /** The fake provider connected, the UI in `language`, signed in. */

@@ -1,4 +1,4 @@
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type ChatBody, type FakeOpenAI, lastUserText as lastUser } from '../fixtures/fake-openai';
 import { expect, sendMessage, signIn, snap, test } from './fixtures';
 
 // A knowledge base is never skipped in silence: when nothing in it matches, the answer says so.
@@ -11,7 +11,6 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 const systemText = (body: ChatBody | undefined) => (body?.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
 
 test('a knowledge base searched without a match is named under the answer, and the model is told', async ({ page, server, admin }) => {

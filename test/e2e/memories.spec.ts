@@ -1,4 +1,4 @@
-import { startFakeOpenAI, type ChatBody, type FakeOpenAI } from '../fixtures/fake-openai';
+import { startFakeOpenAI, type ChatBody, type FakeOpenAI, lastUserText as lastUser } from '../fixtures/fake-openai';
 import { expect, sendMessage, signIn, snap, test } from './fixtures';
 
 // A memory added in Settings → Personalization shapes the next answer; the answer says which memory it was given.
@@ -12,7 +12,6 @@ test.afterEach(async () => {
 });
 
 const systemOf = (body: ChatBody) => String(body.messages?.find((m) => m.role === 'system')?.content ?? '');
-const lastUser = (body: ChatBody) => String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 
 test('a memory added in Settings reaches the model with memory on, and the answer shows it was used', async ({ page, server, admin }) => {
   await server.as(admin.token).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
