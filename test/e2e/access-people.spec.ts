@@ -48,3 +48,32 @@ test('a new custom model says that only its maker can use it until it is shared,
   await expect(page.getByText('Nur Sie können dieses Modell verwenden, bis Sie es teilen.')).toBeVisible();
   await snap(page, 'i18n-de-model-private-hint');
 });
+
+test('without the public-sharing permission, Public is not offered for a private knowledge base or model, and says why; with it, it is', async ({ page, server, admin }) => {
+  const bob = await buildUser(server, admin, 'user', 'Bob Builder');
+  const base = (await server.as(bob.token).post('/api/v1/knowledge/create', { name: 'Bob notes', description: '' })).body as { id: string };
+  const hint = 'Only people allowed to share publicly can make this public: ask an administrator.';
+
+  await signIn(page, bob.email, bob.password);
+  await page.goto(`/workspace/knowledge/${base.id}`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Name, description, language and access' });
+  await expect(dialog.getByRole('radio', { name: /Private/ })).toBeChecked();
+  await expect(dialog.getByRole('radio', { name: /Public/ })).toBeDisabled();
+  await expect(dialog.getByText(hint)).toBeVisible();
+  await snap(page, 'workspace-knowledge-public-needs-permission');
+  await page.goto('/workspace/models/new');
+  await expect(page.getByRole('radio', { name: /Public/ })).toBeDisabled();
+  await expect(page.getByText(hint)).toBeVisible();
+
+  // The administrator lets everyone share knowledge publicly: the choice is there after a reload.
+  const defaults = (await server.as(admin.token).get('/api/v1/users/default/permissions')).body;
+  await server.as(admin.token).post('/api/v1/users/default/permissions', { ...defaults, sharing: { ...defaults.sharing, public_knowledge: true } });
+  await page.goto(`/workspace/knowledge/${base.id}`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await dialog.getByRole('radio', { name: /Public/ }).check();
+  await expect(dialog.getByText(hint)).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await server.as(bob.token).get(`/api/v1/knowledge/${base.id}`)).body.access_control).toBeNull();
+});

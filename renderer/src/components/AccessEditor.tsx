@@ -57,7 +57,9 @@ function PeoplePicker({ label, selected, onChange }: { label: string; selected: 
 /**
  * Who may use and change a shared resource: public (`null`) or private to the owner plus the
  * people and groups picked for using and for editing. While private and shared with no one,
- * `privateHint` says plainly that only the owner can use it.
+ * `privateHint` says plainly that only the owner can use it. Without `canMakePublic` (the
+ * person lacks the public-sharing permission) Public is not offered for something private: the
+ * service would keep it private anyway, so the choice is shown disabled with the reason.
  */
 export function AccessEditor({
   value,
@@ -66,6 +68,7 @@ export function AccessEditor({
   publicLabel,
   privateLabel,
   privateHint,
+  canMakePublic = true,
 }: {
   value: AccessControl;
   onChange: (next: AccessControl) => void;
@@ -73,6 +76,7 @@ export function AccessEditor({
   publicLabel?: string;
   privateLabel?: string;
   privateHint?: string;
+  canMakePublic?: boolean;
 }) {
   const t = useT();
   const groups = useQuery({ queryKey: ['groups'], queryFn: groupsApi.list });
@@ -94,9 +98,14 @@ export function AccessEditor({
   return (
     <div className="col" role="radiogroup" aria-label={t('workspace.access')}>
       <label className="checkbox">
-        <input type="radio" name={name} checked={isPublic} onChange={() => onChange(null)} />
+        <input type="radio" name={name} checked={isPublic} disabled={!canMakePublic && !isPublic} onChange={() => onChange(null)} />
         {publicLabel ?? t('workspace.public')}
       </label>
+      {!canMakePublic && !isPublic && (
+        <p className="muted small" data-testid="access-public-needs-permission">
+          {t('workspace.publicNeedsPermission')}
+        </p>
+      )}
       <label className="checkbox">
         <input type="radio" name={name} checked={!isPublic} onChange={() => set({})} />
         {privateLabel ?? t('workspace.private')}

@@ -4,6 +4,7 @@ import type { AccessControl } from '../../../../server/contracts/access';
 import type { NoteAssistAction, NoteEvent } from '../../../../server/contracts/notes';
 import { notesApi, noteText, type Note } from '../../api/notes';
 import { AccessEditor } from '../../components/AccessEditor';
+import { useAbilities } from '../../app/abilities';
 import { useConfirm } from '../../components/Confirm';
 import { ErrorNotice, Loading, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
@@ -272,6 +273,7 @@ export function NoteEditor({ id, onClosed }: { id: string; onClosed: () => void 
 /** Who may read and change the note (its owner and admins decide). */
 function ShareDialog({ note, onClose, onSaved }: { note: Note; onClose: () => void; onSaved: (saved: Note) => void }) {
   const t = useT();
+  const makePublic = useAbilities().makePublic;
   const [access, setAccess] = useState<AccessControl>(note.access_control);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -303,7 +305,7 @@ function ShareDialog({ note, onClose, onSaved }: { note: Note; onClose: () => vo
     >
       <div className="col">
         <p className="muted small">{t('notes.shareHint')}</p>
-        <AccessEditor name="note-access" value={access} onChange={setAccess} publicLabel={t('notes.public')} privateLabel={t('notes.private')} />
+        <AccessEditor name="note-access" canMakePublic={makePublic.notes} value={access} onChange={setAccess} publicLabel={t('notes.public')} privateLabel={t('notes.private')} />
         {error !== null && <ErrorNotice error={error} />}
       </div>
     </Modal>

@@ -12,6 +12,7 @@ import { useToast } from '../../components/Toasts';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 import { AccessEditor } from '../../components/AccessEditor';
+import { useAbilities } from '../../app/abilities';
 
 /** How the content hint writes the variables (as typed in a prompt). */
 const VARIABLE_EXAMPLES = { clipboard: '{{CLIPBOARD}}', date: '{{CURRENT_DATE}}', time: '{{CURRENT_TIME}}', user: '{{USER_NAME}}', custom: '{{name}}' };
@@ -68,6 +69,7 @@ export function PromptsList() {
 /** Creates a prompt, or edits one (its command included). */
 function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () => void }) {
   const t = useT();
+  const makePublic = useAbilities().makePublic;
   const qc = useQueryClient();
   const [command, setCommand] = useState(prompt?.command ?? '/');
   const [title, setTitle] = useState(prompt?.title ?? '');
@@ -90,7 +92,7 @@ function PromptEditor({ prompt, onClose }: { prompt: Prompt | null; onClose: () 
         <TextArea label={t('prompts.content')} hint={t('prompts.contentHint', VARIABLE_EXAMPLES)} value={content} onChange={(e) => setContent(e.target.value)} rows={8} required />
         <div className="field">
           <span className="field-label">{t('prompts.access')}</span>
-          <AccessEditor name="prompt-access" value={access} onChange={setAccess} publicLabel={t('prompts.public')} privateLabel={t('prompts.private')} />
+          <AccessEditor name="prompt-access" canMakePublic={makePublic.models} value={access} onChange={setAccess} publicLabel={t('prompts.public')} privateLabel={t('prompts.private')} />
         </div>
         <FormFooter error={error} busy={busy} disabled={!title.trim() || command.trim().length < 2 || !content.trim()} onCancel={onClose} />
       </form>

@@ -9,11 +9,13 @@ import { Modal } from '../../components/Modal';
 import { useFormSubmit } from '../../hooks/use-form-submit';
 import { useT } from '../../lib/i18n';
 import { AccessEditor } from '../../components/AccessEditor';
+import { useAbilities } from '../../app/abilities';
 import { languageName, ReindexProgress } from './ReindexProgress';
 
 /** Renames a knowledge base, changes its description, its documents' language and who may read and change it. */
 export function KnowledgeSettings({ base, onClose }: { base: KnowledgeDetail; onClose: () => void }) {
   const t = useT();
+  const makePublic = useAbilities().makePublic;
   const qc = useQueryClient();
   const [name, setName] = useState(base.name);
   const [description, setDescription] = useState(base.description);
@@ -40,7 +42,7 @@ export function KnowledgeSettings({ base, onClose }: { base: KnowledgeDetail; on
         <ReindexProgress base={base} />
         <div className="field">
           <span className="field-label">{t('workspace.access')}</span>
-          <AccessEditor name="knowledge-access" value={access} onChange={setAccess} privateHint={t('workspace.knowledgePrivateHint')} />
+          <AccessEditor name="knowledge-access" canMakePublic={makePublic.knowledge} value={access} onChange={setAccess} privateHint={t('workspace.knowledgePrivateHint')} />
         </div>
         <FormFooter error={error} busy={busy} disabled={!name.trim()} onCancel={onClose} />
       </form>

@@ -8,6 +8,7 @@ import { toolsApi } from '../../api/tools';
 import { useFeatureWorks } from '../../app/feature-switches';
 import { useUser } from '../../app/session';
 import { AccessEditor } from '../../components/AccessEditor';
+import { useAbilities } from '../../app/abilities';
 import { ErrorNotice, Loading } from '../../components/Feedback';
 import { SelectField, Switch, TextArea, TextField } from '../../components/Field';
 import { FormFooter } from '../../components/FormFooter';
@@ -31,6 +32,7 @@ function emptyForm(): ModelForm {
 /** Creates or edits a custom model: base model, system prompt, params, knowledge, tools, capabilities, tags, access. */
 export function ModelEditor() {
   const t = useT();
+  const makePublic = useAbilities().makePublic;
   const user = useUser();
   const works = useFeatureWorks();
   const [params] = useSearchParams();
@@ -167,7 +169,7 @@ export function ModelEditor() {
       </section>
       <section className="card col">
         <h3>{t('workspace.access')}</h3>
-        <AccessEditor name="model-access" value={form.access_control} onChange={(access_control) => setForm((f) => ({ ...f, access_control }))} privateHint={t('workspace.modelPrivateHint')} />
+        <AccessEditor name="model-access" canMakePublic={makePublic.models} value={form.access_control} onChange={(access_control) => setForm((f) => ({ ...f, access_control }))} privateHint={t('workspace.modelPrivateHint')} />
         <Switch label={t('workspace.active')} checked={form.is_active} onChange={(v) => setForm({ ...form, is_active: v })} />
       </section>
       <FormFooter error={error} busy={busy} disabled={!form.name.trim() || !form.id.trim() || !form.base_model_id || !!idError} onCancel={() => navigate('/workspace/models')} />
