@@ -1,10 +1,15 @@
 import type { BuiltinModelRow } from './builtin.repo';
 import { readGgufInfo } from './gguf-info';
-import type { ModelLibraryDeps } from './model-library';
 import { isWhisperFile, readWhisperFile, WhisperFileError } from './whisper-file';
 
+/** How a file is tried before it is listed: a throw-away chat runtime, or the speech engine for whisper files. */
+export interface ModelProbes {
+  probe: (file: string) => Promise<void>;
+  speech?: { probe: (file: string) => Promise<void> };
+}
+
 /** Reads a file's header and loads it once: GGUF in the llama runtime, whisper files on the speech engine. */
-export async function inspectModelFile(file: string, size: number, deps: Pick<ModelLibraryDeps, 'probe' | 'speech'>): Promise<Pick<BuiltinModelRow, 'architecture' | 'context_length' | 'quantization' | 'ram_estimate' | 'kind'> & { name: string | null }> {
+export async function inspectModelFile(file: string, size: number, deps: ModelProbes): Promise<Pick<BuiltinModelRow, 'architecture' | 'context_length' | 'quantization' | 'ram_estimate' | 'kind'> & { name: string | null }> {
   if (await isWhisperFile(file)) {
     if (!deps.speech) throw new WhisperFileError('transcription models are not available in this service');
     const info = await readWhisperFile(file);

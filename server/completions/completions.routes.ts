@@ -5,7 +5,7 @@ import { route, type Routes } from '../platform/http/route';
 import type { CompletionResult, CompletionsService } from './completions.service';
 import type { PreparedCompletion } from './pipeline-types';
 import type { RunningAnswer } from './running-answers';
-import type { RateLimit } from '../gateway';
+import type { RateLimit } from '../platform/http/account-rate-limit';
 import { ChunkWriter } from './chunk-writer';
 
 function providerFailed(message: string): HttpError {

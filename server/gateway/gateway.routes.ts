@@ -7,7 +7,7 @@ import { chatCompletions, type ChatCompletionsDeps } from './chat-completions';
 import { embeddings, type EmbeddingsDeps } from './embeddings';
 import { imageGenerations, type V1ImagesDeps } from './images';
 import { presentV1Model } from './models-list';
-import type { RateLimit } from './rate-limit';
+import type { RateLimit } from '../platform/http/account-rate-limit';
 
 /** What the /v1 routes need. */
 export interface GatewayRoutesDeps extends ChatCompletionsDeps, EmbeddingsDeps {

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
-import { loadExports } from '../platform/library-exports';
-import { tooManyRequests } from '../platform/http/errors';
-import type { RouteAuth } from '../platform/http/route';
+import { loadExports } from '../library-exports';
+import { tooManyRequests } from './errors';
+import type { RouteAuth } from './route';
 
 /** Consumes one request of the caller's budget (the route's `authorize` step), or throws 429. */
 export type RateLimit = (ctx: { auth: RouteAuth; res: Response }) => Promise<void>;
