@@ -1,5 +1,5 @@
-import { deflateSync } from 'node:zlib';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
+import { rgbPng } from '../fixtures/png';
 import { expect, signIn, snap, test } from './fixtures';
 
 // Issue 27, item 5: attached images reach models that see; thumbnails; a plain word when the model cannot see.
@@ -12,39 +12,8 @@ test.afterEach(async () => {
   await openai.close();
 });
 
-const CRC = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = CRC[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 /** A 96×64 PNG: an orange-to-blue gradient, a picture a person recognises in a screenshot. */
-function gradientPng(): Buffer {
-  const width = 96;
-  const height = 64;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows: number[] = [];
-  for (let y = 0; y < height; y += 1) {
-    rows.push(0);
-    for (let x = 0; x < width; x += 1) rows.push(255 - (x * 2), 120, 40 + x * 2);
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
-}
+const gradientPng = () => rgbPng(96, 64, (x) => [255 - x * 2, 120, 40 + x * 2]);
 
 test('an attached image shows as a thumbnail, reaches the model as an image, and stays in the sent message', async ({ page, server, admin }) => {
   await server.as(admin.token).post('/compat/config/update', { COMPAT_API_BASE_URLS: [openai.url], COMPAT_API_KEYS: [''], COMPAT_API_CONFIGS: {} });
