@@ -120,10 +120,15 @@ test('in German: Admin → Websuche, the globe, the status and the citation spea
   const answer = page.getByTestId('message-assistant').last();
   await expect(answer.getByRole('status')).toHaveText('2 Seiten gelesen');
   await snap(page, 'chat-web-search-status-de');
-  // The answer finished (it is saved and drawn again when it ends), then its citation opens.
-  await expect(answer).toContainText('Hochwasser ist am Samstag um 06:40');
+  // The citation opened while the answer still streams stays open when the answer ends and the
+  // page re-reads the saved chat (the answer takes its saved id then).
+  const reread = page.waitForResponse((r) => /\/api\/v1\/chats\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'GET');
   await answer.getByRole('button', { name: /Tides of Gull Bay/ }).click();
   const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('link', { name: pages.url('/tides') })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Antwort stoppen' })).toHaveCount(0);
+  await reread;
+  await expect(answer).toContainText('Hochwasser ist am Samstag um 06:40');
   await expect(dialog.getByRole('link', { name: pages.url('/tides') })).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'In einer Wissensdatenbank speichern' })).toBeVisible();
   await snap(page, 'chat-web-citation-de');

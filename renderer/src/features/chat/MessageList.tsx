@@ -32,7 +32,7 @@ export function MessageList({
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (path[i]?.role === 'user' ? 80 : 180),
     overscan: 6,
-    getItemKey: (i) => path[i]?.id ?? i,
+    getItemKey: (i) => path[i]?.viewKey ?? path[i]?.id ?? i,
   });
 
   // Opened from a search hit: the thread shows that message instead of its end.

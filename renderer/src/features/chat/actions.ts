@@ -179,7 +179,10 @@ async function answer(key: string, parentId: string, model: string, turn: Turn, 
       return;
     }
     measured.set(kept.id, { usage: streamed.usage, stopped: kept.status !== 'complete', shown: streamed.content });
+    savedId = kept.id;
   }
+  // Drawn under the same key once saved: a citation or menu opened as the answer ends stays open.
+  if (savedId && savedId !== assistantId) measured.set(savedId, { ...measured.get(savedId), viewKey: assistantId });
   if (await reload(key)) {
     const after = getConversation(key);
     const leaf = after?.currentId ? after.nodes[after.currentId] : undefined;

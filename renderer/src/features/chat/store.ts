@@ -37,6 +37,8 @@ export interface MessageNode {
   usage?: MessageUsageInfo;
   /** Made here and not (yet) saved by the service: its id means nothing to the service. */
   local?: boolean;
+  /** The key the thread draws it under: an answer streamed here keeps its first key once saved, so what is open in it (a citation) stays open. */
+  viewKey?: string;
   createdAt: number;
 }
 
@@ -204,7 +206,7 @@ export function newId(): string {
  * matched nothing, memories used, the text shown when the person stopped it), by message id:
  * reloads keep it.
  */
-export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories'> & { shown?: string }>();
+export const measured = new Map<string, Pick<MessageNode, 'usage' | 'stopped' | 'statuses' | 'memories' | 'viewKey'> & { shown?: string }>();
 
 /** Names of files and knowledge bases seen in this page, by id (saved messages keep only ids). */
 export const fileNames = new Map<string, string>();
@@ -243,6 +245,7 @@ export function fromChat(key: string, chat: Chat): Conversation {
       node.usage = { ...seen.usage, ...node.usage };
       node.stopped = node.stopped || seen.stopped;
       node.memories = seen.memories;
+      node.viewKey = seen.viewKey;
       if (seen.statuses?.length) node.statuses = seen.statuses;
       // A stopped answer reads as it was on screen, even if the service could not be told in time.
       if (seen.shown !== undefined) {
