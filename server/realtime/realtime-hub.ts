@@ -1,5 +1,5 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { Server as SocketServer, type DefaultEventsMap, type Socket } from 'socket.io';
+import { Server as SocketServer, type BroadcastOperator, type DefaultEventsMap, type Socket } from 'socket.io';
 import type { AuthContext } from '../session';
 import type { Logger } from '../platform/log';
 import type { PostgresCluster } from './postgres-cluster';
@@ -51,6 +51,17 @@ const rooms = {
   apiKeyOf: (userId: string) => `api-key:${userId}`,
   apiKeys: 'api-keys',
 };
+
+/**
+ * Closes the sockets `target` names: this instance's at once, then (with a cluster) the other
+ * instances' through the database. The cluster adapter closes local sockets only after its
+ * broadcast was published, which a busy database can delay for seconds: an ended session must
+ * not keep receiving events here meanwhile.
+ */
+function dropAll(target: BroadcastOperator<DefaultEventsMap, unknown> | undefined): void {
+  target?.local.disconnectSockets(true);
+  target?.disconnectSockets(true);
+}
 
 /** Why an authenticated credential may still not open a socket. */
 const refusal = (result: AuthContext | string): string | undefined => {
@@ -266,28 +277,28 @@ export function createRealtimeHub(log: Logger, cluster?: PostgresCluster) {
 
     /** Drops every socket of a user, on every instance (the account was deleted or is pending again). */
     disconnectUser(userId: string): void {
-      io?.in(rooms.user(userId)).disconnectSockets(true);
+      dropAll(io?.in(rooms.user(userId)));
     },
 
     /** Drops the sockets opened with one session token (it was signed out). */
     disconnectToken(tokenId: string): void {
-      io?.in(rooms.token(tokenId)).disconnectSockets(true);
+      dropAll(io?.in(rooms.token(tokenId)));
     },
 
     /** Drops the sockets of a user's session tokens but `keepTokenId`'s (their sessions were ended). */
     disconnectTokensOf(userId: string, keepTokenId?: string): void {
       const sessions = io?.in(rooms.tokensOf(userId));
-      (keepTokenId ? sessions?.except(rooms.token(keepTokenId)) : sessions)?.disconnectSockets(true);
+      dropAll(keepTokenId ? sessions?.except(rooms.token(keepTokenId)) : sessions);
     },
 
     /** Drops the sockets opened with a user's API key (it was deleted or replaced). */
     disconnectApiKeyOf(userId: string): void {
-      io?.in(rooms.apiKeyOf(userId)).disconnectSockets(true);
+      dropAll(io?.in(rooms.apiKeyOf(userId)));
     },
 
     /** Drops every socket opened with an API key (API keys were switched off). */
     disconnectApiKeys(): void {
-      io?.in(rooms.apiKeys).disconnectSockets(true);
+      dropAll(io?.in(rooms.apiKeys));
     },
 
     /** Checks every open socket of this instance again now (what the minute's check does). */
