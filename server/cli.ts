@@ -45,7 +45,14 @@ async function main(): Promise<void> {
     if (moved) process.stdout.write(`Moved Parley's data from ${moved} to the default data dir ${defaultDataDir()}\n`);
   }
   // --port is checked with every other setting, so all problems are reported together.
-  const server = await startServer({ host: values.host, port: values.port, dataDir: values['data-dir'], ownsProcess: true });
+  const server = await startServer({
+    host: values.host,
+    port: values.port,
+    dataDir: values['data-dir'],
+    ownsProcess: true,
+    // The port answers /health from here on; requests wait until the database is upgraded and the service is ready.
+    onListening: (url) => process.stdout.write(`Parley starting on ${url}\n`),
+  });
   process.stdout.write(`Parley listening on ${server.url}\n`);
 
   let stopping = false;

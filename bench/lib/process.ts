@@ -8,6 +8,11 @@ export interface StartedChild {
   url: string;
   /** Milliseconds from spawn to the first 200 on /health. */
   startMs: number;
+  /**
+   * Milliseconds from spawn to the first answer of the service itself (`GET /api/config`, which
+   * waits while Parley upgrades its database and builds its services); the control's is its /health.
+   */
+  readyMs: number;
   stop(): Promise<void>;
 }
 
@@ -23,8 +28,9 @@ export function rssMb(pid: number): number {
 }
 
 /**
- * Spawns `node args…`, waits for a line `… listening on http://…`, then polls /health until
- * the first 200, and reports the time from spawn to that answer. With `ipc`, the child gets an
+ * Spawns `node args…`, waits for a line `… listening on http://…` (or Parley's earlier `… starting
+ * on http://…`, printed once its port is open), then polls /health until the first 200, and
+ * reports the time from spawn to that answer, and to the service's first answer of its own. With `ipc`, the child gets an
  * IPC channel (the server child then answers event-loop delay questions on it).
  */
 export function startChild(args: string[], env: NodeJS.ProcessEnv = {}, options: { ipc?: boolean } = {}): Promise<StartedChild> {
@@ -44,7 +50,7 @@ export function startChild(args: string[], env: NodeJS.ProcessEnv = {}, options:
     child.on('exit', (code) => fail(`exited early with ${code}`));
     child.stdout?.on('data', async (d: Buffer) => {
       buffer += d.toString();
-      const match = /listening on (http:\/\/[^\s]+)/.exec(buffer);
+      const match = /(?:listening|starting) on (http:\/\/[^\s]+)/.exec(buffer);
       if (!match) return;
       child.stdout?.removeAllListeners('data');
       child.stdout?.resume();
@@ -59,12 +65,22 @@ export function startChild(args: string[], env: NodeJS.ProcessEnv = {}, options:
         await new Promise((r) => setTimeout(r, 2));
       }
       const startMs = performance.now() - started;
+      // Parley holds requests other than /health until it is ready; the controls are ready with their /health.
+      const parley = /starting on/.test(buffer);
+      while (parley) {
+        const res = await fetch(`${url}/api/config`).catch(() => undefined);
+        await res?.arrayBuffer();
+        if (res?.status === 200) break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      const readyMs = parley ? performance.now() - started : startMs;
       clearTimeout(timer);
       child.removeAllListeners('exit');
       resolve({
         child,
         url,
         startMs,
+        readyMs,
         stop: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());
