@@ -10,6 +10,7 @@
  * With BENCH_LOAD_INSTANCES=2 the same load runs instead against a throwaway PostgreSQL cluster:
  * one service process, then two on the same database, both behind a round-robin proxy, printed
  * as one table beside the bare Express control (bench/lib/instances-load.ts).
+ * BENCH_SERVICE_NODE_OPTIONS passes Node flags to the service process only (memory experiments).
  * Exits non-zero on any error.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -133,6 +134,8 @@ async function main(): Promise<void> {
     PARLEY_SIGNIN_RATE_LIMIT: '0',
     PARLEY_V1_RATE_LIMIT: '0',
     PARLEY_SIGNUP_RATE_LIMIT: '0',
+    // Node or V8 flags for the service process only (memory experiments: BENCH_SERVICE_NODE_OPTIONS=--max-semi-space-size=4).
+    ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
   });
   const pid = server.child.pid as number;
   try {

@@ -135,6 +135,56 @@ test('the sidebar chat list is one tab stop; arrow keys move between chats, Shif
   await expect(page.getByTestId('chat-row').filter({ hasText: last! })).toHaveClass(/active/);
 });
 
+test('folders share the chat list’s one tab stop: arrows reach them, Right opens and Left closes one, Shift+F10 opens its actions', async ({ page, server, admin }) => {
+  const api = server.as(admin.token);
+  const folder = (await api.post('/api/v1/folders/', { name: 'Quarterly reports' })).body as { id: string };
+  const inside = (await api.post('/api/v1/chats/new', { title: 'Q3 figures' })).body as { id: string };
+  await api.post(`/api/v1/chats/${inside.id}/folder`, { folder_id: folder.id });
+  await api.post('/api/v1/chats/new', { title: 'Team lunch ideas' });
+  await ready(page, server, admin);
+  const toggle = page.getByTestId('folder').getByRole('button', { name: 'Quarterly reports', exact: true });
+  await expect(toggle).toBeVisible();
+
+  // One stop for folders and chats together.
+  await page.getByPlaceholder('Search chats').focus();
+  const stops: string[] = [];
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    const inList = await page.evaluate<boolean>('!!document.activeElement?.closest(\'[data-testid="chat-row"], [data-testid="folder"]\')');
+    if (inList) stops.push(await page.evaluate<string>('document.activeElement?.textContent ?? ""'));
+    else if (stops.length > 0) break;
+  }
+  expect(stops).toHaveLength(1);
+  await page.keyboard.press('Shift+Tab');
+  await expect(toggle).toBeFocused();
+
+  // Right opens the folder and shows its chat, Left closes it again; Down moves on to the chats.
+  const expanded = async () => (await api.get('/api/v1/folders/')).body.find((f: { id: string }) => f.id === folder.id).is_expanded as boolean;
+  if (await expanded()) {
+    await page.keyboard.press('ArrowLeft');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  }
+  await page.keyboard.press('ArrowRight');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('chat-row').filter({ hasText: 'Q3 figures' })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('chat-row').filter({ hasText: 'Q3 figures' }).getByRole('link')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByTestId('chat-row').filter({ hasText: 'Q3 figures' })).toHaveCount(0);
+
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu', { name: 'Actions for folder Quarterly reports' });
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem').nth(1)).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(toggle).toBeFocused();
+});
+
 test('العربية: the chat row menu opens from the keyboard and is named in Arabic', async ({ page, server, admin }) => {
   const api = server.as(admin.token);
   for (const title of ['خطة الاجتماع', 'أفكار الغداء']) await api.post('/api/v1/chats/new', { title });

@@ -33,3 +33,13 @@ export function listKeyDown<T>(e: KeyboardEvent, list: KeyedList<T>): boolean {
   }
   return false;
 }
+
+/** A menu's keys (`role="menu"`): up and down move the focus between its entries, wrapping. */
+export function menuKeyDown(e: KeyboardEvent<HTMLElement>): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  e.preventDefault();
+  e.stopPropagation();
+  const entries = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+  const at = entries.indexOf(document.activeElement as HTMLElement);
+  entries[(at + (e.key === 'ArrowDown' ? 1 : entries.length - 1)) % entries.length]?.focus();
+}

@@ -8,6 +8,7 @@ import { useConfirm } from '../../components/Confirm';
 import { isMissing, messageOf } from '../../components/Feedback';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toasts';
+import { menuKeyDown } from '../../hooks/list-keys';
 import { useDismiss } from '../../hooks/use-dismiss';
 import { bucketLabel, dateBucket, type DateBucket } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
@@ -102,27 +103,27 @@ export function ChatList({ search }: { search: string }) {
     if (!showArchived && hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 8) void fetchNextPage();
   }, [showArchived, hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage]);
 
-  // One tab stop for the whole list (roving tabindex): the row last focused, else the open chat,
-  // else the first one shown; the arrow keys move between rows, Home/End to the ends.
+  // One tab stop for the whole list, folders and chats (roving tabindex): the row last focused,
+  // else the open chat, else the first one shown; the arrow keys move between rows, Home/End to the ends.
   const openChat = useMatch('/c/:chatId')?.params.chatId;
   const [rove, setRove] = useState<string | null>(null);
-  const shownChats = items.map((item) => rows[item.index]).flatMap((row) => (row?.kind === 'chat' ? [row.chat.id] : []));
-  const tabbable = [rove, openChat].find((id) => id && shownChats.includes(id)) ?? shownChats[0];
-  const chatIndexes = rows.flatMap((row, index) => (row.kind === 'chat' ? [index] : []));
+  const shownRows = items.map((item) => rows[item.index]).flatMap((row) => (row && row.kind !== 'label' ? [row.key] : []));
+  const tabbable = [rove, openChat].find((key) => key && shownRows.includes(key)) ?? shownRows[0];
+  const rowIndexes = rows.flatMap((row, index) => (row.kind !== 'label' ? [index] : []));
   const onRowKey = (e: KeyboardEvent<HTMLUListElement>) => {
     const id = (e.target as HTMLElement).dataset.rove;
     if (!id || !['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
     e.preventDefault();
-    const at = chatIndexes.findIndex((i) => rows[i]?.key === id);
-    const to = e.key === 'Home' ? 0 : e.key === 'End' ? chatIndexes.length - 1 : Math.min(chatIndexes.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
-    const index = chatIndexes[to];
+    const at = rowIndexes.findIndex((i) => rows[i]?.key === id);
+    const to = e.key === 'Home' ? 0 : e.key === 'End' ? rowIndexes.length - 1 : Math.min(rowIndexes.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    const index = rowIndexes[to];
     const next = index === undefined ? undefined : rows[index];
-    if (index === undefined || next?.kind !== 'chat') return;
-    setRove(next.chat.id);
+    if (index === undefined || !next || next.kind === 'label') return;
+    setRove(next.key);
     virtualizer.scrollToIndex(index, { align: 'auto' });
     // A row in the page takes the focus at once; one scrolled out of the window once it is rendered.
     const focus = (tries: number) => {
-      const el = box.current?.querySelector<HTMLElement>(`[data-rove="${CSS.escape(next.chat.id)}"]`);
+      const el = box.current?.querySelector<HTMLElement>(`[data-rove="${CSS.escape(next.key)}"]`);
       if (el) el.focus();
       else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
     };
@@ -155,7 +156,7 @@ export function ChatList({ search }: { search: string }) {
                     {row.label}
                   </div>
                 ) : row.kind === 'folder' ? (
-                  <FolderRow folder={row.folder} depth={row.depth} />
+                  <FolderRow folder={row.folder} depth={row.depth} roveKey={row.key} tabbable={row.key === tabbable} onFocused={setRove} />
                 ) : (
                   <ChatRow chat={row.chat} depth={row.depth} tabbable={row.chat.id === tabbable} onFocused={setRove} />
                 )}
@@ -200,15 +201,6 @@ function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; de
   const openMenu = (fromKeyboard: boolean) => {
     setMenu(true);
     if (fromKeyboard) requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus());
-  };
-  /** Up and down move between the menu's entries. */
-  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    e.preventDefault();
-    e.stopPropagation();
-    const entries = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]')];
-    const at = entries.indexOf(document.activeElement as HTMLElement);
-    entries[(at + (e.key === 'ArrowDown' ? 1 : entries.length - 1)) % entries.length]?.focus();
   };
 
   const patch = (changes: Partial<ChatListEntry>) => editPages(qc, (list) => list.map((c) => (c.id === chat.id ? { ...c, ...changes } : c)));
@@ -292,7 +284,7 @@ function ChatRow({ chat, depth, tabbable, onFocused }: { chat: ChatListEntry; de
         </button>
       )}
       {menu && (
-        <div className="menu" role="menu" aria-label={t('sidebar.chatActions', { title: chat.title })} onKeyDown={onMenuKey}>
+        <div className="menu" role="menu" aria-label={t('sidebar.chatActions', { title: chat.title })} onKeyDown={menuKeyDown}>
           <button type="button" role="menuitem" className="menu-item" onClick={() => (setMenu(false), pin.mutate())}>
             <Icon name="pin" size={15} />
             {chat.pinned ? t('sidebar.unpin') : t('sidebar.pin')}
