@@ -10,7 +10,7 @@
  * With BENCH_LOAD_INSTANCES=2 the same load runs instead against a throwaway PostgreSQL cluster:
  * one service process, then two on the same database, both behind a round-robin proxy, printed
  * as one table beside the bare Express control (bench/lib/instances-load.ts).
- * BENCH_SERVICE_NODE_OPTIONS passes Node flags to the service process only (memory experiments).
+ * BENCH_SERVICE_NODE_FLAGS passes Node and V8 flags to the service process only (memory experiments).
  * Exits non-zero on any error.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -128,14 +128,14 @@ async function main(): Promise<void> {
   openai.reply({ text: 'A short answer of about a dozen words streamed back to the user.' });
   // The built service (npm run bench:load builds it first) in a process of its own, as people run it.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-load-'));
-  const server = await startChild([path.join(root, 'dist/server/cli.js'), '--port', '0', '--data-dir', dataDir], {
+  // Node or V8 flags for the service process only (memory experiments: BENCH_SERVICE_NODE_FLAGS="--max-semi-space-size=4").
+  const nodeFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const server = await startChild([...nodeFlags, path.join(root, 'dist/server/cli.js'), '--port', '0', '--data-dir', dataDir], {
     PARLEY_LOG_LEVEL: 'warn',
     PARLEY_SECRET_STORE: 'file',
     PARLEY_SIGNIN_RATE_LIMIT: '0',
     PARLEY_V1_RATE_LIMIT: '0',
     PARLEY_SIGNUP_RATE_LIMIT: '0',
-    // Node or V8 flags for the service process only (memory experiments: BENCH_SERVICE_NODE_OPTIONS=--max-semi-space-size=4).
-    ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
   });
   const pid = server.child.pid as number;
   try {
