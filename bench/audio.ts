@@ -10,8 +10,9 @@
  * 3. Read-aloud's first audio with the offline voice: espeak-ng speaking an answer's first
  *    sentence (what the UI asks for first); target ≤ 300 ms.
  *
- * The model is generated (test/fixtures/tiny-whisper.ts, 256 wide, 2 layers) or given with
- * BENCH_WHISPER=/path/to/ggml-base.bin; the clip is the fixture sentence repeated to
+ * The model is generated (test/fixtures/tiny-whisper.ts, 256 wide, 2 layers, its decoder ending
+ * at once as a real model's does after a short transcript; random weights would decode 448 tokens
+ * of gibberish at five temperatures, minutes per clip) or given with BENCH_WHISPER=/path/to/ggml-base.bin; the clip is the fixture sentence repeated to
  * BENCH_CLIP_SECONDS (default 20). A small model makes Parley's own costs (decoding, copying to
  * the worker) show larger than with a real one.
  */
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-audio-'));
   const stt = createLocalStt({ log: pino({ level: 'silent' }) });
   try {
-    const modelPath = process.env.BENCH_WHISPER ?? writeTinyWhisper(path.join(dir, 'bench.bin'), { width: 256, heads: 4, layers: 2 });
+    const modelPath = process.env.BENCH_WHISPER ?? writeTinyWhisper(path.join(dir, 'bench.bin'), { width: 256, heads: 4, layers: 2, endAtOnce: true });
     const upload = clip(CLIP_SECONDS);
     const speech = await decodeSpeech(upload);
     const pcm = toInt16(speech.samples);
@@ -67,12 +68,17 @@ async function main(): Promise<void> {
       await direct.transcribeData(buffer, { language: 'auto', maxThreads: THREADS, temperature: 0 }).promise;
       return performance.now() - started;
     };
-    const loop = monitorEventLoopDelay({ resolution: 1 });
+    // One monitor per Parley run (a monitor enabled again after a pause counts the pause, the
+    // direct runs between, as one long delay); the worst run's p99 and max are reported.
+    const loop = { p99: [] as number[], max: [] as number[], reset: () => ((loop.p99 = []), (loop.max = [])) };
     const runParley = async () => {
       const started = performance.now();
-      loop.enable();
+      const monitor = monitorEventLoopDelay({ resolution: 1 });
+      monitor.enable();
       await stt.transcribe(model, upload, options);
-      loop.disable();
+      monitor.disable();
+      loop.p99.push(monitor.percentile(99) / 1e6);
+      loop.max.push(monitor.max / 1e6);
       return performance.now() - started;
     };
     // Warm both (model loads, worker start, WASM decoders).
@@ -97,8 +103,8 @@ async function main(): Promise<void> {
     console.log('\n| row | direct | Parley | target | result |');
     console.log('|---|---|---|---|---|');
     console.log(`| transcription, ms of work per audio second (median) | ${fmt(perSecond(directMs))} | ${fmt(perSecond(parleyMs))} | Parley ≥ 0.95× direct speed | ${fmt(ratio, 2)}× ${ratio >= 0.95 ? 'met' : 'MISSED'} |`);
-    const p99 = loop.percentile(99) / 1e6;
-    console.log(`| event-loop delay p99 while transcribing | — | ${fmt(p99)} ms (max ${fmt(loop.max / 1e6)} ms) | ≤ 20 ms | ${p99 <= 20 ? 'met' : 'MISSED'} |`);
+    const p99 = Math.max(...loop.p99);
+    console.log(`| event-loop delay p99 while transcribing (worst run) | — | ${fmt(p99)} ms (max ${fmt(Math.max(...loop.max))} ms) | ≤ 20 ms | ${p99 <= 20 ? 'met' : 'MISSED'} |`);
 
     const espeak = findEspeak();
     if (!espeak) {
