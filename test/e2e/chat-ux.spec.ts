@@ -29,6 +29,19 @@ async function ready(page: Page, server: TestServer, admin: TestUser, language =
   await expect(page.getByRole('button', { name: /fake-gpt/ })).toBeVisible();
 }
 
+/** Tabs from the chat search through the sidebar's list (chat rows and folders); the title or label of each stop in it. */
+async function sidebarTabStops(page: Page): Promise<string[]> {
+  await page.getByPlaceholder('Search chats').focus();
+  const stops: string[] = [];
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    const inList = await page.evaluate<boolean>('!!document.activeElement?.closest(\'[data-testid="chat-row"], [data-testid="folder"]\')');
+    if (inList) stops.push(await page.evaluate<string>("document.activeElement?.getAttribute('title') ?? document.activeElement?.textContent ?? ''"));
+    else if (stops.length > 0) break;
+  }
+  return stops;
+}
+
 /** Sends a message with Enter, whatever the UI's language. */
 async function sendMessage(page: Page, text: string): Promise<void> {
   const input = page.locator('#chat-input');
@@ -89,14 +102,7 @@ test('the sidebar chat list is one tab stop; arrow keys move between chats, Shif
   const rows = page.getByTestId('chat-row');
   await expect(rows).toHaveCount(3);
 
-  await page.getByPlaceholder('Search chats').focus();
-  const stops: string[] = [];
-  for (let i = 0; i < 12; i += 1) {
-    await page.keyboard.press('Tab');
-    const inList = await page.evaluate<boolean>('!!document.activeElement?.closest(\'[data-testid="chat-row"]\')');
-    if (inList) stops.push(await page.evaluate<string>("document.activeElement?.getAttribute('title') ?? document.activeElement?.getAttribute('aria-label') ?? ''"));
-    else if (stops.length > 0) break;
-  }
+  const stops = await sidebarTabStops(page);
   expect(stops).toHaveLength(1);
 
   // The newest chat is first; down and up move between the rows.
@@ -146,15 +152,7 @@ test('folders share the chat list’s one tab stop: arrows reach them, Right ope
   await expect(toggle).toBeVisible();
 
   // One stop for folders and chats together.
-  await page.getByPlaceholder('Search chats').focus();
-  const stops: string[] = [];
-  for (let i = 0; i < 12; i += 1) {
-    await page.keyboard.press('Tab');
-    const inList = await page.evaluate<boolean>('!!document.activeElement?.closest(\'[data-testid="chat-row"], [data-testid="folder"]\')');
-    if (inList) stops.push(await page.evaluate<string>('document.activeElement?.textContent ?? ""'));
-    else if (stops.length > 0) break;
-  }
-  expect(stops).toHaveLength(1);
+  expect(await sidebarTabStops(page)).toHaveLength(1);
   await page.keyboard.press('Shift+Tab');
   await expect(toggle).toBeFocused();
 

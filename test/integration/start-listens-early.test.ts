@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type MigrationList } from '../../server/platform/db/migrations';
 import { signupAdmin } from '../helpers/builders';
-import { startTestServer, tempDataDir, type TestServer } from '../helpers/server';
+import { startTestServer, tempDataDir } from '../helpers/server';
 
 /** A migration list whose last migration waits until `release` is called (an upgrade that takes a while). */
 function slowUpgrade(): { migrations: MigrationList; release(fail?: Error): void; started: Promise<void> } {
@@ -43,18 +43,16 @@ describe('the port opens before the database is upgraded', () => {
     let opened!: (url: string) => void;
     const url = new Promise<string>((resolve) => (opened = resolve));
     const running = startTestServer({ dataDir, sqlite: true, keepDataDir: true, migrations: slow.migrations, desktopOwner, onListening: opened });
+    cleanup.push(async () => {
+      slow.release();
+      await (await running.catch(() => undefined))?.close();
+    });
     return { url: await url, running };
   }
 
   it('answers /health while the migrations run, holds other requests and serves them once the service is ready', async () => {
     const slow = slowUpgrade();
     const { url, running } = await startSlowly(slow);
-    let server: TestServer | undefined;
-    cleanup.push(async () => {
-      slow.release();
-      server ??= await running.catch(() => undefined);
-      await server?.close();
-    });
     await slow.started;
 
     const health = await fetch(`${url}/health`);
@@ -70,7 +68,7 @@ describe('the port opens before the database is upgraded', () => {
     expect(answered).toBe(false);
 
     slow.release();
-    server = await running;
+    await running;
     const held = await config;
     expect(held.status).toBe(200);
     expect(held.body.name).toBe('Parley');
@@ -80,12 +78,6 @@ describe('the port opens before the database is upgraded', () => {
   it('a desktop owner exists before any held sign-up is served: the racing account is not the admin', async () => {
     const slow = slowUpgrade();
     const { url, running } = await startSlowly(slow, 'Desk Owner');
-    let server: TestServer | undefined;
-    cleanup.push(async () => {
-      slow.release();
-      server ??= await running.catch(() => undefined);
-      await server?.close();
-    });
     await slow.started;
     const signup = fetch(`${url}/api/v1/auths/signup`, {
       method: 'POST',
@@ -94,7 +86,7 @@ describe('the port opens before the database is upgraded', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     slow.release();
-    server = await running;
+    await running;
     const answer = (await (await signup).json()) as { role?: string };
     expect(answer.role).not.toBe('admin');
   });
