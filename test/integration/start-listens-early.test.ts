@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { io } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type MigrationList } from '../../server/platform/db/migrations';
 import { signupAdmin } from '../helpers/builders';
@@ -73,6 +74,20 @@ describe('the port opens before the database is upgraded', () => {
     expect(held.status).toBe(200);
     expect(held.body.name).toBe('Parley');
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: true });
+  });
+
+  it('a live connection asked for during the start reaches socket.io once the service is ready', async () => {
+    const slow = slowUpgrade();
+    const { url, running } = await startSlowly(slow);
+    await slow.started;
+    const socket = io(url, { transports: ['polling'], reconnection: false, forceNew: true });
+    const refused = new Promise<string>((resolve) => socket.once('connect_error', (error) => resolve(error.message)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    slow.release();
+    await running;
+    // Answered by the service's socket.io (no credential), not by a 404 of the app.
+    expect(await refused).toBe('Not authenticated');
+    socket.close();
   });
 
   it('a desktop owner exists before any held sign-up is served: the racing account is not the admin', async () => {

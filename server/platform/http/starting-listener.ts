@@ -49,7 +49,9 @@ export async function listenWhileStarting(options: { host: string; port: number;
     const release = () => {
       clearTimeout(timer);
       waiting.delete(release);
-      if (app) app(req, res);
+      // Through the server's listeners as they are now: socket.io, attached once the service was
+      // ready, takes its own paths; the rest reaches the app.
+      if (app) server.emit('request', req, res);
       else answer(res, 503, JSON.stringify({ detail: failed ? 'Parley could not start; see its log' : 'Parley is still starting (upgrading its database); try again shortly' }), { 'retry-after': '5' });
     };
     const timer = setTimeout(release, waitMs);
