@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai';
 import { startFakeSpeech } from '../fixtures/fake-speech';
+import { tinyWhisper } from '../fixtures/tiny-whisper';
 import type { TestUser } from '../helpers/builders';
 import type { TestServer } from '../helpers/server';
 import { expect, signIn, snap, test } from './fixtures';
@@ -71,6 +72,30 @@ test('the microphone: speaking lands the provider’s transcription in the messa
   } finally {
     await speech.close();
   }
+});
+
+test('the microphone through whisper.cpp in the service: speaking lands the local transcription in the message box, with no provider', async ({ page, server, admin }) => {
+  // A generated whisper model (random weights: what it "hears" is made of its made-up syllables).
+  const form = new FormData();
+  form.append('file', new Blob([tinyWhisper()]), 'ggml-tiny-test.bin');
+  const imported = await server.as(admin.token).raw('POST', '/builtin/models/import', form);
+  expect(imported.status, imported.text).toBe(200);
+  await server.as(admin.token).post('/api/v1/audio/config/update', { stt: { ENGINE: 'local', MODEL: '' } });
+  expect((await server.as(admin.token).get('/api/v1/audio/engines')).body.stt).toMatchObject({ engine: 'local', ready: true });
+  await ready(page, server, admin);
+  const input = page.getByLabel('Send a message');
+  const transcribed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/audio/transcriptions');
+  await page.getByRole('button', { name: 'Speak instead of typing' }).click();
+  const stop = page.getByRole('button', { name: 'Stop and transcribe' });
+  await expect(stop).toBeVisible();
+  await page.waitForTimeout(1500);
+  await stop.click();
+  const answer = await transcribed;
+  expect(answer.status()).toBe(200);
+  const text = ((await answer.json()) as { text: string }).text.trim();
+  expect(text.length).toBeGreaterThan(0);
+  await expect(input).toHaveValue(text);
+  await snap(page, 'voice-mic-local-transcribed');
 });
 
 test('the microphone says why it cannot work when no engine is set up (English and German)', async ({ page, server, admin }) => {
