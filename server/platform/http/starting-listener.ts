@@ -20,6 +20,8 @@ export interface StartingListener {
 }
 
 const startingBody = JSON.stringify({ status: true, starting: true });
+const failedBody = JSON.stringify({ detail: 'Parley could not start; see its log' });
+const waitedBody = JSON.stringify({ detail: 'Parley is still starting (upgrading its database); try again shortly' });
 
 function answer(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
@@ -43,16 +45,15 @@ export async function listenWhileStarting(options: { host: string; port: number;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     if (app) return app(req, res);
-    const pathname = (req.url ?? '/').split('?')[0];
-    if (failed) return answer(res, 503, JSON.stringify({ detail: 'Parley could not start; see its log' }));
-    if (req.method === 'GET' && pathname === '/health') return answer(res, 200, startingBody);
+    if (failed) return answer(res, 503, failedBody);
+    if (req.method === 'GET' && (req.url ?? '/').split('?')[0] === '/health') return answer(res, 200, startingBody);
     const release = () => {
       clearTimeout(timer);
       waiting.delete(release);
       // Through the server's listeners as they are now: socket.io, attached once the service was
       // ready, takes its own paths; the rest reaches the app.
       if (app) server.emit('request', req, res);
-      else answer(res, 503, JSON.stringify({ detail: failed ? 'Parley could not start; see its log' : 'Parley is still starting (upgrading its database); try again shortly' }), { 'retry-after': '5' });
+      else answer(res, 503, failed ? failedBody : waitedBody, { 'retry-after': '5' });
     };
     const timer = setTimeout(release, waitMs);
     timer.unref();
