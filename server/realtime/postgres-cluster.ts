@@ -3,6 +3,7 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import type { Server as SocketServer } from 'socket.io';
 import type { Logger } from '../platform/log';
+import { publishInOrder } from './ordered-publishing';
 
 /** How often each instance repeats who is connected to it, and how long a repeat counts. */
 const ANNOUNCE_EVERY_MS = 5_000;
@@ -31,9 +32,9 @@ export interface PostgresCluster {
 }
 
 /**
- * `@socket.io/postgres-adapter` over a small pool of its own (one connection LISTENs, the other
- * publishes through NOTIFY): events sent to a room or to everyone reach the sockets of every
- * instance, and disconnecting a user's sockets reaches them all. Presence travels beside it: each
+ * `@socket.io/postgres-adapter` over a small pool of its own (one connection LISTENs, the others
+ * publish through NOTIFY, one message after another: see ordered-publishing.ts): events sent to a
+ * room or to everyone reach the sockets of every instance, in the order they were sent, and disconnecting a user's sockets reaches them all. Presence travels beside it: each
  * instance announces its connected users on every change and every 5 s; an instance that stops
  * announcing (it died) stops counting after 15 s.
  */
@@ -54,12 +55,12 @@ export function createPostgresCluster(connectionString: string, log: Logger): Po
     attach(server, local) {
       io = server;
       localUserIds = local;
-      server.adapter(
-        createAdapter(pool, {
-          tableName: 'parley_realtime.socket_io_attachments',
-          errorHandler: (error) => log.warn({ err: error.message }, 'realtime cluster message failed'),
-        }),
-      );
+      const reportFailure = (error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'realtime cluster message failed');
+      const adapterFor = createAdapter(pool, { tableName: 'parley_realtime.socket_io_attachments', errorHandler: reportFailure });
+      // A function, not an arrow: socket.io constructs the adapter with `new`.
+      server.adapter(function orderedAdapter(nsp: Parameters<typeof adapterFor>[0]) {
+        return publishInOrder(adapterFor(nsp), reportFailure);
+      });
       server.on(PRESENCE_EVENT, (message: PresenceAnnouncement) => {
         if (typeof message?.instance !== 'string' || !Array.isArray(message.userIds)) return;
         if (message.userIds.length === 0) remote.delete(message.instance);
