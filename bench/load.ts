@@ -10,7 +10,8 @@
  * With BENCH_LOAD_INSTANCES=2 the same load runs instead against a throwaway PostgreSQL cluster:
  * one service process, then two on the same database, both behind a round-robin proxy, printed
  * as one table beside the bare Express control (bench/lib/instances-load.ts).
- * BENCH_SERVICE_NODE_FLAGS passes Node and V8 flags to the service process only (memory experiments).
+ * BENCH_SERVICE_NODE_FLAGS passes Node and V8 flags to the service process only (memory experiments);
+ * PARLEY_HEAP=fast runs the service with V8's own heap growth instead of the default `small`.
  * Exits non-zero on any error.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

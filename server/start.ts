@@ -1,5 +1,6 @@
 import { openDataDir } from './platform/data-dir';
 import { readBootConfig } from './platform/env';
+import { applyHeapMode } from './platform/heap-mode';
 import { HTTP_TIMEOUTS } from './platform/http/connection-limits';
 import { listenWhileStarting } from './platform/http/starting-listener';
 import { createLogger } from './platform/log';
@@ -15,6 +16,8 @@ export type { RunningServer, StartServerOptions } from './start-options';
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const boot = readBootConfig(options);
+  // First, before the service's modules and data fill the heap.
+  applyHeapMode(boot.heap);
   boot.rendererDir ??= defaultRendererDir();
   // The data dir holds chats, uploads and the database: this OS account only (0700 folders, 0600 files).
   const dataDir = openDataDir(boot);

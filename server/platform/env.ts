@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEAP_MODES } from './heap-mode';
 import { isValidCidr } from './http/trusted-proxies';
 import { isMasterKey } from './master-key';
 import { defaultDataDir } from './paths';
@@ -81,6 +82,8 @@ const BootSchema = z.object({
   offline: z.boolean(),
   /** Networks (CIDR) still reachable while offline, besides this computer (an office's own model server). */
   offlineAllowedNetworks: z.array(z.string().refine(isValidCidr, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR range` })).default([]),
+  /** `small`: V8 favours memory over speed (server/platform/heap-mode.ts); `fast`: V8's defaults. */
+  heap: z.enum(HEAP_MODES, { error: 'must be small or fast' }),
 });
 
 /** Validated boot configuration. */
@@ -125,6 +128,7 @@ export const ENV_NAMES: Partial<Record<keyof BootConfig, string>> = {
   pgDump: 'PARLEY_PG_DUMP',
   offline: 'PARLEY_OFFLINE',
   offlineAllowedNetworks: 'PARLEY_OFFLINE_ALLOWED_NETWORKS',
+  heap: 'PARLEY_HEAP',
 };
 
 /** Settings the command line also takes as flags (`npm run serve -- --port 0`). */
@@ -191,6 +195,7 @@ export function readBootConfig(options: StartOptions = {}): BootConfig {
     pgDump: pick(undefined, 'pgDump'),
     offline: flag(pick(undefined, 'offline', '0')),
     offlineAllowedNetworks: list(pick(undefined, 'offlineAllowedNetworks', '')),
+    heap: String(pick(undefined, 'heap', 'small')).trim().toLowerCase(),
   };
   const result = BootSchema.superRefine((boot, ctx) => {
     if (boot.trustedEmailHeader && boot.trustedProxies.length === 0) {

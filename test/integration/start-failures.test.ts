@@ -86,13 +86,14 @@ describe('npm run serve says in one line why it cannot start', () => {
     const parent = tempDataDir();
     cleanup.push(parent);
     const dataDir = path.join(parent, 'data');
-    const result = serve(['--port', 'eighty', '--data-dir', dataDir], { PARLEY_SECRET_KEY: 'not-a-key', PARLEY_SIGNIN_RATE_LIMIT: '-3' });
+    const result = serve(['--port', 'eighty', '--data-dir', dataDir], { PARLEY_SECRET_KEY: 'not-a-key', PARLEY_SIGNIN_RATE_LIMIT: '-3', PARLEY_HEAP: 'huge' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
       'Parley could not start: Invalid settings:',
       '  - port (--port or PARLEY_PORT): must be a whole number from 0 to 65535 (0 picks a free port)',
       expect.stringMatching(/^ {2}- signinRateLimit \(PARLEY_SIGNIN_RATE_LIMIT\): /),
       '  - secretKey (PARLEY_SECRET_KEY): must be 32 bytes written as 64 hex characters or base64 (for example the output of: openssl rand -hex 32)',
+      '  - heap (PARLEY_HEAP): must be small or fast',
     ]);
     expect(result.stderr).not.toContain('not-a-key');
     expect(existsSync(dataDir)).toBe(false);
