@@ -142,6 +142,46 @@ describe('the OpenAI chunk writer', () => {
     expect(chunks[3]).toMatchObject({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { total_tokens: 4 } });
   });
 
+  it('sends the first text at once, then gathers text that comes every millisecond into writes some milliseconds apart', async () => {
+    const writes: Array<{ at: number; text: string }> = [];
+    let started = 0;
+    const port = await serve(async (res) => {
+      const original = res.write.bind(res);
+      res.write = ((chunk: Buffer) => {
+        writes.push({ at: performance.now() - started, text: chunk.toString() });
+        return original(chunk);
+      }) as typeof res.write;
+      const stream = new ChunkWriter(res, { id: 'chatcmpl-1', created: 7, model: 'm' }, 'parley');
+      started = performance.now();
+      // 40 tokens, one a millisecond (a fast provider), then a pause, then one more.
+      for (let i = 0; i < 40; i += 1) {
+        void stream.content(`t${i} `);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const late = performance.now();
+      void stream.content('late');
+      await nextTurn();
+      await nextTurn();
+      writes.push({ at: performance.now() - late, text: 'mark' });
+      stream.end();
+    });
+    const text = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    // Every token arrives, in order.
+    const chunks = text.split('\n\n').filter((f) => f.startsWith('data: {')).map((f) => JSON.parse(f.slice(6)));
+    expect(chunks.map((c) => c.choices[0].delta.content).join('')).toBe(`${Array.from({ length: 40 }, (_, i) => `t${i} `).join('')}late`);
+    // The first token left alone, at once; the next 39 in far fewer writes than tokens.
+    expect(writes[0]!.text).toContain('"t0 "');
+    expect(writes[0]!.text).not.toContain('"t1 "');
+    const tokenWrites = writes.filter((w) => w.text.includes('"t'));
+    expect(tokenWrites.length).toBeLessThan(20);
+    // After a pause the next text is not held back: it left before the mark two loop turns later.
+    const lateAt = writes.findIndex((w) => w.text.includes('"late"'));
+    const markAt = writes.findIndex((w) => w.text === 'mark');
+    expect(lateAt).toBeGreaterThan(-1);
+    expect(lateAt).toBeLessThan(markAt);
+  });
+
   it('makes the writer wait while the client does not read, and resumes when it does', async () => {
     let blockedAfter = -1;
     let resumed = false;

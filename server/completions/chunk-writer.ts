@@ -28,11 +28,19 @@ export type SavedIds = Record<string, string | undefined>;
 const EVENT_STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
 /**
+ * Once the answer's text has begun, writes are at least this far apart: a provider that sends one
+ * token a millisecond then costs a write (a system call, an HTTP chunk, a packet, a read in the
+ * client) every few tokens, not every token. The first text always leaves at once, so the time to
+ * the first token is untouched; later tokens wait at most this long, well under a screen's frame.
+ */
+const WRITE_GAP_MS = 8;
+
+/**
  * Writes a completion as Server-Sent Events in OpenAI's `chat.completion.chunk` format, for both
  * APIs (see `ChunkExtensions`). Each text frame carries only its new fragment (the frame's fixed
  * parts are pre-encoded once), frames written in the same turn of the event loop leave in one
  * write (one HTTP chunk, one packet: every network read of the provider that turn, not one write
- * per read), and a slow client's backpressure is awaited so it reaches the provider instead of
+ * per read), writes after the first text are `WRITE_GAP_MS` apart at least, and a slow client's backpressure is awaited so it reaches the provider instead of
  * piling up in memory.
  */
 export class ChunkWriter {
@@ -43,6 +51,10 @@ export class ChunkWriter {
   /** Frames written this turn of the event loop, sent together once its I/O is done. */
   private pending = '';
   private scheduled = false;
+  /** When the last write with text left (`performance.now()`); 0 before the first. */
+  private textWrittenAt = 0;
+  /** Whether `pending` holds text. */
+  private pendingText = false;
   /** Set while the client is not keeping up; writers wait on it. */
   private blocked: Promise<void> | undefined;
   private readonly head: string;
@@ -84,7 +96,9 @@ export class ChunkWriter {
     this.pending += frames;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.flush);
+      const wait = this.textWrittenAt === 0 ? 0 : this.textWrittenAt + WRITE_GAP_MS - performance.now();
+      if (wait > 0) setTimeout(this.flush, wait);
+      else setImmediate(this.flush);
     }
     return this.blocked;
   }
@@ -94,6 +108,8 @@ export class ChunkWriter {
     const data = this.pending;
     this.pending = '';
     if (!data || this.isClosed) return;
+    if (this.pendingText) this.textWrittenAt = performance.now();
+    this.pendingText = false;
     // As bytes: a string would be measured (a scan) for its chunk header, then encoded (another).
     if (this.res.write(Buffer.from(data)) || this.blocked) return;
     this.blocked = new Promise<void>((resolve) => {
@@ -137,6 +153,7 @@ export class ChunkWriter {
       frames += (this.sentRole ? this.contentPrefix : this.contentPrefixWithRole) + literal + this.contentSuffix;
       this.sentRole = true;
     }
+    this.pendingText = true;
     return this.write(frames);
   }
 
