@@ -40,8 +40,8 @@ const WRITE_GAP_MS = 8;
  * APIs (see `ChunkExtensions`). Each text frame carries only its new fragment (the frame's fixed
  * parts are pre-encoded once), frames written in the same turn of the event loop leave in one
  * write (one HTTP chunk, one packet: every network read of the provider that turn, not one write
- * per read), writes after the first text are `WRITE_GAP_MS` apart at least, and a slow client's backpressure is awaited so it reaches the provider instead of
- * piling up in memory.
+ * per read), writes after the first text are at least `WRITE_GAP_MS` apart, and a slow client's
+ * backpressure is awaited so it reaches the provider instead of piling up in memory.
  */
 export class ChunkWriter {
   private started = false;

@@ -34,9 +34,10 @@ export interface PostgresCluster {
 /**
  * `@socket.io/postgres-adapter` over a small pool of its own (one connection LISTENs, the others
  * publish through NOTIFY, one message after another: see ordered-publishing.ts): events sent to a
- * room or to everyone reach the sockets of every instance, in the order they were sent, and disconnecting a user's sockets reaches them all. Presence travels beside it: each
- * instance announces its connected users on every change and every 5 s; an instance that stops
- * announcing (it died) stops counting after 15 s.
+ * room or to everyone reach the sockets of every instance, in the order they were sent, and
+ * disconnecting a user's sockets reaches them all. Presence travels beside it: each instance
+ * announces its connected users on every change and every 5 s; an instance that stops announcing
+ * (it died) stops counting after 15 s.
  */
 export function createPostgresCluster(connectionString: string, log: Logger): PostgresCluster {
   const pool = new pg.Pool({ connectionString, max: 3, application_name: 'parley-realtime' });
