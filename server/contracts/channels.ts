@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AccessControl } from './access';
+import { groupedDigits } from './grouped-digits';
 
 /** Longest message, in characters. */
 export const MAX_MESSAGE_CHARS = 16_000;
@@ -80,7 +81,7 @@ export const MessageFileRef = z.object({
 export const MessageForm = z.object({
   content: z
     .string()
-    .max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS.toLocaleString('en')} characters`)
+    .max(MAX_MESSAGE_CHARS, `must be at most ${groupedDigits(MAX_MESSAGE_CHARS)} characters`)
     .refine((v) => !v.includes('\u0000'), 'must not hold NUL characters'),
   /** Replies go into the thread of this top-level message. */
   parent_id: Id.nullable().optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CompletionContentPart, CompletionFeatures } from './completions';
+import { groupedDigits } from './grouped-digits';
 
 /*
  * The OpenAI-compatible surface under /v1: the subset of OpenAI's API other applications on the
@@ -161,7 +162,7 @@ export const MAX_EMBEDDING_INPUT_CHARS = 32_768;
 /** Characters all texts of one request may hold together: about OpenAI's 300,000 tokens per request. */
 export const MAX_EMBEDDING_REQUEST_CHARS = 1_200_000;
 
-const EmbeddingText = z.string().max(MAX_EMBEDDING_INPUT_CHARS, `must hold at most ${MAX_EMBEDDING_INPUT_CHARS.toLocaleString('en')} characters (about 8,192 tokens)`);
+const EmbeddingText = z.string().max(MAX_EMBEDDING_INPUT_CHARS, `must hold at most ${groupedDigits(MAX_EMBEDDING_INPUT_CHARS)} characters (about 8,192 tokens)`);
 
 export const V1EmbeddingsRequest = z
   .object({
@@ -175,7 +176,7 @@ export const V1EmbeddingsRequest = z
   .superRefine((body, ctx) => {
     const chars = typeof body.input === 'string' ? body.input.length : body.input.reduce((sum, text) => sum + text.length, 0);
     if (chars > MAX_EMBEDDING_REQUEST_CHARS) {
-      ctx.addIssue({ code: 'custom', path: ['input'], message: `must hold at most ${MAX_EMBEDDING_REQUEST_CHARS.toLocaleString('en')} characters in all (about 300,000 tokens); this request holds ${chars.toLocaleString('en')}` });
+      ctx.addIssue({ code: 'custom', path: ['input'], message: `must hold at most ${groupedDigits(MAX_EMBEDDING_REQUEST_CHARS)} characters in all (about 300,000 tokens); this request holds ${groupedDigits(chars)}` });
     }
   });
 export type V1EmbeddingsRequest = z.infer<typeof V1EmbeddingsRequest>;

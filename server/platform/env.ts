@@ -82,7 +82,7 @@ const BootSchema = z.object({
   offline: z.boolean(),
   /** Networks (CIDR) still reachable while offline, besides this computer (an office's own model server). */
   offlineAllowedNetworks: z.array(z.string().refine(isValidCidr, { error: (issue) => `'${String(issue.input)}' is not an IP address or CIDR range` })).default([]),
-  /** `small`: V8's heap grows at most 60 % between full collections (server/platform/heap-mode.ts); `fast`: V8's own growth. */
+  /** `small`: V8's heap grows at most 40 % between full collections, its young generation stays at 8 MB (server/platform/heap-mode.ts); `fast`: V8's own choices. */
   heap: z.enum(HEAP_MODES, { error: 'must be small or fast' }),
 });
 

@@ -17,7 +17,8 @@ function clipAtWord(text: string, max: number): string {
   const head = text.slice(0, max - 1);
   const space = head.lastIndexOf(' ');
   const cut = space >= max / 2 ? head.slice(0, space) : head;
-  return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
+  // [\s,;:.\-–—]: escaped, so the built chunk's source stays one byte a character.
+  return `${cut.replace(/[\s,;:.\-\u2013\u2014]+$/u, '')}…`;
 }
 
 /** A title from the first user message, when no model writes one (turned off, failed, empty or junk answer). */

@@ -11,7 +11,7 @@ export function entityKey(name: string): string {
     .normalize('NFKC')
     .toLowerCase()
     .replace(/(\p{L})\.(?=\p{L})/gu, '$1')
-    .replace(/['’]s\b/g, '')
+    .replace(/['\u2019]s\b/g, '')
     .replace(/[^\p{L}\p{N}&+]+/gu, ' ')
     .trim()
     .split(' ')
@@ -27,7 +27,7 @@ export function displayName(name: string): string {
   return name
     .normalize('NFKC')
     .replace(/\s+/g, ' ')
-    .replace(/['’]s$/u, '')
+    .replace(/['\u2019]s$/u, '')
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}.)]+$/gu, '')
     .replace(/(?<!\p{Lu})\.$/u, '')
     .trim()
