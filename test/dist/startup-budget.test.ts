@@ -30,12 +30,13 @@ const LOADED_ON_FIRST_USE = [
 ];
 
 /**
- * Idle RSS over a bare Express app's. Issue 37's budget is 1.8× and 100 MB, which bench:startup
- * checks (and, as docs/performance.md records, does not meet yet: about 2.0× and 110–118 MB);
- * this ceiling fails CI on any further growth while that work goes on. Lower it as RSS comes down.
+ * RSS 1.5 s after the first /health over a bare Express app's. Issue 37's budget, 1.8× and 100 MB
+ * once the service has settled, is bench:startup's to check (82 MB, 1.54× on 2026-11-28, see
+ * docs/performance.md). Here, before it settles and beside other test files, the service measures
+ * 92–102 MB, 1.62–1.78×: this ceiling fails CI on growth beyond that spread. Lower it as RSS comes down.
  */
-const RSS_RATIO_CEILING = 2.2;
-const RSS_CEILING_MB = 125;
+const RSS_RATIO_CEILING = 2.0;
+const RSS_CEILING_MB = 115;
 
 /** The package a file belongs to (`@scope/name` or `name`), from its path under node_modules. */
 function packageOf(file: string): string | undefined {
