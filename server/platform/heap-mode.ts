@@ -29,7 +29,7 @@ const SETTINGS: Record<HeapMode, HeapSettings> = {
 const V8_SEMI_SPACE_GROWTH = 2;
 
 /** The young generation's size now (`new_space`: both semi-spaces), in bytes. */
-function youngGenerationSize(): number {
+export function youngGenerationSize(): number {
   return v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 
